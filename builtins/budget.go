@@ -1,0 +1,111 @@
+package builtins
+
+import (
+	"fmt"
+
+	"go.starlark.net/starlark"
+)
+
+// Budget is the memory and cancellation state of one execution, attached to
+// its thread. go.starlark.net has no allocator hook, so the engine combines
+// two defences: every builtin that can produce a large value asks Alloc
+// before allocating, and the engine periodically measures the live size of
+// the values the execution can reach (Measure).
+type Budget struct {
+	// Limit is the number of bytes the execution may hold.
+	Limit int64
+	// Live is the last measured size of reachable values.
+	Live int64
+	// Measure recomputes Live; set by the engine. May be nil.
+	Measure func() int64
+	// Done is closed when the execution must stop (deadline, cancellation).
+	Done <-chan struct{}
+	// Reason says why Done was closed ("timeout", "cancelled").
+	Reason func() string
+}
+
+const budgetKey = "star-agent.budget"
+
+// SetBudget attaches b to thread.
+func SetBudget(thread *starlark.Thread, b *Budget) { thread.SetLocal(budgetKey, b) }
+
+// BudgetOf returns the budget attached to thread, or nil.
+func BudgetOf(thread *starlark.Thread) *Budget {
+	if thread == nil {
+		return nil
+	}
+	b, _ := thread.Local(budgetKey).(*Budget)
+	return b
+}
+
+// Alloc reports a MemoryError if allocating n more bytes would take the
+// execution over its budget. Builtins call it before any allocation whose
+// size depends on their arguments. It re-measures before refusing, so
+// garbage freed since the last measurement does not count.
+func Alloc(thread *starlark.Thread, n int64) error {
+	b := BudgetOf(thread)
+	if b == nil || b.Limit <= 0 {
+		if n > 1<<30 {
+			return Errorf("MemoryError", "allocation of %d bytes refused", n)
+		}
+		return nil
+	}
+	if n < 0 || n > b.Limit {
+		return memoryError(b, n)
+	}
+	if b.Live+n <= b.Limit {
+		return nil
+	}
+	if b.Measure != nil {
+		b.Live = b.Measure()
+	}
+	if b.Live+n > b.Limit {
+		return memoryError(b, n)
+	}
+	return nil
+}
+
+func memoryError(b *Budget, n int64) error {
+	return Errorf("MemoryError", "allocating %s would exceed the memory limit of %s (%s in use)",
+		FormatBytes(n), FormatBytes(b.Limit), FormatBytes(b.Live))
+}
+
+// Interrupted returns an error if the execution must stop. Builtins whose
+// running time depends on their arguments (sorting, joining, searching)
+// call it every few thousand iterations so that a deadline is honoured
+// inside them.
+func Interrupted(thread *starlark.Thread) error {
+	b := BudgetOf(thread)
+	if b == nil || b.Done == nil {
+		return nil
+	}
+	select {
+	case <-b.Done:
+		reason := "cancelled"
+		if b.Reason != nil {
+			reason = b.Reason()
+		}
+		return &Interrupt{Reason: reason}
+	default:
+		return nil
+	}
+}
+
+// Interrupt is the error of an execution stopped from outside (timeout,
+// cancellation). User code cannot catch it.
+type Interrupt struct{ Reason string }
+
+func (e *Interrupt) Error() string { return "execution interrupted: " + e.Reason }
+
+// FormatBytes renders a byte count for people: "256 MiB".
+func FormatBytes(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

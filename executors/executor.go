@@ -1,0 +1,125 @@
+// Package executors defines the Executor contract that runs one code action
+// of an agent, and the limits and import policy every executor shares.
+//
+// Implementations live in subpackages: local (the Starlark engine with a
+// Python front end), and the full-Python executors (wasm, docker, e2b, modal)
+// that speak the runner protocol. An Executor keeps state (variables,
+// functions) across Execute calls; a failure of the user's code is a Result
+// with Err set, never a Go error.
+package executors
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/star-agent/star-agent/starlarkagent/tool"
+)
+
+// Executor runs code actions and keeps their state between calls.
+type Executor interface {
+	// Execute runs code. The error is for a broken executor (a sandbox that
+	// cannot be reached); a failure of the code itself is Result.Err.
+	Execute(ctx context.Context, code string) (Result, error)
+	// SetTools makes tools (and managed agents) callable from the code.
+	SetTools(tools []tool.Tool) error
+	// SetVariables hands values to the code as global variables.
+	SetVariables(vars map[string]any) error
+	// Close releases the executor's resources.
+	Close() error
+}
+
+// Result is the outcome of one Execute call.
+type Result struct {
+	// Stdout is what the code printed, capped at Limits.MaxOutput characters.
+	Stdout string
+	// Truncated reports that Stdout was cut (a marker is in Stdout too).
+	Truncated bool
+	// Value is the final answer when IsFinal, else the value of the last
+	// expression statement (nil if none), as a JSON-shaped Go value.
+	Value any
+	// Repr is Value as Python's repr() shows it ("" when there is no value).
+	Repr string
+	// IsFinal reports that the code called final_answer.
+	IsFinal bool
+	// Err is the exception that ended the code, if any.
+	Err *ExecError
+	// Engine names what ran the code: "starlark", "python:wasm", ...
+	Engine string
+	// Steps counts interpreter steps (0 where the engine cannot count them).
+	Steps uint64
+	// Duration covers parsing, compiling and running.
+	Duration time.Duration
+	// Imports lists the modules the code imported.
+	Imports []string
+}
+
+// ExecError is an exception raised by user code, with Python's names.
+type ExecError struct {
+	Type    string // Python exception type, e.g. "KeyError"
+	Message string
+	Line    int    // 1-based line in the code, 0 if unknown
+	Source  string // the text of that line
+	// Traceback is Python-style call stack text, when available.
+	Traceback string
+	// NeedsPython marks code this engine cannot run but full Python could
+	// (an authorized import only CPython has, syntax the front end cannot
+	// lower). A router sends such code to a Python executor.
+	NeedsPython bool
+}
+
+func (e *ExecError) Error() string {
+	if e.Message == "" {
+		return e.Type
+	}
+	return e.Type + ": " + e.Message
+}
+
+// Limits bound one execution. The zero value of a field means its default.
+type Limits struct {
+	MaxSteps  uint64        // interpreter steps; default 10,000,000
+	Timeout   time.Duration // wall time; default 30 s
+	MaxMemory int64         // bytes; default 256 MiB
+	MaxOutput int           // printed characters kept; default 50,000
+	MaxDepth  int           // call depth; default 200
+}
+
+// Default limits.
+const (
+	DefaultMaxSteps  = 10_000_000
+	DefaultTimeout   = 30 * time.Second
+	DefaultMaxMemory = 256 << 20
+	DefaultMaxOutput = 50_000
+	DefaultMaxDepth  = 200
+)
+
+// WithDefaults returns l with zero fields set to their defaults.
+func (l Limits) WithDefaults() Limits {
+	if l.MaxSteps == 0 {
+		l.MaxSteps = DefaultMaxSteps
+	}
+	if l.Timeout == 0 {
+		l.Timeout = DefaultTimeout
+	}
+	if l.MaxMemory == 0 {
+		l.MaxMemory = DefaultMaxMemory
+	}
+	if l.MaxOutput == 0 {
+		l.MaxOutput = DefaultMaxOutput
+	}
+	if l.MaxDepth == 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	return l
+}
+
+// Validate reports limits that cannot work.
+func (l Limits) Validate() error {
+	if l.Timeout < 0 || l.MaxMemory < 0 || l.MaxOutput < 0 || l.MaxDepth < 0 {
+		return fmt.Errorf("limits must not be negative: %+v", l)
+	}
+	if l.MaxMemory != 0 && l.MaxMemory < 1<<20 {
+		return fmt.Errorf("max memory %d bytes is below the minimum of 1 MiB", l.MaxMemory)
+	}
+	return nil
+}
