@@ -1,0 +1,82 @@
+// Command star-agent runs code agents whose actions are Python, executed in
+// a sandboxed Starlark engine or a full-Python sandbox.
+//
+// Usage:
+//
+//	star-agent exec [flags] FILE... | -     run code files as agent steps would
+//	star-agent run  [flags] TASK            run an agent on a task
+//
+// Run "star-agent help COMMAND" for the flags of each command.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// exitError carries a process exit status out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+// usageError marks an error in the command line or configuration (exit 2).
+func usageError(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "star-agent",
+		Short: "A code agent whose actions are Python, run in a sandbox you can trust",
+		Long: `star-agent runs code agents: a language model writes each action as Python,
+and star-agent executes it in an embedded, step-, time- and memory-limited
+Starlark engine whose builtins are the agent's tools. Code that needs real
+CPython is routed to a full-Python sandbox.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &exitError{code: 2, err: fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())}
+	})
+	root.AddCommand(newExecCmd(), newRunCmd())
+	return root
+}
+
+// run executes the CLI and returns its exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(stderr, "star-agent:", ee.err)
+		}
+		return ee.code
+	}
+	// Errors from cobra itself (unknown command, bad flag) are usage errors.
+	fmt.Fprintln(stderr, "star-agent:", err)
+	return 2
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
