@@ -53,15 +53,16 @@ func Alloc(thread *starlark.Thread, n int64) error {
 	if n < 0 || n > b.Limit {
 		return memoryError(b, n)
 	}
-	if b.Live+n <= b.Limit {
-		return nil
-	}
-	if b.Measure != nil {
+	// What is granted counts as live until the next measurement, so that
+	// many grants in a row cannot add up past the limit between walks;
+	// garbage among them is forgiven when a walk finds it unreachable.
+	if b.Live+n > b.Limit && b.Measure != nil {
 		b.Live = b.Measure()
 	}
 	if b.Live+n > b.Limit {
 		return memoryError(b, n)
 	}
+	b.Live += n
 	return nil
 }
 

@@ -7,8 +7,9 @@ package builtins
 //
 // Runtime() (in runtime.go) must provide every one of them.
 const (
-	// HelperImport: __sa_import("a.b") returns the module; the engine binds
-	// it after checking the import policy.
+	// HelperImport: __sa_import("a.b") returns module a.b, and
+	// __sa_import("a.b", True) returns the top-level package a (for
+	// "import a.b"). The engine provides it and checks the import policy.
 	HelperImport = "__sa_import"
 	// HelperMul: __sa_mul(a, b) is a * b with the repeat bounded by the
 	// memory budget and big-integer products bounded in size.

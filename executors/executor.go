@@ -123,3 +123,22 @@ func (l Limits) Validate() error {
 	}
 	return nil
 }
+
+// Describe renders the error in the words the model sees (those of
+// smolagents), for observations and for the CLI:
+//
+//	Code execution failed at line 'x = d["k"]' due to: KeyError: 'k'
+//	Code parsing failed on line 3 due to: SyntaxError: invalid syntax
+func (e *ExecError) Describe() string {
+	if e.Type == "SyntaxError" {
+		s := fmt.Sprintf("Code parsing failed on line %d due to: %s", e.Line, e.Error())
+		if e.Source != "" {
+			s += "\n" + e.Source
+		}
+		return s
+	}
+	if e.Source != "" {
+		return fmt.Sprintf("Code execution failed at line '%s' due to: %s", e.Source, e.Error())
+	}
+	return "Code execution failed due to: " + e.Error()
+}

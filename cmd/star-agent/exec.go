@@ -1,7 +1,228 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/local"
+)
+
+type execFlags struct {
+	json      bool
+	imports   []string
+	timeout   time.Duration
+	maxSteps  uint64
+	maxMemory string
+	maxOutput int
+}
 
 func newExecCmd() *cobra.Command {
-	return &cobra.Command{Use: "exec", RunE: func(*cobra.Command, []string) error { return usageError("soon") }}
+	var f execFlags
+	cmd := &cobra.Command{
+		Use:   "exec [flags] FILE... | -",
+		Short: "Run code files as consecutive agent steps, in one sandbox",
+		Long: `exec runs Python code files in the Starlark engine, in order and in one
+executor, so that variables and functions defined by one file are visible to
+the next, as in consecutive steps of an agent. A file that fails does not stop
+the ones after it; a file that calls final_answer ends the run. "-" reads the
+code from standard input.
+
+Without --json, the program's output is printed as it is produced, then
+"Final answer: <value>" if the code gave one; errors go to standard error in
+the words the model would see. With --json, one JSON object per file:
+
+  {"stdout": str, "final_answer": <json>|null, "is_final": bool,
+   "error": null|{"type": str, "message": str, "line": int},
+   "engine": "starlark", "steps": int, "duration_ms": number}
+
+Exit status: 0 when every file ran without error, 1 when user code failed,
+2 for usage or configuration errors (unreadable file, bad flag).`,
+		Example: `  star-agent exec step1.py step2.py
+  echo 'print(2 ** 10)' | star-agent exec -
+  star-agent exec --json --timeout 5s --max-memory 64MiB bomb.py`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError("exec needs at least one FILE, or - for standard input\nRun 'star-agent exec --help' for usage.")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExec(cmd, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.json, "json", false, "print one JSON object per executed file (JSON lines)")
+	fl.StringSliceVar(&f.imports, "imports", nil, "additional authorized imports, comma-separated (e.g. numpy,pandas)")
+	fl.DurationVar(&f.timeout, "timeout", executors.DefaultTimeout, "wall-time limit per file")
+	fl.Uint64Var(&f.maxSteps, "max-steps", executors.DefaultMaxSteps, "interpreter step limit per file")
+	fl.StringVar(&f.maxMemory, "max-memory", "256MiB", "memory limit per file (e.g. 64MiB, 1GiB, or bytes)")
+	fl.IntVar(&f.maxOutput, "max-output", executors.DefaultMaxOutput, "printed characters kept per file")
+	return cmd
+}
+
+type execFile struct {
+	name string
+	code string
+}
+
+func runExec(cmd *cobra.Command, f execFlags, args []string) error {
+	mem, err := parseBytes(f.maxMemory)
+	if err != nil {
+		return usageError("--max-memory: %v", err)
+	}
+	if f.timeout <= 0 || f.maxSteps == 0 || f.maxOutput <= 0 {
+		return usageError("--timeout, --max-steps and --max-output must be positive")
+	}
+	// Read every file first: a missing file is a usage error, and nothing
+	// should have run when it is reported.
+	var files []execFile
+	for _, name := range args {
+		var data []byte
+		if name == "-" {
+			data, err = io.ReadAll(cmd.InOrStdin())
+		} else {
+			data, err = os.ReadFile(name)
+		}
+		if err != nil {
+			return usageError("cannot read %s: %v", name, err)
+		}
+		files = append(files, execFile{name: name, code: string(data)})
+	}
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	opts := local.Options{
+		Limits:            executors.Limits{MaxSteps: f.maxSteps, Timeout: f.timeout, MaxMemory: mem, MaxOutput: f.maxOutput},
+		AuthorizedImports: f.imports,
+	}
+	if !f.json {
+		opts.Stdout = stdout
+	}
+	ex, err := local.New(opts)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	defer ex.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	failed := false
+	for _, file := range files {
+		res, err := ex.Execute(ctx, file.code)
+		if f.json {
+			if werr := writeJSONResult(stdout, res); werr != nil {
+				return werr
+			}
+		} else {
+			writeTextResult(stdout, stderr, file.name, res, len(files) > 1)
+		}
+		if err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		if res.Err != nil {
+			failed = true
+		}
+		if res.IsFinal {
+			break
+		}
+	}
+	if failed {
+		return &exitError{code: 1}
+	}
+	return nil
+}
+
+type jsonError struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Line    int    `json:"line"`
+}
+
+type jsonResult struct {
+	Stdout      string     `json:"stdout"`
+	FinalAnswer any        `json:"final_answer"`
+	IsFinal     bool       `json:"is_final"`
+	Error       *jsonError `json:"error"`
+	Engine      string     `json:"engine"`
+	Steps       uint64     `json:"steps"`
+	DurationMS  float64    `json:"duration_ms"`
+}
+
+func writeJSONResult(w io.Writer, res executors.Result) error {
+	out := jsonResult{
+		Stdout:     res.Stdout,
+		IsFinal:    res.IsFinal,
+		Engine:     res.Engine,
+		Steps:      res.Steps,
+		DurationMS: float64(res.Duration.Microseconds()) / 1000,
+	}
+	if res.IsFinal {
+		out.FinalAnswer = res.Value
+	}
+	if res.Err != nil {
+		out.Error = &jsonError{Type: res.Err.Type, Message: res.Err.Message, Line: res.Err.Line}
+	}
+	data, err := json.Marshal(out)
+	if err != nil {
+		return fmt.Errorf("encode result: %w", err)
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
+}
+
+func writeTextResult(stdout, stderr io.Writer, name string, res executors.Result, several bool) {
+	if res.Truncated {
+		// The live copy stops at the limit; say so where the reader looks.
+		if i := strings.LastIndex(res.Stdout, "\n[output truncated"); i >= 0 {
+			fmt.Fprint(stdout, res.Stdout[i:])
+		}
+	}
+	if res.IsFinal {
+		fmt.Fprintf(stdout, "Final answer: %s\n", displayValue(res))
+	}
+	if res.Err != nil {
+		prefix := ""
+		if several {
+			prefix = name + ": "
+		}
+		fmt.Fprintf(stderr, "%s%s\n", prefix, res.Err.Describe())
+	}
+}
+
+// displayValue renders a final answer as print() would: strings bare,
+// anything else as Python's repr.
+func displayValue(res executors.Result) string {
+	if s, ok := res.Value.(string); ok {
+		return s
+	}
+	return res.Repr
+}
+
+// parseBytes reads sizes such as 256MiB, 1GiB, 64MB, 4096.
+func parseBytes(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
+	mult := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("invalid size %q: want a positive number with an optional unit (KiB, MiB, GiB, KB, MB, GB)", s)
+	}
+	return n * mult, nil
 }

@@ -1,0 +1,204 @@
+package local
+
+import (
+	"context"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"github.com/star-agent/star-agent/executors"
+)
+
+// typicalAction is a 30-line action of the kind models write: data in
+// literals, a loop, a helper function, string formatting, a final answer.
+const typicalAction = `orders = [
+    {"id": 1, "customer": "acme", "total": 120.5, "items": 3},
+    {"id": 2, "customer": "globex", "total": 75.0, "items": 1},
+    {"id": 3, "customer": "acme", "total": 42.25, "items": 2},
+    {"id": 4, "customer": "initech", "total": 310.0, "items": 7},
+    {"id": 5, "customer": "globex", "total": 18.75, "items": 1},
+]
+
+def summarize(rows):
+    by_customer = {}
+    for row in rows:
+        name = row["customer"]
+        entry = by_customer.get(name, {"total": 0.0, "items": 0, "orders": 0})
+        entry["total"] += row["total"]
+        entry["items"] += row["items"]
+        entry["orders"] += 1
+        by_customer[name] = entry
+    return by_customer
+
+summary = summarize(orders)
+ranking = sorted(summary.items(), key=lambda kv: kv[1]["total"], reverse=True)
+lines = []
+for name, entry in ranking:
+    average = entry["total"] / entry["orders"]
+    lines.append("%s: %d orders, %.2f total, %.2f average" % (name, entry["orders"], entry["total"], average))
+report = "\n".join(lines)
+top = ranking[0][0]
+big_orders = [o["id"] for o in orders if o["total"] > 50]
+print(report)
+result = {"top": top, "big": big_orders, "count": len(orders)}
+`
+
+// cpython times stmt in CPython with timeit and returns nanoseconds per
+// run, or 0 when python3 is missing.
+func cpython(b *testing.B, setup, stmt string) float64 {
+	b.Helper()
+	script := "import timeit\n" +
+		"setup = " + strconv.Quote(setup) + "\n" +
+		"stmt = " + strconv.Quote(stmt) + "\n" +
+		"t = timeit.Timer(stmt, setup, globals={'print': lambda *a, **k: None})\n" +
+		"n, _ = t.autorange()\n" +
+		"print(min(t.repeat(5, n)) / n * 1e9)\n"
+	out, err := exec.Command("python3", "-c", script).Output()
+	if err != nil {
+		b.Logf("python3 unavailable, no CPython figure: %v", err)
+		return 0
+	}
+	ns, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+	if err != nil {
+		b.Fatalf("python3 printed %q", out)
+	}
+	return ns
+}
+
+func reportVsCPython(b *testing.B, start time.Time, cpythonNs float64) {
+	ns := float64(time.Since(start).Nanoseconds()) / float64(b.N)
+	if cpythonNs > 0 {
+		b.ReportMetric(cpythonNs, "cpython-ns/op")
+		b.ReportMetric(ns/cpythonNs, "x-cpython")
+	}
+}
+
+// BenchmarkTypicalAction measures one Execute of a 30-line action (front
+// end, compile, run) against CPython's compile()+exec() of the same source.
+func BenchmarkTypicalAction(b *testing.B) {
+	e := newTestExecutor(b, Options{})
+	ctx := context.Background()
+	if res, _ := e.Execute(ctx, typicalAction); res.Err != nil {
+		b.Fatal(res.Err)
+	}
+	py := cpython(b, "src = "+strconv.Quote(typicalAction), "exec(compile(src, '<step>', 'exec'), {'print': lambda *a: None})")
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		e.Execute(ctx, typicalAction)
+	}
+	b.StopTimer()
+	reportVsCPython(b, start, py)
+}
+
+var programs = []struct{ name, setup, stmt string }{
+	{"fib25", "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n", "fib(25)"},
+	{"loop1M", "def loop():\n    t = 0\n    for i in range(1000000):\n        t += i\n    return t\n", "loop()"},
+	{"dict100k", "def build():\n    d = {}\n    for i in range(100000):\n        d[i] = i\n    return d\n", "build()"},
+	{"join100k", "def build():\n    parts = []\n    for i in range(100000):\n        parts.append(str(i))\n    return ','.join(parts)\n", "build()"},
+}
+
+// BenchmarkPrograms runs CPU-bound programs in the engine, with its limits
+// on, side by side with CPython.
+func BenchmarkPrograms(b *testing.B) {
+	for _, p := range programs {
+		b.Run(p.name, func(b *testing.B) {
+			e := newTestExecutor(b, Options{Limits: executors.Limits{Timeout: time.Minute, MaxSteps: 1 << 62}})
+			ctx := context.Background()
+			if res, _ := e.Execute(ctx, p.setup); res.Err != nil {
+				b.Fatal(res.Err)
+			}
+			py := cpython(b, p.setup, p.stmt)
+			b.ResetTimer()
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				if res, _ := e.Execute(ctx, p.stmt); res.Err != nil {
+					b.Fatal(res.Err)
+				}
+			}
+			b.StopTimer()
+			reportVsCPython(b, start, py)
+		})
+	}
+}
+
+// BenchmarkProgramsBareStarlark runs the same programs in go.starlark.net
+// with no limits, no front end and no monitor: the baseline against which
+// the cost of the limits is read.
+func BenchmarkProgramsBareStarlark(b *testing.B) {
+	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
+	for _, p := range programs {
+		b.Run(p.name, func(b *testing.B) {
+			thread := &starlark.Thread{}
+			globals, err := starlark.ExecFileOptions(opts, thread, "setup", p.setup, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := starlark.ExecFileOptions(opts, thread, "stmt", p.stmt, globals); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTimeoutOvershoot reports how long after its deadline a runaway
+// execution returns.
+func BenchmarkTimeoutOvershoot(b *testing.B) {
+	const timeout = 20 * time.Millisecond
+	cases := map[string]string{
+		"loop":      "while True:\n    x = 1",
+		"sort-huge": "x = list(range(2000000))\nfor i in range(100):\n    x = sorted(x, reverse=(i % 2 == 0))",
+	}
+	for name, code := range cases {
+		b.Run(name, func(b *testing.B) {
+			e := newTestExecutor(b, Options{Limits: executors.Limits{Timeout: timeout, MaxSteps: 1 << 62}})
+			var worst time.Duration
+			var total time.Duration
+			for i := 0; i < b.N; i++ {
+				start := time.Now()
+				res, _ := e.Execute(context.Background(), code)
+				over := time.Since(start) - timeout
+				if res.Err == nil || res.Err.Type != "TimeoutError" {
+					b.Fatalf("%+v", res.Err)
+				}
+				total += over
+				worst = max(worst, over)
+			}
+			b.ReportMetric(float64(total.Microseconds())/float64(b.N)/1000, "overshoot-ms")
+			b.ReportMetric(float64(worst.Microseconds())/1000, "worst-overshoot-ms")
+		})
+	}
+}
+
+// BenchmarkMemoryBombs reports the host's peak RSS growth while each memory
+// bomb of the escape suite runs against a 256 MiB budget.
+func BenchmarkMemoryBombs(b *testing.B) {
+	for _, c := range escapes {
+		if c.want[0] != "MemoryError" {
+			continue
+		}
+		b.Run(strings.ReplaceAll(c.name, " ", "-"), func(b *testing.B) {
+			var worst int64
+			for i := 0; i < b.N; i++ {
+				e := newTestExecutor(b, Options{Limits: executors.Limits{Timeout: 10 * time.Second}})
+				resetPeakRSS()
+				before := peakRSS()
+				res, _ := e.Execute(context.Background(), c.code)
+				if res.Err == nil {
+					b.Fatalf("bomb did not fail")
+				}
+				worst = max(worst, peakRSS()-before)
+			}
+			b.ReportMetric(float64(worst>>20), "peak-rss-growth-MiB")
+		})
+	}
+}

@@ -1,0 +1,297 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
+)
+
+func newTestExecutor(t testing.TB, opts Options) *Executor {
+	t.Helper()
+	e, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	return e
+}
+
+func run(t testing.TB, e *Executor, code string) executors.Result {
+	t.Helper()
+	res, err := e.Execute(context.Background(), code)
+	if err != nil {
+		t.Fatalf("Execute(%q): %v", code, err)
+	}
+	return res
+}
+
+func TestStatePersistsAcrossExecutions(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	steps := []struct{ code, stdout, repr string }{
+		{"x = 40\ndef inc(n):\n    return n + 1\n", "", ""},
+		{"x = inc(x)\nprint(x)\nx", "41\n", "41"},
+		{"items = [x, x + 1]\nitems.append(inc(items[-1]))\nitems", "", "[41, 42, 43]"},
+		{"len(items)", "", "3"},
+	}
+	for _, s := range steps {
+		res := run(t, e, s.code)
+		if res.Err != nil {
+			t.Fatalf("%q: %v", s.code, res.Err)
+		}
+		if res.Stdout != s.stdout || res.Repr != s.repr {
+			t.Errorf("%q: stdout %q repr %q, want %q %q", s.code, res.Stdout, res.Repr, s.stdout, s.repr)
+		}
+		if res.Engine != Engine || res.Steps == 0 && s.code != "" {
+			t.Errorf("%q: engine %q steps %d", s.code, res.Engine, res.Steps)
+		}
+	}
+}
+
+func TestFailedStepKeepsStateAndOutput(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	run(t, e, "total = 10")
+	res := run(t, e, "print('before')\ntotal = total + 5\nd = {}\nd['missing']\ntotal = 0")
+	if res.Err == nil || res.Err.Type != "KeyError" || res.Err.Line != 4 {
+		t.Fatalf("want KeyError at line 4, got %+v", res.Err)
+	}
+	if res.Err.Source != "d['missing']" {
+		t.Errorf("source %q", res.Err.Source)
+	}
+	if res.Stdout != "before\n" {
+		t.Errorf("partial output lost: %q", res.Stdout)
+	}
+	// Assignments made before the failure persist, as in Python.
+	if got := run(t, e, "total").Repr; got != "15" {
+		t.Errorf("total = %s, want 15", got)
+	}
+}
+
+func TestFinalAnswer(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	res := run(t, e, "result = {'answer': 42, 'items': [1, 2.5, 'x', None, True]}\nfinal_answer(result)\nprint('not reached')")
+	if !res.IsFinal || res.Err != nil {
+		t.Fatalf("want final, got %+v", res)
+	}
+	if res.Stdout != "" {
+		t.Errorf("code after final_answer ran: %q", res.Stdout)
+	}
+	m, ok := res.Value.(map[string]any)
+	if !ok || m["answer"] != int64(42) {
+		t.Fatalf("value %#v", res.Value)
+	}
+	if res.Repr != "{'answer': 42, 'items': [1, 2.5, 'x', None, True]}" {
+		t.Errorf("repr %s", res.Repr)
+	}
+	// Inside a function, several calls deep.
+	res = run(t, e, "def g():\n    final_answer('deep')\ndef f():\n    g()\nf()")
+	if !res.IsFinal || res.Value != "deep" {
+		t.Fatalf("deep final: %+v", res)
+	}
+	res = run(t, e, "final_answer()")
+	if res.Err == nil || res.Err.Type != "TypeError" {
+		t.Fatalf("final_answer(): %+v", res.Err)
+	}
+}
+
+func TestErrorTypesAndLines(t *testing.T) {
+	cases := []struct {
+		code, typ string
+		line      int
+	}{
+		{"x = 1\ny = undefined_name + 1", "NameError", 2},
+		{"d = {'a': 1}\nd['b']", "KeyError", 2},
+		{"'a' + 1", "TypeError", 1},
+		{"\n\n1 // 0", "ZeroDivisionError", 3},
+		{"[1, 2][5]", "IndexError", 1},
+		{"int('abc')", "ValueError", 1},
+		{"x = 5\nx.nope", "AttributeError", 2},
+		{"def f(:\n  pass", "SyntaxError", 1},
+		{"import os", "ImportError", 1},
+		{"def f(n):\n    return n / 0\n\nf(1)", "ZeroDivisionError", 2},
+	}
+	for _, c := range cases {
+		e := newTestExecutor(t, Options{})
+		res := run(t, e, c.code)
+		if res.Err == nil {
+			t.Errorf("%q: no error", c.code)
+			continue
+		}
+		if res.Err.Type != c.typ || res.Err.Line != c.line {
+			t.Errorf("%q: got %s at line %d (%s), want %s at line %d", c.code, res.Err.Type, res.Err.Line, res.Err.Message, c.typ, c.line)
+		}
+		if c.typ != "SyntaxError" && c.typ != "ImportError" && !strings.Contains(res.Err.Describe(), "Code execution failed at line") {
+			t.Errorf("%q: describe %q", c.code, res.Err.Describe())
+		}
+	}
+}
+
+func TestImportPolicy(t *testing.T) {
+	e := newTestExecutor(t, Options{AuthorizedImports: []string{"numpy", "os"}})
+	res := run(t, e, "import math\nmath.sqrt(16)")
+	if res.Err != nil || res.Repr != "4.0" {
+		t.Fatalf("import math: %+v %s", res.Err, res.Repr)
+	}
+	if len(res.Imports) != 1 || res.Imports[0] != "math" {
+		t.Errorf("imports %v", res.Imports)
+	}
+	// Authorized but only CPython has it: NeedsPython.
+	res = run(t, e, "x = 1\nimport numpy as np")
+	if res.Err == nil || !res.Err.NeedsPython || res.Err.Type != "ModuleNotFoundError" || res.Err.Line != 2 {
+		t.Fatalf("numpy: %+v", res.Err)
+	}
+	// Never importable, even when authorized.
+	res = run(t, e, "import os")
+	if res.Err == nil || res.Err.Type != "ImportError" || res.Err.NeedsPython {
+		t.Fatalf("os: %+v", res.Err)
+	}
+	// A refusal names the module and lists what is authorized.
+	res = run(t, newTestExecutor(t, Options{}), "import requests")
+	if res.Err == nil || !strings.Contains(res.Err.Message, "requests") || !strings.Contains(res.Err.Message, "collections") {
+		t.Fatalf("requests: %+v", res.Err)
+	}
+}
+
+type echoTool struct{ calls int }
+
+func (t *echoTool) Spec() tool.Spec {
+	return tool.Spec{
+		Name: "lookup", Description: "Looks a key up.",
+		Inputs: []tool.Input{{Name: "key", Type: tool.String}, {Name: "limit", Type: tool.Integer, Nullable: true}},
+		Output: tool.Object,
+	}
+}
+
+func (t *echoTool) Call(ctx context.Context, args map[string]any) (any, error) {
+	t.calls++
+	if args["key"] == "boom" {
+		return nil, errors.New("backend unavailable")
+	}
+	return map[string]any{"key": args["key"], "limit": args["limit"]}, nil
+}
+
+func TestTools(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	et := &echoTool{}
+	if err := e.SetTools([]tool.Tool{et}); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, e, "a = lookup('x')\nb = lookup(key='y', limit=3)\n[a['key'], b['limit']]")
+	if res.Err != nil || res.Repr != "['x', 3]" {
+		t.Fatalf("%+v %s", res.Err, res.Repr)
+	}
+	res = run(t, e, "lookup('boom')")
+	if res.Err == nil || res.Err.Type != "ToolError" || !strings.Contains(res.Err.Message, "backend unavailable") {
+		t.Fatalf("tool error: %+v", res.Err)
+	}
+	res = run(t, e, "lookup(nope=1)")
+	if res.Err == nil || res.Err.Type != "TypeError" || !strings.Contains(res.Err.Message, "unexpected keyword argument 'nope'") {
+		t.Fatalf("bad kwarg: %+v", res.Err)
+	}
+	res = run(t, e, "lookup(123)")
+	if res.Err == nil || res.Err.Type != "TypeError" || !strings.Contains(res.Err.Message, "must be of type string") {
+		t.Fatalf("bad type: %+v", res.Err)
+	}
+	if err := e.SetTools([]tool.Tool{namedTool("final_answer")}); err == nil {
+		t.Error("a tool may not replace final_answer")
+	}
+	if err := e.SetTools([]tool.Tool{namedTool("not valid")}); err == nil {
+		t.Error("a tool name must be an identifier")
+	}
+}
+
+type namedTool string
+
+func (n namedTool) Spec() tool.Spec                                { return tool.Spec{Name: string(n)} }
+func (n namedTool) Call(context.Context, map[string]any) (any, error) { return nil, nil }
+
+func TestVariables(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	if err := e.SetVariables(map[string]any{"data": []any{int64(1), 2.5, "x"}, "cfg": map[string]any{"k": true}}); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, e, "[data[0] + 1, cfg['k']]")
+	if res.Err != nil || res.Repr != "[2, True]" {
+		t.Fatalf("%+v %s", res.Err, res.Repr)
+	}
+	run(t, e, "def f():\n    return 1\nmade = {'n': 3}")
+	vars, skipped := e.Variables()
+	if _, ok := vars["made"]; !ok || len(skipped) != 1 || skipped[0] != "f" {
+		t.Errorf("vars %v skipped %v", vars, skipped)
+	}
+	if _, ok := vars["print"]; ok {
+		t.Error("builtins must not be reported as variables")
+	}
+	if err := e.SetVariables(map[string]any{"__class__": 1}); err == nil {
+		t.Error("dunder variable accepted")
+	}
+}
+
+func TestOutputCap(t *testing.T) {
+	var live strings.Builder
+	e := newTestExecutor(t, Options{Limits: executors.Limits{MaxOutput: 100}, Stdout: &live})
+	res := run(t, e, "for i in range(1000):\n    print('line', i)")
+	if !res.Truncated || !strings.Contains(res.Stdout, "[output truncated") {
+		t.Fatalf("no truncation marker: %q", res.Stdout)
+	}
+	kept, _, _ := strings.Cut(res.Stdout, "\n[output truncated")
+	if len([]rune(kept)) != 100 {
+		t.Errorf("kept %d characters, want 100", len([]rune(kept)))
+	}
+	if live.String() != kept {
+		t.Errorf("live copy differs from kept output")
+	}
+}
+
+func TestCancelledContextStopsPromptly(t *testing.T) {
+	e := newTestExecutor(t, Options{Limits: executors.Limits{MaxSteps: 1 << 62}})
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	res, err := e.Execute(ctx, "while True:\n    pass")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if res.Err == nil || res.Err.Type != "TimeoutError" {
+		t.Fatalf("res.Err %+v", res.Err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("took %v to stop", d)
+	}
+	// The executor is still usable.
+	if r := run(t, e, "1 + 1"); r.Repr != "2" {
+		t.Fatalf("after cancel: %+v", r)
+	}
+}
+
+func TestClosedExecutor(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	e.Close()
+	if _, err := e.Execute(context.Background(), "1"); err == nil {
+		t.Fatal("closed executor ran code")
+	}
+}
+
+func TestInvalidLimits(t *testing.T) {
+	if _, err := New(Options{Limits: executors.Limits{MaxMemory: 10}}); err == nil {
+		t.Fatal("10-byte memory limit accepted")
+	}
+}
+
+func ExampleExecutor() {
+	e, _ := New(Options{})
+	defer e.Close()
+	ctx := context.Background()
+	e.Execute(ctx, "prices = {'apple': 1.25, 'pear': 0.8}")
+	res, _ := e.Execute(ctx, "total = sum(prices.values())\nprint('total', total)\nfinal_answer(round(total, 2))")
+	fmt.Print(res.Stdout)
+	fmt.Println(res.IsFinal, res.Value)
+	// Output:
+	// total 2.05
+	// true 2.05
+}

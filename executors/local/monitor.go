@@ -1,0 +1,153 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/metrics"
+
+	"go.starlark.net/starlark"
+
+	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/executors"
+)
+
+// monitor enforces the step, recursion and memory limits of one execution.
+//
+// go.starlark.net calls OnMaxSteps when a thread reaches its step limit; the
+// monitor sets that limit a small interval ahead and uses the callback as a
+// periodic check, moving the limit forward each time. Memory is measured by
+// walking the values the execution can reach (see sizer), which is precise
+// but costs time proportional to the number of values, so walks are paced:
+// one is due when the process heap has grown by a slice of the budget since
+// the last walk (cheap to read, but it also counts garbage and other
+// goroutines, hence only a trigger) and the steps since the last walk have
+// paid for it.
+type monitor struct {
+	thread  *starlark.Thread
+	globals starlark.StringDict
+	limits  executors.Limits
+	ctx     context.Context
+	budget  *builtins.Budget
+
+	ticks       uint64
+	walkAfter   uint64 // steps before which no paced walk happens
+	heapAtWalk  uint64 // process heap at the last walk
+	sample      []metrics.Sample
+	stop        string // "steps", "depth", "memory" once a limit is hit
+	liveAtAbort int64
+	ctxErr      error // runCtx.Err() when the execution ended
+}
+
+// interval is the number of steps between checks: small enough that
+// recursion and memory are caught early, large enough to cost nothing.
+const interval = 1 << 10
+
+func newMonitor(thread *starlark.Thread, globals starlark.StringDict, limits executors.Limits, ctx context.Context) *monitor {
+	m := &monitor{
+		thread:  thread,
+		globals: globals,
+		limits:  limits,
+		ctx:     ctx,
+		sample:  []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}},
+	}
+	m.budget = &builtins.Budget{
+		Limit:  limits.MaxMemory,
+		Done:   ctx.Done(),
+		Reason: m.reason,
+	}
+	m.budget.Measure = m.measure
+	return m
+}
+
+func (m *monitor) install() {
+	builtins.SetBudget(m.thread, m.budget)
+	m.thread.OnMaxSteps = m.check
+	m.thread.SetMaxExecutionSteps(min(interval, m.limits.MaxSteps))
+	m.heapAtWalk = m.heap()
+	m.budget.Live = m.measure()
+}
+
+func (m *monitor) heap() uint64 {
+	metrics.Read(m.sample)
+	if m.sample[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return m.sample[0].Value.Uint64()
+}
+
+// measure walks the reachable values and records when to walk next.
+func (m *monitor) measure() int64 {
+	size, count := liveSize(m.thread, m.globals, m.limits.MaxMemory)
+	steps := m.thread.ExecutionSteps()
+	// The next paced walk waits for eight steps per value visited, which
+	// keeps walking under a few percent of the run time.
+	m.walkAfter = steps + uint64(count)*8
+	m.heapAtWalk = m.heap()
+	return size
+}
+
+func (m *monitor) check(thread *starlark.Thread) {
+	steps := thread.ExecutionSteps()
+	if steps >= m.limits.MaxSteps {
+		m.abort("steps")
+		return
+	}
+	if thread.CallStackDepth() > m.limits.MaxDepth {
+		m.abort("depth")
+		return
+	}
+	m.ticks++
+	if m.ticks%4 == 0 && steps >= m.walkAfter {
+		grown := int64(m.heap()) - int64(m.heapAtWalk)
+		if grown > m.limits.MaxMemory/8 {
+			m.budget.Live = m.measure()
+			if m.budget.Live > m.limits.MaxMemory {
+				m.liveAtAbort = m.budget.Live
+				m.abort("memory")
+				return
+			}
+		}
+	}
+	thread.SetMaxExecutionSteps(min(steps+interval, m.limits.MaxSteps))
+}
+
+func (m *monitor) abort(reason string) {
+	if m.stop == "" {
+		m.stop = reason
+	}
+	m.thread.Cancel(reason)
+}
+
+// reason says why the execution's context ended.
+func (m *monitor) reason() string {
+	if errors.Is(m.ctx.Err(), context.DeadlineExceeded) || errors.Is(m.ctxErr, context.DeadlineExceeded) {
+		return "timeout"
+	}
+	return "cancelled"
+}
+
+func (m *monitor) timeoutMessage() string {
+	if m.reason() == "timeout" {
+		return fmt.Sprintf("execution exceeded the time limit of %s and was stopped", m.limits.Timeout)
+	}
+	return "execution was cancelled"
+}
+
+// stopError returns the Python exception for a limit the monitor enforced
+// or for the end of the context, or nil.
+func (m *monitor) stopError() error {
+	switch m.stop {
+	case "steps":
+		return builtins.Errorf("StepLimitError", "execution exceeded the limit of %d steps (operations) and was stopped; make the code do less work per step", m.limits.MaxSteps)
+	case "depth":
+		return builtins.Errorf("RecursionError", "maximum recursion depth exceeded (limit %d calls)", m.limits.MaxDepth)
+	case "memory":
+		return builtins.Errorf("MemoryError", "execution exceeded the memory limit of %s (about %s in use) and was stopped",
+			builtins.FormatBytes(m.limits.MaxMemory), builtins.FormatBytes(m.liveAtAbort))
+	}
+	if m.ctxErr != nil {
+		return builtins.Errorf("TimeoutError", "%s", m.timeoutMessage())
+	}
+	return nil
+}

@@ -1,0 +1,138 @@
+package local
+
+import (
+	"reflect"
+
+	"go.starlark.net/starlark"
+)
+
+// sizer estimates the memory held by the values an execution can reach:
+// its globals and the locals of every frame on its stack. go.starlark.net
+// has no allocator hook, so this walk is how the engine learns the live size
+// of an execution without counting other goroutines' allocations or
+// garbage. Estimates follow the Go representation (16-byte interface per
+// element, string bytes, big.Int words).
+type sizer struct {
+	seen  map[uintptr]bool
+	count int // values visited, to pace the next walk
+	limit int64
+	total int64
+}
+
+const (
+	wordSize   = 8
+	ifaceSize  = 16
+	dictEntry  = 64 // hash table entry with key, value, hash and links
+	objectSize = 48 // header of a list, dict, set, function
+)
+
+func (s *sizer) add(v starlark.Value) {
+	if s.total > s.limit { // over budget already: stop early, the answer is known
+		return
+	}
+	s.count++
+	switch v := v.(type) {
+	case nil, starlark.NoneType, starlark.Bool, starlark.Float:
+		return
+	case starlark.String:
+		s.total += int64(len(v)) + ifaceSize
+	case starlark.Bytes:
+		s.total += int64(len(v)) + ifaceSize
+	case starlark.Int:
+		if _, ok := v.Int64(); !ok {
+			s.total += int64(len(v.BigInt().Bits()))*wordSize + objectSize
+		}
+	case *starlark.List:
+		if s.visit(v) {
+			s.total += objectSize + int64(v.Len())*ifaceSize
+			for i := 0; i < v.Len(); i++ {
+				s.add(v.Index(i))
+			}
+		}
+	case starlark.Tuple:
+		s.total += int64(len(v)) * ifaceSize
+		for _, e := range v {
+			s.add(e)
+		}
+	case *starlark.Dict:
+		if s.visit(v) {
+			s.total += objectSize + int64(v.Len())*dictEntry
+			for _, kv := range v.Items() {
+				s.add(kv[0])
+				s.add(kv[1])
+			}
+		}
+	case *starlark.Set:
+		if s.visit(v) {
+			s.total += objectSize + int64(v.Len())*dictEntry
+			iter := v.Iterate()
+			var x starlark.Value
+			for iter.Next(&x) {
+				s.add(x)
+			}
+			iter.Done()
+		}
+	case *starlark.Function:
+		if s.visit(v) {
+			s.total += objectSize
+			for i := 0; i < v.NumFreeVars(); i++ {
+				_, fv := v.FreeVar(i)
+				s.add(fv)
+			}
+		}
+	case Sizer:
+		if s.visit(v) {
+			s.total += v.SizeOf(s.add)
+		}
+	default:
+		// Builtins, modules and other host values are shared, not owned by
+		// the execution: count a header only.
+		s.total += ifaceSize
+	}
+}
+
+// visit reports whether a reference value is seen for the first time.
+func (s *sizer) visit(v any) bool {
+	p := reflect.ValueOf(v).Pointer()
+	if s.seen[p] {
+		return false
+	}
+	s.seen[p] = true
+	return true
+}
+
+// Sizer is implemented by values defined outside go.starlark.net (class
+// instances, deques, ...) that hold other values: SizeOf returns the bytes
+// the value itself holds and passes every value it references to visit.
+type Sizer interface {
+	starlark.Value
+	SizeOf(visit func(starlark.Value)) int64
+}
+
+// liveSize measures the values reachable from globals and the thread's
+// stack: each frame's locals and the module globals of each function on
+// the stack (a running chunk's globals live in its module, not yet in the
+// executor's dictionary).
+func liveSize(thread *starlark.Thread, globals starlark.StringDict, limit int64) (total int64, count int) {
+	s := &sizer{seen: make(map[uintptr]bool), limit: limit}
+	for _, v := range globals {
+		s.add(v)
+	}
+	if thread != nil {
+		modules := map[*starlark.Function]bool{}
+		for d := 0; d < thread.CallStackDepth(); d++ {
+			fr := thread.DebugFrame(d)
+			if fn, ok := fr.Callable().(*starlark.Function); ok && !modules[fn] {
+				modules[fn] = true
+				for _, v := range fn.Globals() {
+					s.add(v)
+				}
+			}
+			for i := 0; i < fr.NumLocals(); i++ {
+				_, v := fr.Local(i)
+				s.add(v)
+			}
+		}
+	}
+	return s.total, s.count
+}
