@@ -207,7 +207,7 @@ func TestTools(t *testing.T) {
 
 type namedTool string
 
-func (n namedTool) Spec() tool.Spec                                { return tool.Spec{Name: string(n)} }
+func (n namedTool) Spec() tool.Spec                                   { return tool.Spec{Name: string(n)} }
 func (n namedTool) Call(context.Context, map[string]any) (any, error) { return nil, nil }
 
 func TestVariables(t *testing.T) {
