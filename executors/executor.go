@@ -52,6 +52,9 @@ type Result struct {
 	Duration time.Duration
 	// Imports lists the modules the code imported.
 	Imports []string
+	// Notes are messages from the executor for the model, such as variables
+	// that could not move between engines or a sandbox that was restarted.
+	Notes []string
 }
 
 // ExecError is an exception raised by user code, with Python's names.
@@ -141,4 +144,12 @@ func (e *ExecError) Describe() string {
 		return fmt.Sprintf("Code execution failed at line '%s' due to: %s", e.Source, e.Error())
 	}
 	return "Code execution failed due to: " + e.Error()
+}
+
+// StateExporter is implemented by executors whose variables can be read
+// back, so that a router can carry state from one engine to another.
+type StateExporter interface {
+	// Variables returns the code's global variables that are representable
+	// as JSON-shaped values, and for those that are not, why (by name).
+	Variables(ctx context.Context) (vars map[string]any, skipped map[string]string, err error)
 }

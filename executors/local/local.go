@@ -232,12 +232,12 @@ func (e *Executor) SetVariables(vars map[string]any) error {
 }
 
 // Variables returns the code's global variables that can be represented as
-// JSON-shaped Go values, and the names of those that cannot (functions,
-// modules, objects). Routers use it to carry state to another engine.
-func (e *Executor) Variables() (vars map[string]any, skipped []string) {
+// JSON-shaped Go values, and for those that cannot (functions, modules,
+// objects) why. Routers use it to carry state to another engine.
+func (e *Executor) Variables(context.Context) (vars map[string]any, skipped map[string]string, err error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	vars = map[string]any{}
+	vars, skipped = map[string]any{}, map[string]string{}
 	for name, v := range e.globals {
 		if b, ok := e.base[name]; ok && b == v {
 			continue
@@ -247,13 +247,12 @@ func (e *Executor) Variables() (vars map[string]any, skipped []string) {
 		}
 		x, err := builtins.ToGo(v)
 		if err != nil {
-			skipped = append(skipped, name)
+			_, skipped[name] = builtins.Classify(err)
 			continue
 		}
 		vars[name] = x
 	}
-	slices.Sort(skipped)
-	return vars, skipped
+	return vars, skipped, nil
 }
 
 // Close releases the executor. Later executions fail.

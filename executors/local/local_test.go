@@ -220,8 +220,8 @@ func TestVariables(t *testing.T) {
 		t.Fatalf("%+v %s", res.Err, res.Repr)
 	}
 	run(t, e, "def f():\n    return 1\nmade = {'n': 3}")
-	vars, skipped := e.Variables()
-	if _, ok := vars["made"]; !ok || len(skipped) != 1 || skipped[0] != "f" {
+	vars, skipped, _ := e.Variables(context.Background())
+	if _, ok := vars["made"]; !ok || len(skipped) != 1 || skipped["f"] == "" {
 		t.Errorf("vars %v skipped %v", vars, skipped)
 	}
 	if _, ok := vars["print"]; ok {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"runtime/metrics"
 
 	"go.starlark.net/starlark"
@@ -33,6 +34,9 @@ type monitor struct {
 	ticks       uint64
 	walkAfter   uint64 // steps before which no paced walk happens
 	heapAtWalk  uint64 // process heap at the last walk
+	heapAtStart uint64 // process heap when the execution began
+	heapAtGC    uint64 // process heap after the last collection the monitor forced
+	lastWalk    int64  // size found by the last walk
 	sample      []metrics.Sample
 	stop        string // "steps", "depth", "memory" once a limit is hit
 	liveAtAbort int64
@@ -64,7 +68,8 @@ func (m *monitor) install() {
 	builtins.SetBudget(m.thread, m.budget)
 	m.thread.OnMaxSteps = m.check
 	m.thread.SetMaxExecutionSteps(min(interval, m.limits.MaxSteps))
-	m.heapAtWalk = m.heap()
+	m.heapAtStart = m.heap()
+	m.heapAtWalk, m.heapAtGC = m.heapAtStart, m.heapAtStart
 	m.budget.Live = m.measure()
 }
 
@@ -77,13 +82,33 @@ func (m *monitor) heap() uint64 {
 }
 
 // measure walks the reachable values and records when to walk next.
+//
+// The walk cannot see values held where go.starlark.net exposes nothing: a
+// comprehension's list under construction lives on the operand stack, a
+// builtin's buffer in Go. So when the walk finds less than the execution
+// was granted since the last walk, or the process heap grew well past the
+// budget, the monitor collects garbage and takes the growth of the live
+// heap since the execution began as a second estimate. That estimate also
+// counts other executions in the process, hence only this fallback role,
+// paced so that collections cannot repeat without fresh growth.
 func (m *monitor) measure() int64 {
-	size, count := liveSize(m.thread, m.globals, m.limits.MaxMemory)
-	steps := m.thread.ExecutionSteps()
+	limit := m.limits.MaxMemory
+	size, count := liveSize(m.thread, m.globals, limit)
+	granted := m.budget.Live - m.lastWalk
+	heap := m.heap()
+	if size <= limit && (granted > limit/2 || heap > m.heapAtStart+2*uint64(limit)) && heap > m.heapAtGC+uint64(limit)/2 {
+		runtime.GC()
+		heap = m.heap()
+		m.heapAtGC = heap
+		if grown := int64(heap) - int64(m.heapAtStart); grown > limit {
+			size = max(size, grown)
+		}
+	}
+	m.lastWalk = size
 	// The next paced walk waits for eight steps per value visited, which
 	// keeps walking under a few percent of the run time.
-	m.walkAfter = steps + uint64(count)*8
-	m.heapAtWalk = m.heap()
+	m.walkAfter = m.thread.ExecutionSteps() + uint64(count)*8
+	m.heapAtWalk = heap
 	return size
 }
 

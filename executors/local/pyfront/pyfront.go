@@ -1,5 +1,13 @@
-// Package pyfront is the Python front end of the local engine.
-// SCAFFOLDING: the front-end helper replaces this file.
+// Package pyfront is the Python front end of the local engine: it parses
+// the Python 3.11 a model wrote (scan.go, parse.go, ast.go) and lowers it
+// to a go.starlark.net syntax tree (lower.go) that starlark.FileProgram
+// compiles, with calls to the runtime helpers named in builtins/helpers.go
+// where Starlark's semantics differ from Python's.
+//
+// It is not an interpreter and it does not resolve names: it never runs
+// code and never decides whether an import is allowed. Python it cannot
+// lower faithfully is reported as an *Error with NeedsPython set, never
+// lowered to something that behaves differently.
 package pyfront
 
 import (
@@ -20,24 +28,54 @@ type Import struct {
 	Line   int
 }
 
-// Error is a syntax error, or Python the front end cannot lower
-// (NeedsPython), with its position.
+// Error is a syntax error, a forbidden access, or Python the front end
+// cannot lower (NeedsPython), with its 1-based position.
 type Error struct {
 	Line, Col   int
 	Msg         string
 	NeedsPython bool
+	// Type is the Python exception type to report: "" for SyntaxError,
+	// "IndentationError" and "TabError" for those SyntaxError subclasses,
+	// "NameError" and "AttributeError" for names and attributes that
+	// begin with "__".
+	Type string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+func (e *Error) Error() string {
+	typ := e.Type
+	if typ == "" {
+		typ = "SyntaxError"
+	}
+	if e.NeedsPython {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return fmt.Sprintf("line %d: %s: %s", e.Line, typ, e.Msg)
+}
 
-// Lower parses Python source and lowers it to a Starlark syntax tree.
+// fileOptions are the Starlark dialect lowered programs need.
+var fileOptions = syntax.FileOptions{
+	Set:             true,
+	While:           true,
+	TopLevelControl: true,
+	GlobalReassign:  true,
+	Recursion:       true,
+}
+
+// Lower parses Python source and lowers it to a Starlark syntax tree. The
+// error, if any, is an *Error.
 func Lower(filename, src string) (*Program, error) {
-	f, err := (&syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}).Parse(filename, src, 0)
+	stmts, err := parseFile(src)
 	if err != nil {
-		if se, ok := err.(syntax.Error); ok {
-			return nil, &Error{Line: int(se.Pos.Line), Col: int(se.Pos.Col), Msg: se.Msg}
-		}
 		return nil, err
 	}
-	return &Program{File: f}, nil
+	l := &lowerer{file: &filename}
+	out, err := l.module(stmts)
+	if err != nil {
+		return nil, err
+	}
+	opts := fileOptions
+	return &Program{
+		File:    &syntax.File{Path: filename, Stmts: out, Options: &opts},
+		Imports: l.imports,
+	}, nil
 }

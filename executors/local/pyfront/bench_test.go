@@ -1,0 +1,88 @@
+package pyfront
+
+import "testing"
+
+// benchSource is a typical 30-line model-written action.
+const benchSource = `import math
+from collections import Counter
+
+data = [
+    {"name": "alice", "age": 31, "score": 88.5},
+    {"name": "bob", "age": 25, "score": 92.0},
+    {"name": "carol", "age": 35, "score": 79.25},
+]
+
+def summarize(rows, key="score"):
+    """Return mean and standard deviation of one column."""
+    values = [r[key] for r in rows if r.get(key) is not None]
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / n
+    return mean, math.sqrt(var)
+
+mean, std = summarize(data)
+print(f"mean={mean:.2f} std={std:.2f}")
+oldest = max(data, key=lambda r: r["age"])
+print(f"Oldest: {oldest['name'].title()} ({oldest['age']})")
+counts = {}
+for row in data:
+    initial = row["name"][0].upper()
+    counts[initial] = counts.get(initial, 0) + 1
+adults = [r["name"] for r in data if 18 <= r["age"] < 65]
+final_answer({"mean": round(mean, 2), "adults": adults, "counts": counts})
+`
+
+func BenchmarkLower30Lines(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(benchSource)))
+	for b.Loop() {
+		if _, err := Lower("bench.py", benchSource); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHelperCost runs programs that plain Starlark can also run,
+// lowered (through the helper doubles of harness_test.go) and as plain
+// Starlark, to measure what the lowering's helper calls cost. The real
+// helpers do more work than the doubles; this is the call overhead.
+func BenchmarkHelperCost(b *testing.B) {
+	progs := []struct{ name, src string }{
+		{"mul", "t = 0\nfor i in range(100000):\n    t += i * 3\n"},
+		{"iter", "rows = [[1] * 10 for _ in range(10000)]\nt = 0\nfor row in rows:\n    for x in row:\n        t += x\n"},
+		{"compare", "t = 0\nfor i in range(100000):\n    if 10 < i < 500:\n        t += 1\n"},
+		{"plain", "t = 0\nfor i in range(100000):\n    t += i + 3\n"},
+	}
+	for _, p := range progs {
+		b.Run(p.name+"/lowered", func(b *testing.B) {
+			prog, err := Lower("b.py", p.src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runBench(b, prog.File)
+		})
+		b.Run(p.name+"/starlark", func(b *testing.B) {
+			f, err := fileOptions.Parse("b.star", p.src, 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runBench(b, f)
+		})
+	}
+}
+
+func runBench(b *testing.B, f *syntax.File) {
+	var out strings.Builder
+	pre := testPredeclared(&out)
+	prog, err := starlark.FileProgram(f, func(name string) bool { _, ok := pre[name]; return ok })
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := prog.Init(&starlark.Thread{}, pre); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,177 @@
+package pyfront
+
+import (
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// syntaxErrors are invalid Python whose message and line must match
+// CPython's compile().
+var syntaxErrors = []string{
+	"x = (1, 2\n",
+	"x = [1, 2)\n",
+	"x = 1)\n",
+	"if x\n    pass\n",
+	"if x:\npass\n",
+	"def f():\nreturn 1\n",
+	"for x in y:\nprint(x)\n",
+	"  x = 1\n",
+	"if x:\n        a = 1\n    b = 2\n",
+	"x = 'abc\n",
+	"x = '''abc\n\n",
+	"return 1\n",
+	"break\n",
+	"continue\n",
+	"def f():\n    yield 1\nyield 2\n",
+	"f() = 1\n",
+	"1 = x\n",
+	"None = 1\n",
+	"a + 1 = 2\n",
+	"f() += 1\n",
+	"del f()\n",
+	"for f() in x: pass\n",
+	"x = 1 +\n",
+	"print 'hello'\n",
+	"x = 09\n",
+	"x = 1abc\n",
+	"x = 0xg\n",
+	"f(a=1, 2)\n",
+	"f(**k, *a)\n",
+	"f(a=1, a=2)\n",
+	"def f(a=1, b): pass\n",
+	"def f(a, a): pass\n",
+	"def f(*): pass\n",
+	"x = f'{}'\n",
+	"x = f'{a!x}'\n",
+	"x = f'}'\n",
+	"x = f'{a'\n",
+	"x = b'caf\u00e9'\n",
+	"x = b'a' 'b'\n",
+	"x := 5\n",
+	"a, *b, *c = d\n",
+	"*a = b\n",
+	"nonlocal x\n",
+	"x = 1 if y\n",
+	"f(x for x in y, 1)\n",
+	"from . import x\n",
+	"x = $\n",
+	"x = a \\ b\n",
+	"x = \u2026\n",
+	"class C:\n    return 1\n",
+	"try:\n    pass\n",
+	"x = {1: 2, 3}\n",
+	"f(a.b=1)\n",
+	"import a.b as\n",
+	"if True:\n\tx = 1\n        y = 2\n",
+}
+
+func TestSyntaxErrorsLikeCPython(t *testing.T) {
+	py := python3(t)
+	script := `
+import json, sys
+out = []
+for src in json.load(sys.stdin):
+    try:
+        compile(src, "<t>", "exec")
+        out.append(None)
+    except SyntaxError as e:
+        out.append([type(e).__name__, e.lineno, e.msg])
+print(json.dumps(out))
+`
+	in, _ := json.Marshal(syntaxErrors)
+	cmd := exec.Command(py, "-c", script)
+	cmd.Stdin = strings.NewReader(string(in))
+	raw, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	var want []*[3]any
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+	for i, src := range syntaxErrors {
+		w := want[i]
+		_, err := Lower("t.py", src)
+		var e *Error
+		if src == "from . import x\n" {
+			// Valid Python; relative imports are refused by the front end.
+			if !errors.As(err, &e) || e.Msg != "relative imports are not supported" {
+				t.Errorf("%q: got %v", src, err)
+			}
+			continue
+		}
+		if w == nil {
+			t.Errorf("%q: CPython accepts it; fix the table", src)
+			continue
+		}
+		if !errors.As(err, &e) {
+			t.Errorf("%q: got %v, want %s at line %v: %s", src, err, w[0], w[1], w[2])
+			continue
+		}
+		typ := e.Type
+		if typ == "" {
+			typ = "SyntaxError"
+		}
+		if e.NeedsPython || typ != w[0] || float64(e.Line) != w[1] || e.Msg != w[2] {
+			t.Errorf("%q:\n got %s line %d: %s (needsPython=%v)\nwant %s line %v: %s", src, typ, e.Line, e.Msg, e.NeedsPython, w[0], w[1], w[2])
+		}
+	}
+}
+
+// TestLowerErrors covers what is valid Python but not lowered, and the
+// dunder ban.
+func TestLowerErrors(t *testing.T) {
+	tests := []struct {
+		src   string
+		line  int
+		typ   string
+		needs bool
+		msg   string
+	}{
+		{"x = 1\ntry:\n    pass\nexcept Exception:\n    pass\n", 2, "", true, "the try statement is not supported by the Starlark engine"},
+		{"raise ValueError('x')\n", 1, "", true, "the raise statement is not supported by the Starlark engine"},
+		{"class A:\n    pass\n", 1, "", true, "the class statement is not supported by the Starlark engine"},
+		{"with open('f') as f:\n    pass\n", 1, "", true, "the with statement is not supported by the Starlark engine"},
+		{"def g():\n    yield 1\n", 2, "", true, "a generator function (yield) is not supported by the Starlark engine"},
+		{"async def g():\n    await x\n", 1, "", true, "async def is not supported by the Starlark engine"},
+		{"match x:\n    case 1:\n        pass\n", 1, "", true, "the match statement is not supported by the Starlark engine"},
+		{"x = 1j\n", 1, "", true, "complex number 1j is not supported by the Starlark engine"},
+		{"from m import *\n", 1, "", true, "from m import * is not supported by the Starlark engine"},
+		{"x = 1\ndel x\n", 2, "", true, "deleting a variable (del x) is not supported by the Starlark engine"},
+		{"del a[1:2]\n", 1, "", true, "deleting a slice (del x[a:b]) is not supported by the Starlark engine"},
+		{"a[1:2] = b\n", 1, "", true, "slice assignment is not supported by the Starlark engine"},
+		{"c = 0\ndef f():\n    global c\n    c += 1\n", 3, "", true, "assigning a global variable in a function (global c) is not supported by the Starlark engine"},
+		{"def f():\n    x = 0\n    def g():\n        nonlocal x\n        x = 1\n", 4, "", true, "assigning a variable of an enclosing function (nonlocal x) is not supported by the Starlark engine"},
+		{"y = [z for x in a if (z := x)]\n", 1, "", true, "an assignment expression (:=) in this position is not supported by the Starlark engine"},
+		{"x = a @ b\n", 1, "", true, "matrix multiplication (@) is not supported by the Starlark engine"},
+		{"x = a[1:2, 3]\n", 1, "", true, "multi-dimensional slicing is not supported by the Starlark engine"},
+		{"print('\\N{BULLET}')\n", 1, "", true, "\\N{...} escapes are not supported by the Starlark engine"},
+		{"f = lambda: (yield)\n", 1, "", true, "yield is not supported by the Starlark engine"},
+		{"x = ...\n", 1, "", true, "Ellipsis (...) as a value is not supported by the Starlark engine"},
+		{"from .m import x\n", 1, "", false, "relative imports are not supported"},
+		{"x = ().__class__\n", 1, "AttributeError", false, "access to attribute '__class__' is not allowed"},
+		{"x = 1\ny = x.__class__.__bases__\n", 2, "AttributeError", false, "access to attribute '__class__' is not allowed"},
+		{"f = __import__('os')\n", 1, "NameError", false, "access to '__import__' is not allowed"},
+		{"x = __builtins__\n", 1, "NameError", false, "access to '__builtins__' is not allowed"},
+		{"def f(__x): pass\n", 1, "NameError", false, "access to '__x' is not allowed"},
+		{"__name__ = 'x'\n", 1, "NameError", false, "access to '__name__' is not allowed"},
+		{"from os import __file__\n", 1, "AttributeError", false, "access to attribute '__file__' is not allowed"},
+		{"print(f'{x.__dict__}')\n", 1, "AttributeError", false, "access to attribute '__dict__' is not allowed"},
+		{"x = getattr(y, 'a').__globals__\n", 1, "AttributeError", false, "access to attribute '__globals__' is not allowed"},
+		{"import __main__\n", 1, "NameError", false, "access to '__main__' is not allowed"},
+	}
+	for _, tt := range tests {
+		_, err := Lower("t.py", tt.src)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("%q: got %v, want an *Error", tt.src, err)
+			continue
+		}
+		if e.Line != tt.line || e.Type != tt.typ || e.NeedsPython != tt.needs || e.Msg != tt.msg {
+			t.Errorf("%q:\n got line %d type %q needs %v: %s\nwant line %d type %q needs %v: %s", tt.src, e.Line, e.Type, e.NeedsPython, e.Msg, tt.line, tt.typ, tt.needs, tt.msg)
+		}
+	}
+}

@@ -1,0 +1,309 @@
+package pyfront
+
+// String literals: implicit concatenation, and f-strings split into
+// literal parts and replacement fields whose expressions are scanned and
+// parsed from the source in place, so their positions are the user's.
+
+import "strings"
+
+// strings parses adjacent string literals, concatenating them.
+func (p *parser) strings() Expr {
+	first := p.tok()
+	at := first.at()
+	if p.peek(1) != tSTRING && first.flags&strF == 0 {
+		p.next()
+		return &Str{pos: at, Raw: p.text(first), Val: p.strValue(first), Bytes: first.flags&strBytes != 0}
+	}
+	var parts []fpart
+	var lit strings.Builder
+	hasF, bytes := false, first.flags&strBytes != 0
+	end := first.end
+	for p.kind() == tSTRING {
+		t := p.next()
+		end = t.end
+		if (t.flags&strBytes != 0) != bytes {
+			p.failAt(at, "cannot mix bytes and nonbytes literals")
+		}
+		if t.flags&strF == 0 {
+			lit.WriteString(p.strValue(t))
+			continue
+		}
+		hasF = true
+		for _, fp := range p.fstring(t, int(t.body), int(t.bodyEnd), 0) {
+			if fp.X == nil {
+				lit.WriteString(fp.Lit)
+				continue
+			}
+			if lit.Len() > 0 {
+				parts = append(parts, fpart{Lit: lit.String()})
+				lit.Reset()
+			}
+			parts = append(parts, fp)
+		}
+	}
+	raw := p.src[first.off:end]
+	if !hasF {
+		return &Str{pos: at, Raw: raw, Val: lit.String(), Bytes: bytes}
+	}
+	if lit.Len() > 0 {
+		parts = append(parts, fpart{Lit: lit.String()})
+	}
+	return &FStr{pos: at, Raw: raw, Parts: parts}
+}
+
+// posOf returns the position of byte offset off within token t.
+func (p *parser) posOf(t *token, off int) pos {
+	line, col := t.line, t.col
+	for i := int(t.off); i < off; i++ {
+		if p.src[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return pos{line, col}
+}
+
+// fstring splits src[i:end] of f-string token t (a whole body, or a
+// format spec when depth > 0) into literal parts and replacement fields.
+func (p *parser) fstring(t *token, i, end, depth int) []fpart {
+	raw := t.flags&strRaw != 0
+	var parts []fpart
+	var lit strings.Builder
+	seg := i
+	flush := func(upto int) {
+		text := p.src[seg:upto]
+		if raw {
+			lit.WriteString(normalizeNewlines(text))
+		} else {
+			v, msg, needs := unescape(text, false)
+			if msg != "" {
+				at := p.posOf(t, seg)
+				panic(bailout{&Error{Line: int(at.Line), Col: int(at.Col), Msg: msg, NeedsPython: needs}})
+			}
+			lit.WriteString(v)
+		}
+	}
+	for i < end {
+		c := p.src[i]
+		switch {
+		case c == '\\' && !raw && i+2 < end && p.src[i+1] == 'N' && p.src[i+2] == '{':
+			// \N{NAME} holds braces that are not a field.
+			j := strings.IndexByte(p.src[i:end], '}')
+			if j < 0 {
+				i = end
+			} else {
+				i += j + 1
+			}
+		case c == '\\':
+			// Skip the escaped character unless it opens or closes a
+			// field: in 3.11, "\{x}" is a backslash and a field.
+			i++
+			if i < end && p.src[i] != '{' && p.src[i] != '}' {
+				i++
+			}
+		case c == '{' && depth == 0 && i+1 < end && p.src[i+1] == '{':
+			flush(i + 1)
+			i += 2
+			seg = i
+		case c == '}' && depth == 0 && i+1 < end && p.src[i+1] == '}':
+			flush(i + 1)
+			i += 2
+			seg = i
+		case c == '}':
+			p.failAt(p.posOf(t, i), "f-string: single '}' is not allowed")
+		case c == '{':
+			flush(i)
+			if lit.Len() > 0 {
+				parts = append(parts, fpart{Lit: lit.String()})
+				lit.Reset()
+			}
+			if depth >= 2 {
+				p.failAt(p.posOf(t, i), "f-string: expressions nested too deeply")
+			}
+			var f []fpart
+			f, i = p.field(t, i+1, end, depth)
+			parts = append(parts, f...)
+			seg = i
+		default:
+			i++
+		}
+	}
+	if i > end {
+		i = end
+	}
+	flush(i)
+	if lit.Len() > 0 {
+		parts = append(parts, fpart{Lit: lit.String()})
+	}
+	return parts
+}
+
+// field parses one replacement field starting after its '{' and returns
+// its parts (a debugging '=' adds a literal) and the offset after '}'.
+func (p *parser) field(t *token, i, end, depth int) ([]fpart, int) {
+	start := i
+	nest := 0
+	debug := false
+	exprEnd := -1
+scan:
+	for i < end {
+		c := p.src[i]
+		switch c {
+		case '\'', '"':
+			q := c
+			triple := i+2 < end && p.src[i+1] == q && p.src[i+2] == q
+			if triple {
+				i += 3
+			} else {
+				i++
+			}
+			for i < end {
+				if p.src[i] == '\\' {
+					p.failAt(p.posOf(t, i), "f-string expression part cannot include a backslash")
+				}
+				if p.src[i] == q && (!triple || i+2 < end && p.src[i+1] == q && p.src[i+2] == q) {
+					break
+				}
+				i++
+			}
+			if i >= end {
+				p.failAt(p.posOf(t, start), "f-string: unterminated string")
+			}
+			if triple {
+				i += 3
+			} else {
+				i++
+			}
+			continue
+		case '(', '[', '{':
+			nest++
+		case ')', ']':
+			if nest == 0 {
+				p.failAt(p.posOf(t, i), "f-string: unmatched '"+string(c)+"'")
+			}
+			nest--
+		case '}':
+			if nest == 0 {
+				exprEnd = i
+				break scan
+			}
+			nest--
+		case '!':
+			if nest == 0 && (i+1 >= end || p.src[i+1] != '=') {
+				exprEnd = i
+				break scan
+			}
+			if i+1 < end && p.src[i+1] == '=' {
+				i += 2
+				continue
+			}
+		case ':':
+			if nest == 0 {
+				exprEnd = i
+				break scan
+			}
+		case '=':
+			if nest == 0 {
+				if i+1 < end && p.src[i+1] == '=' {
+					i += 2
+					continue
+				}
+				if prev := p.src[i-1]; i > start && (prev == '=' || prev == '!' || prev == '<' || prev == '>') {
+					break
+				}
+				exprEnd = i
+				debug = true
+				break scan
+			}
+		case '#':
+			p.failAt(p.posOf(t, i), "f-string expression part cannot include '#'")
+		case '\\':
+			p.failAt(p.posOf(t, i), "f-string expression part cannot include a backslash")
+		}
+		i++
+	}
+	if exprEnd < 0 {
+		p.failAt(p.posOf(t, start-1), "f-string: expecting '}'")
+	}
+	if strings.TrimSpace(p.src[start:exprEnd]) == "" {
+		p.failAt(p.posOf(t, start-1), "f-string: empty expression not allowed")
+	}
+	var parts []fpart
+	f := fpart{}
+	if debug {
+		i++
+		for i < end && (p.src[i] == ' ' || p.src[i] == '\t' || p.src[i] == '\n' || p.src[i] == '\r') {
+			i++
+		}
+		parts = append(parts, fpart{Lit: normalizeNewlines(p.src[start:i])})
+	}
+	if i < end && p.src[i] == '!' {
+		i++
+		if i >= end || (p.src[i] != 'r' && p.src[i] != 's' && p.src[i] != 'a') {
+			p.failAt(p.posOf(t, i), "f-string: invalid conversion character: expected 's', 'r', or 'a'")
+		}
+		f.Conv = p.src[i]
+		i++
+	}
+	hasSpec := false
+	if i < end && p.src[i] == ':' {
+		hasSpec = true
+		i++
+		specStart := i
+		nest := 0
+		for i < end {
+			c := p.src[i]
+			if c == '{' {
+				nest++
+			} else if c == '}' {
+				if nest == 0 {
+					break
+				}
+				nest--
+			}
+			i++
+		}
+		f.Spec = p.fstring(t, specStart, i, depth+1)
+	}
+	if i >= end || p.src[i] != '}' {
+		p.failAt(p.posOf(t, start-1), "f-string: expecting '}'")
+	}
+	i++
+	if debug && f.Conv == 0 && !hasSpec {
+		f.Conv = 'r'
+	}
+	at := p.posOf(t, start)
+	toks, err := scanField(p.src, start, exprEnd, at.Line, at.Col)
+	if err != nil {
+		e := err.(*Error)
+		if !strings.HasPrefix(e.Msg, "f-string") {
+			e.Msg = "f-string: " + e.Msg
+		}
+		panic(bailout{e})
+	}
+	sub := &parser{src: p.src, toks: toks, funcs: p.funcs, loops: p.loops}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				if b, ok := r.(bailout); ok && !strings.HasPrefix(b.err.Msg, "f-string") {
+					b.err.Msg = "f-string: " + b.err.Msg
+				}
+				panic(r)
+			}
+		}()
+		if sub.kind() == kwYield {
+			f.X = sub.yieldExpr()
+		} else {
+			f.X = sub.testListStarExpr()
+		}
+		if sub.kind() != tEOF {
+			sub.syntaxError()
+		}
+	}()
+	if s, ok := f.X.(*Starred); ok {
+		p.failAt(s.pos, "f-string: can't use starred expression here")
+	}
+	return append(parts, f), i
+}

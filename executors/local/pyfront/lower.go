@@ -1,0 +1,1065 @@
+package pyfront
+
+// Lowering maps the Python tree onto go.starlark.net's syntax tree. Where
+// the languages agree the mapping is one to one; where they differ it
+// calls a runtime helper (builtins/helpers.go) or rewrites the statement
+// with temporaries named "__sa_*", which user code cannot name because
+// identifiers beginning with "__" are refused.
+
+import (
+	"strconv"
+
+	"github.com/star-agent/star-agent/builtins"
+	"go.starlark.net/syntax"
+)
+
+// Runtime helpers the builtins engineer adds next to those of helpers.go.
+const (
+	helperIs   = "__sa_is"
+	helperIter = "__sa_iter"
+)
+
+type lowerer struct {
+	file    *string
+	ntemp   int
+	loops   []string // per enclosing loop: the flag a break must set, or ""
+	imports []Import
+}
+
+// module lowers a parsed module.
+func (l *lowerer) module(stmts []Stmt) (out []syntax.Stmt, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bailout)
+			if !ok {
+				panic(r)
+			}
+			err = b.err
+		}
+	}()
+	return l.stmts(stmts, make([]syntax.Stmt, 0, len(stmts))), nil
+}
+
+// ---- helpers ----
+
+func (l *lowerer) pos(at pos) syntax.Position {
+	return syntax.MakePosition(l.file, at.Line, at.Col)
+}
+
+func (l *lowerer) ident(name string, at pos) *syntax.Ident {
+	return &syntax.Ident{NamePos: l.pos(at), Name: name}
+}
+
+func (l *lowerer) str(s string, at pos) *syntax.Literal {
+	// Raw only feeds Span; the compiler uses Value.
+	return &syntax.Literal{Token: syntax.STRING, TokenPos: l.pos(at), Raw: `""`, Value: s}
+}
+
+func (l *lowerer) int(n int, at pos) *syntax.Literal {
+	return &syntax.Literal{Token: syntax.INT, TokenPos: l.pos(at), Raw: strconv.Itoa(n), Value: int64(n)}
+}
+
+// call builds fn(args...) with every position at at.
+func (l *lowerer) call(fn string, at pos, args ...syntax.Expr) *syntax.CallExpr {
+	p := l.pos(at)
+	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: p, Name: fn}, Lparen: p, Args: args, Rparen: p}
+}
+
+func (l *lowerer) binary(op syntax.Token, x, y syntax.Expr, at pos) *syntax.BinaryExpr {
+	return &syntax.BinaryExpr{X: x, OpPos: l.pos(at), Op: op, Y: y}
+}
+
+func (l *lowerer) assign(lhs, rhs syntax.Expr, at pos) *syntax.AssignStmt {
+	return &syntax.AssignStmt{OpPos: l.pos(at), Op: syntax.EQ, LHS: lhs, RHS: rhs}
+}
+
+// listOf is [__sa_v for __sa_v in x]: list(x) without naming list,
+// which user code may have rebound.
+func (l *lowerer) listOf(x syntax.Expr, at pos) syntax.Expr {
+	return &syntax.Comprehension{
+		Lbrack:  l.pos(at),
+		Body:    l.ident("__sa_v", at),
+		Clauses: []syntax.Node{&syntax.ForClause{For: l.pos(at), Vars: l.ident("__sa_v", at), In: l.pos(at), X: x}},
+		Rbrack:  l.pos(at),
+	}
+}
+
+func (l *lowerer) temp() string {
+	l.ntemp++
+	return "__sa_t" + strconv.Itoa(l.ntemp)
+}
+
+// needs reports valid Python the Starlark engine cannot run.
+func (l *lowerer) needs(at pos, what string) {
+	panic(bailout{&Error{Line: int(at.Line), Col: int(at.Col), Msg: what + " is not supported by the Starlark engine", NeedsPython: true}})
+}
+
+func isDunder(name string) bool { return len(name) >= 2 && name[0] == '_' && name[1] == '_' }
+
+// checkName refuses identifiers beginning with "__".
+func (l *lowerer) checkName(name string, at pos) {
+	if isDunder(name) {
+		panic(bailout{&Error{Line: int(at.Line), Col: int(at.Col), Type: "NameError", Msg: "access to '" + name + "' is not allowed"}})
+	}
+}
+
+func (l *lowerer) checkAttr(name string, at pos) {
+	if isDunder(name) {
+		panic(bailout{&Error{Line: int(at.Line), Col: int(at.Col), Type: "AttributeError", Msg: "access to attribute '" + name + "' is not allowed"}})
+	}
+}
+
+// ---- statements ----
+
+func (l *lowerer) stmts(in []Stmt, out []syntax.Stmt) []syntax.Stmt {
+	for _, s := range in {
+		out = l.stmt(s, out)
+	}
+	return out
+}
+
+// body lowers a suite, which Starlark requires to be non-empty.
+func (l *lowerer) body(in []Stmt, at pos) []syntax.Stmt {
+	out := l.stmts(in, nil)
+	if len(out) == 0 {
+		out = append(out, &syntax.BranchStmt{Token: syntax.PASS, TokenPos: l.pos(at)})
+	}
+	return out
+}
+
+func (l *lowerer) stmt(s Stmt, out []syntax.Stmt) []syntax.Stmt {
+	switch n := s.(type) {
+	case *ExprStmt:
+		if c, ok := n.X.(*Const); ok && c.Kind == tELLIPSIS {
+			return out // "..." as a placeholder statement
+		}
+		x := l.hoist(n.X, &out)
+		return append(out, &syntax.ExprStmt{X: l.expr(x)})
+	case *Assign:
+		return l.assignStmt(n, out)
+	case *AugAssign:
+		return l.augAssign(n, out)
+	case *AnnAssign:
+		if n.Value == nil {
+			l.target(n.Target)
+			return out
+		}
+		return l.assignStmt(&Assign{pos: n.pos, Targets: []Expr{n.Target}, Value: n.Value}, out)
+	case *If:
+		cond := l.hoist(n.Cond, &out)
+		is := &syntax.IfStmt{If: l.pos(n.pos), Cond: l.expr(cond), True: l.body(n.Body, n.pos)}
+		if n.Else != nil {
+			is.ElsePos = l.pos(n.pos)
+			is.False = l.body(n.Else, n.pos)
+		}
+		return append(out, is)
+	case *For:
+		return l.forStmt(n, out)
+	case *While:
+		return l.whileStmt(n, out)
+	case *FuncDef:
+		return l.funcDef(n, out)
+	case *Return:
+		r := &syntax.ReturnStmt{Return: l.pos(n.pos)}
+		if n.X != nil {
+			r.Result = l.expr(l.hoist(n.X, &out))
+		}
+		return append(out, r)
+	case *Simple:
+		switch n.Kind {
+		case kwPass:
+			return append(out, &syntax.BranchStmt{Token: syntax.PASS, TokenPos: l.pos(n.pos)})
+		case kwContinue:
+			return append(out, &syntax.BranchStmt{Token: syntax.CONTINUE, TokenPos: l.pos(n.pos)})
+		}
+		if flag := l.loops[len(l.loops)-1]; flag != "" {
+			out = append(out, l.assign(l.ident(flag, n.pos), l.ident("True", n.pos), n.pos))
+		}
+		return append(out, &syntax.BranchStmt{Token: syntax.BREAK, TokenPos: l.pos(n.pos)})
+	case *ImportStmt:
+		return l.importStmt(n, out)
+	case *ImportFrom:
+		return l.importFrom(n, out)
+	case *Global:
+		// Module level: a no-op. In a function, funcDef has checked that
+		// the names are only read, which Starlark does without a
+		// declaration.
+		for _, name := range n.Names {
+			l.checkName(name, n.pos)
+		}
+		return out
+	case *Del:
+		return l.del(n, out)
+	case *Assert:
+		return l.assertStmt(n, out)
+	case *Raise:
+		l.needs(n.pos, "the raise statement")
+	case *Try:
+		l.needs(n.pos, "the try statement")
+	case *ClassDef:
+		l.needs(n.pos, "the class statement")
+	case *With:
+		l.needs(n.pos, "the with statement")
+	case *Match:
+		l.needs(n.pos, "the match statement")
+	}
+	panic("pyfront: unexpected statement")
+}
+
+// hoist moves assignment expressions that are evaluated before anything
+// else in x (if (n := len(a)) > 10: ...) into assignments appended to
+// out, and returns x with them replaced by their names. Any assignment
+// expression left elsewhere is reported by expr.
+func (l *lowerer) hoist(x Expr, out *[]syntax.Stmt) Expr {
+	for {
+		y, w := leftmostWalrus(x)
+		if w == nil {
+			return x
+		}
+		l.checkName(w.Target.ID, w.Target.pos)
+		v := l.hoist(w.Value, out)
+		*out = append(*out, l.assign(l.ident(w.Target.ID, w.Target.pos), l.expr(v), w.pos))
+		x = y
+	}
+}
+
+// leftmostWalrus finds an assignment expression on the path evaluated
+// first in x, returning a copy of x with it replaced by its target.
+func leftmostWalrus(x Expr) (Expr, *NamedExpr) {
+	switch n := x.(type) {
+	case *NamedExpr:
+		return n.Target, n
+	case *Paren:
+		return leftmostWalrus(n.X)
+	case *Compare:
+		if y, w := leftmostWalrus(n.X); w != nil {
+			c := *n
+			c.X = y
+			return &c, w
+		}
+	case *BinOp:
+		if y, w := leftmostWalrus(n.X); w != nil {
+			c := *n
+			c.X = y
+			return &c, w
+		}
+	case *BoolOp:
+		if y, w := leftmostWalrus(n.X); w != nil {
+			c := *n
+			c.X = y
+			return &c, w
+		}
+	case *UnaryOp:
+		if y, w := leftmostWalrus(n.X); w != nil {
+			c := *n
+			c.X = y
+			return &c, w
+		}
+	case *Attr:
+		if y, w := leftmostWalrus(n.X); w != nil {
+			c := *n
+			c.X = y
+			return &c, w
+		}
+	case *Subscript:
+		if y, w := leftmostWalrus(n.X); w != nil {
+			c := *n
+			c.X = y
+			return &c, w
+		}
+	case *Call:
+		// f((n := g())) with a plain function name: the argument is the
+		// first thing evaluated that can have an effect.
+		if len(n.Args) > 0 && n.Args[0].Kind == argPos && plainName(n.Fn) {
+			if y, w := leftmostWalrus(n.Args[0].X); w != nil {
+				c := *n
+				c.Args = append([]Arg{{Kind: argPos, X: y}}, n.Args[1:]...)
+				return &c, w
+			}
+		}
+	}
+	return x, nil
+}
+
+func plainName(x Expr) bool {
+	switch n := x.(type) {
+	case *Name:
+		return true
+	case *Attr:
+		return plainName(n.X)
+	}
+	return false
+}
+
+func (l *lowerer) assignStmt(n *Assign, out []syntax.Stmt) []syntax.Stmt {
+	v := l.expr(l.hoist(n.Value, &out))
+	if len(n.Targets) == 1 {
+		return l.assignTo(n.Targets[0], v, n.pos, out)
+	}
+	// a = b = v: evaluate v once, assign left to right.
+	var src syntax.Expr
+	if first, ok := unparen(n.Targets[0]).(*Name); ok {
+		out = l.assignTo(first, v, n.pos, out)
+		src = l.ident(first.ID, n.pos)
+	} else {
+		t := l.temp()
+		out = append(out, l.assign(l.ident(t, n.pos), v, n.pos))
+		out = l.assignTo(n.Targets[0], l.ident(t, n.pos), n.pos, out)
+		src = l.ident(t, n.pos)
+	}
+	for _, t := range n.Targets[1:] {
+		out = l.assignTo(t, src, n.pos, out)
+	}
+	return out
+}
+
+// assignTo assigns the lowered value v to a Python target, unpacking a
+// starred target (first, *rest = v) with slices of a temporary list.
+func (l *lowerer) assignTo(t Expr, v syntax.Expr, at pos, out []syntax.Stmt) []syntax.Stmt {
+	seq, ok := unparen(t).(*Seq)
+	star := -1
+	if ok {
+		for i, e := range seq.Elts {
+			if _, ok := e.(*Starred); ok {
+				star = i
+			}
+		}
+	}
+	if star < 0 {
+		return append(out, l.assign(l.target(t), v, at))
+	}
+	tmp := l.temp()
+	out = append(out, l.assign(l.ident(tmp, at), l.listOf(l.call(helperIter, at, v), at), at))
+	pre, suf := seq.Elts[:star], seq.Elts[star+1:]
+	np, ns := len(pre), len(suf)
+	slice := func(x syntax.Expr, lo, hi syntax.Expr) syntax.Expr {
+		return &syntax.SliceExpr{X: x, Lbrack: l.pos(at), Lo: lo, Hi: hi, Rbrack: l.pos(at)}
+	}
+	neg := func(n int) syntax.Expr {
+		return &syntax.UnaryExpr{OpPos: l.pos(at), Op: syntax.MINUS, X: l.int(n, at)}
+	}
+	if np+ns > 0 {
+		// The fixed targets take tmp[:np] + tmp[np:][-ns:]; a short list
+		// makes the tuple assignment fail, as Python's unpacking does.
+		var val syntax.Expr
+		if np > 0 {
+			val = slice(l.ident(tmp, at), nil, l.int(np, at))
+		}
+		if ns > 0 {
+			tail := slice(slice(l.ident(tmp, at), l.int(np, at), nil), neg(ns), nil)
+			if val == nil {
+				val = tail
+			} else {
+				val = l.binary(syntax.PLUS, val, tail, at)
+			}
+		}
+		lhs := &syntax.TupleExpr{Lparen: l.pos(at), Rparen: l.pos(at)}
+		for _, e := range pre {
+			lhs.List = append(lhs.List, l.target(e))
+		}
+		for _, e := range suf {
+			lhs.List = append(lhs.List, l.target(e))
+		}
+		out = append(out, l.assign(lhs, val, at))
+	}
+	var hi syntax.Expr
+	if ns > 0 {
+		hi = neg(ns)
+	}
+	var lo syntax.Expr
+	if np > 0 {
+		lo = l.int(np, at)
+	}
+	st := seq.Elts[star].(*Starred)
+	return append(out, l.assign(l.target(st.X), slice(l.ident(tmp, at), lo, hi), at))
+}
+
+// target lowers an assignment target.
+func (l *lowerer) target(t Expr) syntax.Expr {
+	switch n := t.(type) {
+	case *Paren:
+		return l.target(n.X)
+	case *Name:
+		l.checkName(n.ID, n.pos)
+		return l.ident(n.ID, n.pos)
+	case *Attr:
+		l.checkAttr(n.Name, n.pos)
+		return &syntax.DotExpr{X: l.expr(n.X), Dot: l.pos(n.Dot), NamePos: l.pos(n.pos), Name: l.ident(n.Name, n.pos)}
+	case *Subscript:
+		if _, ok := n.Index.(*Slice); ok {
+			l.needs(n.pos, "slice assignment")
+		}
+		return &syntax.IndexExpr{X: l.expr(n.X), Lbrack: l.pos(n.pos), Y: l.index(n.Index), Rbrack: l.pos(n.Rbrack)}
+	case *Seq:
+		list := make([]syntax.Expr, len(n.Elts))
+		for i, e := range n.Elts {
+			if s, ok := e.(*Starred); ok {
+				l.needs(s.pos, "a starred target nested in another target")
+			}
+			list[i] = l.target(e)
+		}
+		if n.Kind == tLBRACK {
+			return &syntax.ListExpr{Lbrack: l.pos(n.pos), List: list, Rbrack: l.pos(n.End)}
+		}
+		return &syntax.TupleExpr{Lparen: l.pos(n.pos), List: list, Rparen: l.pos(n.End)}
+	}
+	l.needs(t.at(), "this assignment target")
+	return nil
+}
+
+var augTokens = map[tokKind]syntax.Token{
+	tPLUS: syntax.PLUS_EQ, tMINUS: syntax.MINUS_EQ, tSTAR: syntax.STAR_EQ,
+	tSLASH: syntax.SLASH_EQ, tSLASHSLASH: syntax.SLASHSLASH_EQ,
+	tPERCENT: syntax.PERCENT_EQ, tAMP: syntax.AMP_EQ, tPIPE: syntax.PIPE_EQ,
+	tCARET: syntax.CIRCUMFLEX_EQ, tLTLT: syntax.LTLT_EQ, tGTGT: syntax.GTGT_EQ,
+}
+
+func (l *lowerer) augAssign(n *AugAssign, out []syntax.Stmt) []syntax.Stmt {
+	helper := ""
+	switch {
+	case n.Op == tAT:
+		l.needs(n.pos, "matrix multiplication (@=)")
+	case n.Op == tSTARSTAR:
+		helper = builtins.HelperPow
+	case n.Op == tSTAR && !isFloatLit(n.Value):
+		helper = builtins.HelperMul
+	}
+	if helper == "" {
+		lhs := l.target(n.Target)
+		v := l.expr(l.hoist(n.Value, &out))
+		return append(out, &syntax.AssignStmt{OpPos: l.pos(n.pos), Op: augTokens[n.Op], LHS: lhs, RHS: v})
+	}
+	// x op= v becomes x = helper(x, v) with the target's parts
+	// evaluated once.
+	var load, store syntax.Expr
+	switch t := unparen(n.Target).(type) {
+	case *Name:
+		load, store = l.expr(t), l.target(t)
+	case *Attr:
+		l.checkAttr(t.Name, t.pos)
+		obj := l.expr(t.X)
+		if !simple(t.X) {
+			tmp := l.temp()
+			out = append(out, l.assign(l.ident(tmp, n.pos), obj, n.pos))
+			obj = l.ident(tmp, n.pos)
+		}
+		dot := func() syntax.Expr {
+			return &syntax.DotExpr{X: obj, Dot: l.pos(t.Dot), NamePos: l.pos(t.pos), Name: l.ident(t.Name, t.pos)}
+		}
+		load, store = dot(), dot()
+	case *Subscript:
+		if _, ok := t.Index.(*Slice); ok {
+			l.needs(t.pos, "slice assignment")
+		}
+		obj, idx := l.expr(t.X), l.index(t.Index)
+		if !simple(t.X) || !simple(t.Index) {
+			t1, t2 := l.temp(), l.temp()
+			out = append(out, l.assign(l.ident(t1, n.pos), obj, n.pos), l.assign(l.ident(t2, n.pos), idx, n.pos))
+			obj, idx = l.ident(t1, n.pos), l.ident(t2, n.pos)
+		}
+		ix := func() syntax.Expr {
+			return &syntax.IndexExpr{X: obj, Lbrack: l.pos(t.pos), Y: idx, Rbrack: l.pos(t.Rbrack)}
+		}
+		load, store = ix(), ix()
+	}
+	v := l.expr(l.hoist(n.Value, &out))
+	return append(out, l.assign(store, l.call(helper, n.pos, load, v), n.pos))
+}
+
+// simple reports expressions that can be evaluated twice without a
+// visible difference.
+func simple(x Expr) bool {
+	switch n := x.(type) {
+	case *Name, *Num, *Str, *Const:
+		return true
+	case *Paren:
+		return simple(n.X)
+	case *UnaryOp:
+		_, ok := n.X.(*Num)
+		return ok && n.Op == tMINUS
+	}
+	return false
+}
+
+// pure reports expressions without calls, so evaluating them in another
+// order cannot be observed (beyond which of two errors is reported).
+func pure(x Expr) bool {
+	switch n := x.(type) {
+	case *Name, *Num, *Str, *Const, *Lambda:
+		return true
+	case *Paren:
+		return pure(n.X)
+	case *Attr:
+		return pure(n.X)
+	case *Subscript:
+		return pure(n.X) && pure(n.Index)
+	case *BinOp:
+		return pure(n.X) && pure(n.Y)
+	case *BoolOp:
+		return pure(n.X) && pure(n.Y)
+	case *UnaryOp:
+		return pure(n.X)
+	case *Compare:
+		for _, y := range n.Ys {
+			if !pure(y) {
+				return false
+			}
+		}
+		return pure(n.X)
+	case *Seq:
+		for _, e := range n.Elts {
+			if !pure(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// loop lowers a loop body; flag names the variable a break sets, or "".
+func (l *lowerer) loop(body []Stmt, at pos, flag string) []syntax.Stmt {
+	l.loops = append(l.loops, flag)
+	out := l.body(body, at)
+	l.loops = l.loops[:len(l.loops)-1]
+	return out
+}
+
+// hasBreak reports whether a break in body leaves the loop that owns it.
+func hasBreak(body []Stmt) bool {
+	for _, s := range body {
+		switch n := s.(type) {
+		case *Simple:
+			if n.Kind == kwBreak {
+				return true
+			}
+		case *If:
+			if hasBreak(n.Body) || hasBreak(n.Else) {
+				return true
+			}
+		case *For:
+			if hasBreak(n.Else) {
+				return true
+			}
+		case *While:
+			if hasBreak(n.Else) {
+				return true
+			}
+		case *Try:
+			if hasBreak(n.Body) || hasBreak(n.Else) || hasBreak(n.Finally) {
+				return true
+			}
+			for _, h := range n.Handlers {
+				if hasBreak(h.Body) {
+					return true
+				}
+			}
+		case *With:
+			if hasBreak(n.Body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// elseFlag prepares the flag of a loop with an else clause that a break
+// can skip: flag = False before the loop.
+func (l *lowerer) elseFlag(body, els []Stmt, at pos, out []syntax.Stmt) (string, []syntax.Stmt) {
+	if els == nil || !hasBreak(body) {
+		return "", out
+	}
+	flag := l.temp()
+	return flag, append(out, l.assign(l.ident(flag, at), l.ident("False", at), at))
+}
+
+// elseClause runs els after the loop unless its flag was set.
+func (l *lowerer) elseClause(flag string, els []Stmt, at pos, out []syntax.Stmt) []syntax.Stmt {
+	if els == nil {
+		return out
+	}
+	if flag == "" {
+		return l.stmts(els, out)
+	}
+	return append(out, &syntax.IfStmt{
+		If:   l.pos(at),
+		Cond: &syntax.UnaryExpr{OpPos: l.pos(at), Op: syntax.NOT, X: l.ident(flag, at)},
+		True: l.body(els, at),
+	})
+}
+
+func (l *lowerer) forStmt(n *For, out []syntax.Stmt) []syntax.Stmt {
+	if n.Async {
+		l.needs(n.pos, "async for")
+	}
+	iter := l.iterable(l.hoist(n.Iter, &out))
+	flag, out := l.elseFlag(n.Body, n.Else, n.pos, out)
+	fs := &syntax.ForStmt{For: l.pos(n.pos), X: iter}
+	var pre []syntax.Stmt
+	if hasStar(n.Target) {
+		// for a, *b in xs: unpack a temporary at the top of the body.
+		tmp := l.temp()
+		fs.Vars = l.ident(tmp, n.pos)
+		pre = l.assignTo(n.Target, l.ident(tmp, n.pos), n.pos, nil)
+	} else {
+		fs.Vars = l.target(n.Target)
+	}
+	fs.Body = append(pre, l.loop(n.Body, n.pos, flag)...)
+	out = append(out, fs)
+	return l.elseClause(flag, n.Else, n.pos, out)
+}
+
+func hasStar(t Expr) bool {
+	if s, ok := unparen(t).(*Seq); ok {
+		for _, e := range s.Elts {
+			if _, ok := e.(*Starred); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (l *lowerer) whileStmt(n *While, out []syntax.Stmt) []syntax.Stmt {
+	var pre []syntax.Stmt
+	cond := l.hoist(n.Cond, &pre)
+	if len(pre) == 0 {
+		flag, out := l.elseFlag(n.Body, n.Else, n.pos, out)
+		ws := &syntax.WhileStmt{While: l.pos(n.pos), Cond: l.expr(cond), Body: l.loop(n.Body, n.pos, flag)}
+		return l.elseClause(flag, n.Else, n.pos, append(out, ws))
+	}
+	// while (x := f()) > 0: body  becomes
+	// while True: x = f(); if not (x > 0): [done = True;] break; body
+	done := ""
+	if n.Else != nil {
+		done = l.temp()
+		out = append(out, l.assign(l.ident(done, n.pos), l.ident("False", n.pos), n.pos))
+	}
+	exit := []syntax.Stmt{&syntax.BranchStmt{Token: syntax.BREAK, TokenPos: l.pos(n.pos)}}
+	if done != "" {
+		exit = append([]syntax.Stmt{l.assign(l.ident(done, n.pos), l.ident("True", n.pos), n.pos)}, exit...)
+	}
+	check := &syntax.IfStmt{If: l.pos(n.pos), Cond: &syntax.UnaryExpr{OpPos: l.pos(n.pos), Op: syntax.NOT, X: l.expr(cond)}, True: exit}
+	body := append(pre, check)
+	body = append(body, l.loop(n.Body, n.pos, "")...)
+	out = append(out, &syntax.WhileStmt{While: l.pos(n.pos), Cond: l.ident("True", n.pos), Body: body})
+	if done != "" {
+		out = append(out, &syntax.IfStmt{If: l.pos(n.pos), Cond: l.ident(done, n.pos), True: l.body(n.Else, n.pos)})
+	}
+	return out
+}
+
+func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
+	if n.Async {
+		l.needs(n.pos, "async def")
+	}
+	l.checkName(n.Name, n.NamePos)
+	if at, ok := findYield(n.Body); ok {
+		l.needs(at, "a generator function (yield)")
+	}
+	l.checkGlobals(n.Body)
+	params := l.params(n.Params)
+	loops := l.loops
+	l.loops = nil
+	body := l.body(n.Body, n.pos)
+	l.loops = loops
+	def := &syntax.DefStmt{
+		Def:    l.pos(n.pos),
+		Name:   l.ident(n.Name, n.NamePos),
+		Lparen: l.pos(n.NamePos),
+		Params: params,
+		Rparen: l.pos(n.NamePos),
+		Body:   body,
+	}
+	out = append(out, def)
+	if len(n.Decorators) == 0 {
+		return out
+	}
+	// @d1 @d2 def f  becomes  def f; f = d1(d2(f)).
+	var v syntax.Expr = l.ident(n.Name, n.NamePos)
+	for i := len(n.Decorators) - 1; i >= 0; i-- {
+		d := n.Decorators[i]
+		v = &syntax.CallExpr{Fn: l.expr(d), Lparen: l.pos(d.at()), Args: []syntax.Expr{v}, Rparen: l.pos(d.at())}
+	}
+	return append(out, l.assign(l.ident(n.Name, n.NamePos), v, n.pos))
+}
+
+func (l *lowerer) params(ps []Param) []syntax.Expr {
+	var out []syntax.Expr
+	for _, p := range ps {
+		if p.Name != "" {
+			l.checkName(p.Name, p.pos)
+		}
+		switch p.Kind {
+		case paramNormal:
+			if p.Default != nil {
+				out = append(out, l.binary(syntax.EQ, l.ident(p.Name, p.pos), l.expr(p.Default), p.pos))
+			} else {
+				out = append(out, l.ident(p.Name, p.pos))
+			}
+		case paramStar:
+			u := &syntax.UnaryExpr{OpPos: l.pos(p.pos), Op: syntax.STAR}
+			if p.Name != "" {
+				u.X = l.ident(p.Name, p.pos)
+			}
+			out = append(out, u)
+		case paramStarStar:
+			out = append(out, &syntax.UnaryExpr{OpPos: l.pos(p.pos), Op: syntax.STARSTAR, X: l.ident(p.Name, p.pos)})
+		case paramSlash:
+			// Positional-only markers are dropped: every call that is
+			// valid in Python binds the same way without them.
+		}
+	}
+	return out
+}
+
+// findYield reports a yield in a function body (not in nested functions).
+func findYield(body []Stmt) (pos, bool) {
+	var found *pos
+	walkStmts(body, func(x Expr) {
+		if y, ok := x.(*Yield); ok && found == nil {
+			found = &y.pos
+		}
+	}, nil)
+	if found != nil {
+		return *found, true
+	}
+	return pos{}, false
+}
+
+// checkGlobals refuses global and nonlocal declarations of names the
+// function assigns: Starlark cannot assign a variable of another scope.
+// Declarations of names only read are dropped by stmt.
+func (l *lowerer) checkGlobals(body []Stmt) {
+	var decls []*Global
+	bound := map[string]bool{}
+	walkStmts(body, func(x Expr) {
+		if w, ok := x.(*NamedExpr); ok {
+			bound[w.Target.ID] = true
+		}
+	}, func(s Stmt) {
+		switch n := s.(type) {
+		case *Global:
+			decls = append(decls, n)
+		case *Assign:
+			for _, t := range n.Targets {
+				bindTargets(t, bound)
+			}
+		case *AugAssign:
+			bindTargets(n.Target, bound)
+		case *AnnAssign:
+			bindTargets(n.Target, bound)
+		case *For:
+			bindTargets(n.Target, bound)
+		case *FuncDef:
+			bound[n.Name] = true
+		case *ClassDef:
+			bound[n.Name] = true
+		case *ImportStmt:
+			for _, a := range n.Names {
+				bound[importBinding(a)] = true
+			}
+		case *ImportFrom:
+			for _, a := range n.Names {
+				bound[a.Name] = true
+				bound[a.As] = true
+			}
+		case *Del:
+			for _, t := range n.Targets {
+				bindTargets(t, bound)
+			}
+		case *With:
+			for _, it := range n.Items {
+				if it.Var != nil {
+					bindTargets(it.Var, bound)
+				}
+			}
+		case *Try:
+			for _, h := range n.Handlers {
+				bound[h.Name] = true
+			}
+		}
+	})
+	for _, g := range decls {
+		for _, name := range g.Names {
+			if bound[name] {
+				if g.Nonlocal {
+					l.needs(g.pos, "assigning a variable of an enclosing function (nonlocal "+name+")")
+				}
+				l.needs(g.pos, "assigning a global variable in a function (global "+name+")")
+			}
+		}
+	}
+}
+
+func bindTargets(t Expr, bound map[string]bool) {
+	switch n := t.(type) {
+	case *Name:
+		bound[n.ID] = true
+	case *Paren:
+		bindTargets(n.X, bound)
+	case *Starred:
+		bindTargets(n.X, bound)
+	case *Seq:
+		for _, e := range n.Elts {
+			bindTargets(e, bound)
+		}
+	}
+}
+
+func importBinding(a alias) string {
+	if a.As != "" {
+		return a.As
+	}
+	for i := 0; i < len(a.Name); i++ {
+		if a.Name[i] == '.' {
+			return a.Name[:i]
+		}
+	}
+	return a.Name
+}
+
+func (l *lowerer) importStmt(n *ImportStmt, out []syntax.Stmt) []syntax.Stmt {
+	for _, a := range n.Names {
+		l.imports = append(l.imports, Import{Module: a.Name, Line: int(a.Line)})
+		name := importBinding(a)
+		l.checkName(name, a.pos)
+		args := []syntax.Expr{l.str(a.Name, a.pos)}
+		if a.As == "" && name != a.Name {
+			// import a.b binds a, the top-level package.
+			args = append(args, l.ident("True", a.pos))
+		}
+		out = append(out, l.assign(l.ident(name, a.pos), l.call(builtins.HelperImport, a.pos, args...), a.pos))
+	}
+	return out
+}
+
+func (l *lowerer) importFrom(n *ImportFrom, out []syntax.Stmt) []syntax.Stmt {
+	if n.Level > 0 {
+		panic(bailout{&Error{Line: int(n.Line), Col: int(n.Col), Msg: "relative imports are not supported"}})
+	}
+	if n.Module == "__future__" {
+		return out // compiler directives with no effect here
+	}
+	if n.Names[0].Name == "*" {
+		l.needs(n.pos, "from "+n.Module+" import *")
+	}
+	l.imports = append(l.imports, Import{Module: n.Module, Line: int(n.Line)})
+	var mod syntax.Expr = l.call(builtins.HelperImport, n.pos, l.str(n.Module, n.pos))
+	if len(n.Names) > 1 {
+		tmp := l.temp()
+		out = append(out, l.assign(l.ident(tmp, n.pos), mod, n.pos))
+		mod = l.ident(tmp, n.pos)
+	}
+	for _, a := range n.Names {
+		l.checkAttr(a.Name, a.pos)
+		name := a.Name
+		if a.As != "" {
+			name = a.As
+		}
+		l.checkName(name, a.pos)
+		v := &syntax.DotExpr{X: mod, Dot: l.pos(a.pos), NamePos: l.pos(a.pos), Name: l.ident(a.Name, a.pos)}
+		out = append(out, l.assign(l.ident(name, a.pos), v, a.pos))
+	}
+	return out
+}
+
+func (l *lowerer) del(n *Del, out []syntax.Stmt) []syntax.Stmt {
+	for _, t := range n.Targets {
+		switch x := unparen(t).(type) {
+		case *Seq:
+			out = l.del(&Del{pos: n.pos, Targets: x.Elts}, out)
+		case *Subscript:
+			if _, ok := x.Index.(*Slice); ok {
+				l.needs(x.pos, "deleting a slice (del x[a:b])")
+			}
+			// del x[k]  becomes  __sa_del = x.pop(k): lists and dicts both
+			// remove the element; the assignment keeps the removed value
+			// from becoming the program's value.
+			pop := l.attr(l.expr(x.X), "pop", x.pos, x.pos)
+			c := &syntax.CallExpr{Fn: pop, Lparen: l.pos(x.pos), Args: []syntax.Expr{l.index(x.Index)}, Rparen: l.pos(x.Rbrack)}
+			out = append(out, l.assign(l.ident("__sa_del", n.pos), c, x.pos))
+		case *Name:
+			l.checkName(x.ID, x.pos)
+			l.needs(x.pos, "deleting a variable (del "+x.ID+")")
+		case *Attr:
+			l.checkAttr(x.Name, x.pos)
+			l.needs(x.pos, "deleting an attribute")
+		default:
+			l.needs(t.at(), "this del target")
+		}
+	}
+	return out
+}
+
+func (l *lowerer) assertStmt(n *Assert, out []syntax.Stmt) []syntax.Stmt {
+	// assert c, m  becomes  if not c: fail("AssertionError: " + str(m)),
+	// with str spelled __sa_fmt(m, "s", "") in case the user rebound str.
+	var msg syntax.Expr = l.str("AssertionError", n.pos)
+	if n.Msg != nil {
+		str := l.call(builtins.HelperFormat, n.Msg.at(), l.expr(n.Msg), l.str("s", n.pos), l.str("", n.pos))
+		msg = l.binary(syntax.PLUS, l.str("AssertionError: ", n.pos), str, n.pos)
+	}
+	return append(out, &syntax.IfStmt{
+		If:   l.pos(n.pos),
+		Cond: &syntax.UnaryExpr{OpPos: l.pos(n.pos), Op: syntax.NOT, X: l.expr(n.Test)},
+		True: []syntax.Stmt{&syntax.ExprStmt{X: l.call("fail", n.pos, msg)}},
+	})
+}
+
+// walkStmts calls fx for every expression and fs for every statement in
+// body, not descending into nested function or class bodies or lambdas.
+func walkStmts(body []Stmt, fx func(Expr), fs func(Stmt)) {
+	for _, s := range body {
+		if fs != nil {
+			fs(s)
+		}
+		switch n := s.(type) {
+		case *ExprStmt:
+			walkExpr(n.X, fx)
+		case *Assign:
+			for _, t := range n.Targets {
+				walkExpr(t, fx)
+			}
+			walkExpr(n.Value, fx)
+		case *AugAssign:
+			walkExpr(n.Target, fx)
+			walkExpr(n.Value, fx)
+		case *AnnAssign:
+			walkExpr(n.Target, fx)
+			walkExpr(n.Value, fx)
+		case *If:
+			walkExpr(n.Cond, fx)
+			walkStmts(n.Body, fx, fs)
+			walkStmts(n.Else, fx, fs)
+		case *For:
+			walkExpr(n.Target, fx)
+			walkExpr(n.Iter, fx)
+			walkStmts(n.Body, fx, fs)
+			walkStmts(n.Else, fx, fs)
+		case *While:
+			walkExpr(n.Cond, fx)
+			walkStmts(n.Body, fx, fs)
+			walkStmts(n.Else, fx, fs)
+		case *FuncDef:
+			for _, d := range n.Decorators {
+				walkExpr(d, fx)
+			}
+			for _, p := range n.Params {
+				walkExpr(p.Default, fx)
+			}
+		case *ClassDef:
+			for _, d := range n.Decorators {
+				walkExpr(d, fx)
+			}
+		case *Return:
+			walkExpr(n.X, fx)
+		case *Del:
+			for _, t := range n.Targets {
+				walkExpr(t, fx)
+			}
+		case *Assert:
+			walkExpr(n.Test, fx)
+			walkExpr(n.Msg, fx)
+		case *Raise:
+			walkExpr(n.Exc, fx)
+			walkExpr(n.Cause, fx)
+		case *Try:
+			walkStmts(n.Body, fx, fs)
+			for _, h := range n.Handlers {
+				walkExpr(h.Type, fx)
+				walkStmts(h.Body, fx, fs)
+			}
+			walkStmts(n.Else, fx, fs)
+			walkStmts(n.Finally, fx, fs)
+		case *With:
+			for _, it := range n.Items {
+				walkExpr(it.Ctx, fx)
+				walkExpr(it.Var, fx)
+			}
+			walkStmts(n.Body, fx, fs)
+		}
+	}
+}
+
+func walkExpr(x Expr, f func(Expr)) {
+	if x == nil {
+		return
+	}
+	f(x)
+	switch n := x.(type) {
+	case *Paren:
+		walkExpr(n.X, f)
+	case *Attr:
+		walkExpr(n.X, f)
+	case *Subscript:
+		walkExpr(n.X, f)
+		walkExpr(n.Index, f)
+	case *Slice:
+		walkExpr(n.Lo, f)
+		walkExpr(n.Hi, f)
+		walkExpr(n.Step, f)
+	case *Call:
+		walkExpr(n.Fn, f)
+		for _, a := range n.Args {
+			walkExpr(a.X, f)
+		}
+	case *BinOp:
+		walkExpr(n.X, f)
+		walkExpr(n.Y, f)
+	case *BoolOp:
+		walkExpr(n.X, f)
+		walkExpr(n.Y, f)
+	case *UnaryOp:
+		walkExpr(n.X, f)
+	case *Compare:
+		walkExpr(n.X, f)
+		for _, y := range n.Ys {
+			walkExpr(y, f)
+		}
+	case *IfExp:
+		walkExpr(n.Cond, f)
+		walkExpr(n.True, f)
+		walkExpr(n.False, f)
+	case *Seq:
+		for _, e := range n.Elts {
+			walkExpr(e, f)
+		}
+	case *Dict:
+		for i := range n.Keys {
+			walkExpr(n.Keys[i], f)
+			walkExpr(n.Values[i], f)
+		}
+	case *Comp:
+		walkExpr(n.Elt, f)
+		walkExpr(n.Val, f)
+		for _, c := range n.Clauses {
+			walkExpr(c.Target, f)
+			walkExpr(c.Iter, f)
+			for _, i := range c.Ifs {
+				walkExpr(i, f)
+			}
+		}
+	case *Starred:
+		walkExpr(n.X, f)
+	case *NamedExpr:
+		walkExpr(n.Value, f)
+	case *Yield:
+		walkExpr(n.X, f)
+	case *Await:
+		walkExpr(n.X, f)
+	case *FStr:
+		walkParts(n.Parts, f)
+	case *Lambda:
+		for _, p := range n.Params {
+			walkExpr(p.Default, f)
+		}
+	}
+}
+
+func walkParts(parts []fpart, f func(Expr)) {
+	for _, p := range parts {
+		walkExpr(p.X, f)
+		walkParts(p.Spec, f)
+	}
+}

@@ -1,0 +1,143 @@
+package pyfront
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/star-agent/star-agent/builtins"
+	"go.starlark.net/starlark"
+)
+
+// attr is how x.name is lowered, which depends on builtins.CompatAttrs.
+func attr(x, name string) string {
+	if builtins.CompatAttrs[name] {
+		return `__sa_attr(` + x + `, "` + name + `")`
+	}
+	return x + "." + name
+}
+
+// TestLowerText pins the lowering of each construct, printed as Starlark.
+func TestLowerText(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"import a\n", `a = __sa_import("a")`},
+		{"import a as b\n", `b = __sa_import("a")`},
+		{"import a.b.c\n", `a = __sa_import("a.b.c", True)`},
+		{"import a.b as c\n", `c = __sa_import("a.b")`},
+		{"from a.b import c\n", `c = __sa_import("a.b").c`},
+		{"from a import b, c as d\n", "__sa_t1 = __sa_import(\"a\")\nb = __sa_t1.b\nd = __sa_t1.c"},
+		{"from __future__ import annotations\nx = 1\n", "x = 1"},
+		{"y = x ** 2\n", `y = __sa_pow(x, 2)`},
+		{"x **= 2\n", `x = __sa_pow(x, 2)`},
+		{"y = x * 2\n", `y = __sa_mul(x, 2)`},
+		{"y = x * 2.0\n", `y = (x * 2.0)`},
+		{"y = -0.5 * x\n", `y = (-0.5 * x)`},
+		{"y = 3 * 4\n", `y = (3 * 4)`},
+		{"x *= n\n", `x = __sa_mul(x, n)`},
+		{"x *= 1.5\n", `x *= 1.5`},
+		{"a[f()] *= 2\n", "__sa_t1 = a\n__sa_t2 = f()\n__sa_t1[__sa_t2] = __sa_mul(__sa_t1[__sa_t2], 2)"},
+		{"y = a is None\n", `y = (a == None)`},
+		{"y = a is not b\n", `y = not __sa_is(a, b)`},
+		{"y = a < b < c\n", `y = ((a < b) and (b < c))`},
+		{"y = a < f() <= c\n", `y = (lambda __sa_t1: ((a < __sa_t1) and (__sa_t1 <= c)))(f())`},
+		{"y = g() < f() < h()\n", `y = (lambda __sa_t1, __sa_t2: ((__sa_t1 < __sa_t2) and (__sa_t2 < h())))(g(), f())`},
+		{"y = f'{x!r:>{w}} {y=}'\n", `y = ((__sa_fmt(x, "r", (">" + __sa_fmt(w, "", ""))) + " y=") + __sa_fmt(y, "r", ""))`},
+		{"y = f'{{a}}'\n", `y = "{a}"`},
+		{"for c in s:\n    pass\n", "for c in __sa_iter(s):\n    pass"},
+		{"for i in range(3):\n    pass\n", "for i in range(3):\n    pass"},
+		{"for k, v in d.items():\n    pass\n", "for (k, v) in " + attr("d", "items") + "():\n    pass"},
+		{"y = [c for c in s if c]\n", `y = [c for c in __sa_iter(s) if c]`},
+		{"y = {1, 2}\n", `y = set([1, 2])`},
+		{"y = {x for x in r}\n", `y = set([x for x in __sa_iter(r)])`},
+		{"y = sum(x for x in [1])\n", `y = sum([x for x in [1]])`},
+		{"y = ', '.join(z)\n", `y = __sa_attr(", ", "join")(z)`},
+		{"y = s.replace\n", `y = __sa_attr(s, "replace")`},
+		{"s.join = 1\n", `s.join = 1`},
+		{"y = s.upper()\n", "y = " + attr("s", "upper") + "()"},
+		{"a = b = f()\n", "a = f()\nb = a"},
+		{"a[0] = b = 1\n", "__sa_t1 = 1\na[0] = __sa_t1\nb = __sa_t1"},
+		{"a, *b = c\n", "__sa_t1 = [__sa_v for __sa_v in __sa_iter(c)]\n(a,) = __sa_t1[:1]\nb = __sa_t1[1:]"},
+		{"*a, b, c = d\n", "__sa_t1 = [__sa_v for __sa_v in __sa_iter(d)]\n(b, c) = __sa_t1[0:][-2:]\na = __sa_t1[:-2]"},
+		{"y = [*a, 1]\n", `y = ([__sa_v for __sa_v in __sa_iter(a)] + [1])`},
+		{"y = {**d, 'k': 1}\n", `y = {__sa_k: __sa_v for (__sa_k, __sa_v) in ([__sa_v for __sa_v in ` + attr("d", "items") + `()] + [("k", 1)])}`},
+		{"f(*a, k=1)\n", `f(k=1, *__sa_iter(a))`},
+		{"f(*a, 1, *b)\n", `f(*(([__sa_v for __sa_v in __sa_iter(a)] + [1]) + [__sa_v for __sa_v in __sa_iter(b)]))`},
+		{"del d[k]\n", "__sa_del = " + attr("d", "pop") + "(k)"},
+		{"assert x, 'm'\n", "if not x:\n    fail((\"AssertionError: \" + __sa_fmt(\"m\", \"s\", \"\")))"},
+		{"assert x\n", "if not x:\n    fail(\"AssertionError\")"},
+		{"@d\ndef f(a, /, b=1, *c, d, **e) -> int:\n    ...\n", "def f(a, b=1, *c, d, **e):\n    pass\nf = d(f)"},
+		{"x: int = 5\ny: str\n", "x = 5"},
+		{"if __name__ == '__main__':\n    pass\n", "if (\"__main__\" == \"__main__\"):\n    pass"},
+		{"if (n := len(a)) > 1:\n    pass\n", "n = len(a)\nif (n > 1):\n    pass"},
+		{"while (v := f()):\n    g(v)\n", "while True:\n    v = f()\n    if not v:\n        break\n    g(v)"},
+		{"for x in y:\n    if x:\n        break\nelse:\n    z()\n", "__sa_t1 = False\nfor x in __sa_iter(y):\n    if x:\n        __sa_t1 = True\n        break\nif not __sa_t1:\n    z()"},
+		{"for x in y:\n    pass\nelse:\n    z()\n", "for x in __sa_iter(y):\n    pass\nz()"},
+		{"def f():\n    global g\n    return g\n", "def f():\n    return g"},
+		{"x = 0o17 + 0x_f + 1_000 + 10**0\n", "x = (((15 + 15) + 1000) + __sa_pow(10, 0))"},
+		{"x = b'a\\x00' + rb'\\n'\n", `x = (b"a\x00" + b"\\n")`},
+		{"x = 'a' 'b' \"c\"\n", `x = "abc"`},
+		{"print(*a)\n", `print(*__sa_iter(a))`},
+		{"print(*[1, 2])\n", `print(*[1, 2])`},
+	}
+	for _, tt := range tests {
+		prog, err := Lower("t.py", tt.src)
+		if err != nil {
+			t.Errorf("%q: %v", tt.src, err)
+			continue
+		}
+		if got := strings.TrimSpace(format(prog.File)); got != tt.want {
+			t.Errorf("%q:\n got: %s\nwant: %s", tt.src, got, tt.want)
+		}
+		if _, err := starlark.FileProgram(prog.File, func(string) bool { return true }); err != nil {
+			t.Errorf("%q: lowered program does not compile: %v", tt.src, err)
+		}
+	}
+}
+
+func TestImports(t *testing.T) {
+	prog, err := Lower("t.py", "import a, b.c\nif x:\n    from d.e import f\ndef g():\n    import h as i\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Import{{"a", 1}, {"b.c", 1}, {"d.e", 3}, {"h", 5}}
+	if !reflect.DeepEqual(prog.Imports, want) {
+		t.Errorf("got %v, want %v", prog.Imports, want)
+	}
+}
+
+// TestRuntimeErrorLines checks that a runtime error in lowered code is
+// reported at the user's line.
+func TestRuntimeErrorLines(t *testing.T) {
+	tests := []struct {
+		src  string
+		line int32
+	}{
+		{"x = 1\ny = 2\nz = {}['k']\n", 3},
+		{"def f(a):\n    return a + 'x'\n\nf(1)\n", 2},
+		{"s = 0\nfor c in 5:\n    s += 1\n", 2},
+		{"x = 'a'\ny = f'{x}' + 1\n", 2},
+		{"a = 1\nb = a < 2 < []\n", 2},
+		{"x = [1]\ny = x ** 2\n", 2},
+	}
+	for _, tt := range tests {
+		_, err := run(tt.src)
+		var ee *starlark.EvalError
+		if !errors.As(err, &ee) {
+			t.Errorf("%q: got %v, want a runtime error", tt.src, err)
+			continue
+		}
+		// The innermost frame may be a builtin: use the innermost frame
+		// inside the program.
+		var line int32
+		for i := len(ee.CallStack) - 1; i >= 0; i-- {
+			if fr := ee.CallStack[i]; fr.Pos.Filename() == "test.py" {
+				line = fr.Pos.Line
+				break
+			}
+		}
+		if line != tt.line {
+			t.Errorf("%q: error at line %d, want %d (%v)", tt.src, line, tt.line, err)
+		}
+	}
+}

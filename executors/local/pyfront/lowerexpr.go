@@ -1,0 +1,575 @@
+package pyfront
+
+// Lowering of expressions.
+
+import (
+	"math/big"
+
+	"github.com/star-agent/star-agent/builtins"
+	"go.starlark.net/syntax"
+)
+
+var binTokens = map[tokKind]syntax.Token{
+	tPLUS: syntax.PLUS, tMINUS: syntax.MINUS, tSTAR: syntax.STAR,
+	tSLASH: syntax.SLASH, tSLASHSLASH: syntax.SLASHSLASH, tPERCENT: syntax.PERCENT,
+	tAMP: syntax.AMP, tPIPE: syntax.PIPE, tCARET: syntax.CIRCUMFLEX,
+	tLTLT: syntax.LTLT, tGTGT: syntax.GTGT,
+}
+
+var cmpTokens = map[tokKind]syntax.Token{
+	tLT: syntax.LT, tGT: syntax.GT, tLE: syntax.LE, tGE: syntax.GE,
+	tEQ: syntax.EQL, tNE: syntax.NEQ, kwIn: syntax.IN, notIn: syntax.NOT_IN,
+}
+
+func (l *lowerer) expr(x Expr) syntax.Expr {
+	switch n := x.(type) {
+	case *Name:
+		if n.ID == "__name__" {
+			return l.str("__main__", n.pos)
+		}
+		l.checkName(n.ID, n.pos)
+		return l.ident(n.ID, n.pos)
+	case *Num:
+		if n.Imag {
+			l.needs(n.pos, "complex number "+n.Raw)
+		}
+		lit := &syntax.Literal{TokenPos: l.pos(n.pos), Raw: n.Raw, Value: n.Val}
+		switch n.Val.(type) {
+		case float64:
+			lit.Token = syntax.FLOAT
+		case int64, *big.Int:
+			lit.Token = syntax.INT
+		}
+		return lit
+	case *Str:
+		lit := &syntax.Literal{Token: syntax.STRING, TokenPos: l.pos(n.pos), Raw: n.Raw, Value: n.Val}
+		if n.Bytes {
+			lit.Token = syntax.BYTES
+		}
+		return lit
+	case *FStr:
+		return l.fstr(n.Parts, n.pos)
+	case *Const:
+		switch n.Kind {
+		case kwNone:
+			return l.ident("None", n.pos)
+		case kwTrue:
+			return l.ident("True", n.pos)
+		case kwFalse:
+			return l.ident("False", n.pos)
+		}
+		l.needs(n.pos, "Ellipsis (...) as a value")
+	case *Paren:
+		return l.expr(n.X)
+	case *Attr:
+		x := l.expr(n.X)
+		l.checkAttr(n.Name, n.pos)
+		return l.attr(x, n.Name, n.Dot, n.pos)
+	case *Subscript:
+		if s, ok := n.Index.(*Slice); ok {
+			se := &syntax.SliceExpr{X: l.expr(n.X), Lbrack: l.pos(n.pos), Rbrack: l.pos(n.Rbrack)}
+			se.Lo, se.Hi, se.Step = l.optExpr(s.Lo), l.optExpr(s.Hi), l.optExpr(s.Step)
+			return se
+		}
+		return &syntax.IndexExpr{X: l.expr(n.X), Lbrack: l.pos(n.pos), Y: l.index(n.Index), Rbrack: l.pos(n.Rbrack)}
+	case *Call:
+		return l.callExpr(n)
+	case *BinOp:
+		return l.binOp(n)
+	case *UnaryOp:
+		op := syntax.NOT
+		switch n.Op {
+		case tPLUS:
+			op = syntax.PLUS
+		case tMINUS:
+			op = syntax.MINUS
+		case tTILDE:
+			op = syntax.TILDE
+		}
+		return &syntax.UnaryExpr{OpPos: l.pos(n.pos), Op: op, X: l.expr(n.X)}
+	case *BoolOp:
+		op := syntax.AND
+		if n.Op == kwOr {
+			op = syntax.OR
+		}
+		return l.binary(op, l.expr(n.X), l.expr(n.Y), n.pos)
+	case *Compare:
+		return l.compare(n)
+	case *IfExp:
+		return &syntax.CondExpr{If: l.pos(n.pos), Cond: l.expr(n.Cond), True: l.expr(n.True), ElsePos: l.pos(n.pos), False: l.expr(n.False)}
+	case *Lambda:
+		loops := l.loops
+		l.loops = nil
+		lam := &syntax.LambdaExpr{Lambda: l.pos(n.pos), Params: l.params(n.Params), Body: l.expr(n.Body)}
+		l.loops = loops
+		return lam
+	case *Seq:
+		return l.seq(n)
+	case *Dict:
+		return l.dict(n)
+	case *Comp:
+		return l.comp(n)
+	case *Starred:
+		l.needs(n.pos, "a starred expression here")
+	case *NamedExpr:
+		l.needs(n.pos, "an assignment expression (:=) in this position")
+	case *Yield:
+		l.needs(n.pos, "yield")
+	case *Await:
+		l.needs(n.pos, "await")
+	case *Slice:
+		l.needs(n.pos, "a slice here")
+	}
+	panic("pyfront: unexpected expression")
+}
+
+func (l *lowerer) optExpr(x Expr) syntax.Expr {
+	if x == nil {
+		return nil
+	}
+	return l.expr(x)
+}
+
+// attr is x.name, through __sa_attr for the names builtins.CompatAttrs
+// lists, which give builtin values their Python methods.
+func (l *lowerer) attr(x syntax.Expr, name string, dot, at pos) syntax.Expr {
+	if builtins.CompatAttrs[name] {
+		return l.call(builtins.HelperAttr, at, x, l.str(name, at))
+	}
+	return &syntax.DotExpr{X: x, Dot: l.pos(dot), NamePos: l.pos(at), Name: l.ident(name, at)}
+}
+
+// index lowers a subscript that is not a slice.
+func (l *lowerer) index(x Expr) syntax.Expr {
+	if s, ok := x.(*Seq); ok && !s.Paren {
+		for _, e := range s.Elts {
+			if sl, ok := e.(*Slice); ok {
+				l.needs(sl.pos, "multi-dimensional slicing")
+			}
+		}
+	}
+	return l.expr(x)
+}
+
+func isFloatLit(x Expr) bool {
+	switch n := x.(type) {
+	case *Num:
+		_, ok := n.Val.(float64)
+		return ok && !n.Imag
+	case *UnaryOp:
+		return (n.Op == tMINUS || n.Op == tPLUS) && isFloatLit(n.X)
+	case *Paren:
+		return isFloatLit(n.X)
+	}
+	return false
+}
+
+func isNumLit(x Expr) bool {
+	switch n := x.(type) {
+	case *Num:
+		return !n.Imag
+	case *UnaryOp:
+		return (n.Op == tMINUS || n.Op == tPLUS) && isNumLit(n.X)
+	case *Paren:
+		return isNumLit(n.X)
+	}
+	return false
+}
+
+func (l *lowerer) binOp(n *BinOp) syntax.Expr {
+	switch n.Op {
+	case tSTARSTAR:
+		return l.call(builtins.HelperPow, n.pos, l.expr(n.X), l.expr(n.Y))
+	case tAT:
+		l.needs(n.pos, "matrix multiplication (@)")
+	case tSTAR:
+		// Only a product that cannot be a sequence repeat or a huge
+		// integer skips the guard.
+		if !isFloatLit(n.X) && !isFloatLit(n.Y) && !(isNumLit(n.X) && isNumLit(n.Y)) {
+			return l.call(builtins.HelperMul, n.pos, l.expr(n.X), l.expr(n.Y))
+		}
+	}
+	return l.binary(binTokens[n.Op], l.expr(n.X), l.expr(n.Y), n.pos)
+}
+
+func isSingleton(x Expr) bool {
+	c, ok := unparen(x).(*Const)
+	return ok && c.Kind != tELLIPSIS
+}
+
+// cmp lowers one comparison of already lowered operands.
+func (l *lowerer) cmp(op cmpOp, x, y syntax.Expr, px, py Expr) syntax.Expr {
+	switch op.Op {
+	case kwIs, isNot:
+		// None, True and False are equal only to themselves: == is is.
+		if isSingleton(px) || isSingleton(py) {
+			tok := syntax.EQL
+			if op.Op == isNot {
+				tok = syntax.NEQ
+			}
+			return l.binary(tok, x, y, op.pos)
+		}
+		var c syntax.Expr = l.call(helperIs, op.pos, x, y)
+		if op.Op == isNot {
+			c = &syntax.UnaryExpr{OpPos: l.pos(op.pos), Op: syntax.NOT, X: c}
+		}
+		return c
+	}
+	return l.binary(cmpTokens[op.Op], x, y, op.pos)
+}
+
+// compare lowers a comparison chain. a < b < c is a < b and b < c with b
+// evaluated once: operands that are not simple are bound to parameters
+// of a lambda called on the spot, so that evaluation order and
+// short-circuiting stay Python's.
+func (l *lowerer) compare(n *Compare) syntax.Expr {
+	if len(n.Ops) == 1 {
+		return l.cmp(n.Ops[0], l.expr(n.X), l.expr(n.Ys[0]), n.X, n.Ys[0])
+	}
+	return l.chain(n, 0, n.X, nil)
+}
+
+// chain lowers n.Ops[i:] whose left operand is left (a Python
+// expression) or, when lowered is non-nil, the already lowered simple
+// expression lowered.
+func (l *lowerer) chain(n *Compare, i int, left Expr, lowered syntax.Expr) syntax.Expr {
+	op, right := n.Ops[i], n.Ys[i]
+	if i == len(n.Ops)-1 {
+		if lowered == nil {
+			lowered = l.expr(left)
+		}
+		return l.cmp(op, lowered, l.expr(right), left, right)
+	}
+	var params, args []syntax.Expr
+	bind := func(x Expr) syntax.Expr {
+		if simple(x) {
+			return l.expr(x)
+		}
+		t := l.temp()
+		params = append(params, l.ident(t, x.at()))
+		args = append(args, l.expr(x))
+		return l.ident(t, x.at())
+	}
+	if lowered == nil {
+		lowered = bind(left)
+	}
+	r := bind(right)
+	body := l.binary(syntax.AND, l.cmp(op, lowered, r, left, right), l.chain(n, i+1, right, r), op.pos)
+	if params == nil {
+		return body
+	}
+	at := l.pos(op.pos)
+	return &syntax.CallExpr{
+		Fn:     &syntax.ParenExpr{Lparen: at, X: &syntax.LambdaExpr{Lambda: at, Params: params, Body: body}, Rparen: at},
+		Lparen: at, Args: args, Rparen: at,
+	}
+}
+
+// listy reports expressions whose value Starlark can iterate as Python
+// would, so a for loop need not go through __sa_iter.
+func listy(x Expr) bool {
+	switch n := unparen(x).(type) {
+	case *Seq:
+		return n.Kind != tLBRACE
+	case *Comp:
+		return n.Kind != tLBRACE && n.Kind != tCOLON
+	case *Call:
+		switch f := n.Fn.(type) {
+		case *Name:
+			switch f.ID {
+			case "range", "enumerate", "zip", "sorted", "list", "reversed", "tuple":
+				return true
+			}
+		case *Attr:
+			switch f.Name {
+			case "items", "keys", "values", "split", "splitlines":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// iterable lowers the operand of a for loop or comprehension.
+func (l *lowerer) iterable(x Expr) syntax.Expr {
+	if listy(x) {
+		return l.expr(x)
+	}
+	return l.call(helperIter, x.at(), l.expr(x))
+}
+
+// spread lowers elements that may contain *x into a list expression: a
+// literal list, or a concatenation of lists.
+func (l *lowerer) spread(elts []Expr, at, end pos) (syntax.Expr, bool) {
+	var out syntax.Expr
+	var run []syntax.Expr
+	starred := false
+	add := func(e syntax.Expr) {
+		if out == nil {
+			out = e
+		} else {
+			out = l.binary(syntax.PLUS, out, e, at)
+		}
+	}
+	flush := func() {
+		if run != nil {
+			add(&syntax.ListExpr{Lbrack: l.pos(at), List: run, Rbrack: l.pos(end)})
+			run = nil
+		}
+	}
+	for _, e := range elts {
+		s, ok := e.(*Starred)
+		if !ok {
+			run = append(run, l.expr(e))
+			continue
+		}
+		starred = true
+		flush()
+		if sq, ok := unparen(s.X).(*Seq); ok && sq.Kind == tLBRACK && !hasStarElts(sq.Elts) {
+			add(l.expr(sq))
+		} else {
+			add(l.listOf(l.iterable(s.X), s.pos))
+		}
+	}
+	flush()
+	if out == nil {
+		out = &syntax.ListExpr{Lbrack: l.pos(at), Rbrack: l.pos(end)}
+	}
+	return out, starred
+}
+
+func hasStarElts(elts []Expr) bool {
+	for _, e := range elts {
+		if _, ok := e.(*Starred); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *lowerer) seq(n *Seq) syntax.Expr {
+	if !hasStarElts(n.Elts) {
+		list := make([]syntax.Expr, len(n.Elts))
+		for i, e := range n.Elts {
+			list[i] = l.expr(e)
+		}
+		switch n.Kind {
+		case tLBRACK:
+			return &syntax.ListExpr{Lbrack: l.pos(n.pos), List: list, Rbrack: l.pos(n.End)}
+		case tLBRACE:
+			return l.call("set", n.pos, &syntax.ListExpr{Lbrack: l.pos(n.pos), List: list, Rbrack: l.pos(n.End)})
+		}
+		t := &syntax.TupleExpr{List: list}
+		if n.Paren || len(list) == 0 {
+			t.Lparen, t.Rparen = l.pos(n.pos), l.pos(n.End)
+		}
+		return t
+	}
+	list, _ := l.spread(n.Elts, n.pos, n.End)
+	switch n.Kind {
+	case tLPAREN:
+		return l.call("tuple", n.pos, list)
+	case tLBRACE:
+		return l.call("set", n.pos, list)
+	}
+	return list
+}
+
+func (l *lowerer) dict(n *Dict) syntax.Expr {
+	unpack := false
+	for _, k := range n.Keys {
+		if k == nil {
+			unpack = true
+		}
+	}
+	if !unpack {
+		d := &syntax.DictExpr{Lbrace: l.pos(n.pos), Rbrace: l.pos(n.End)}
+		for i, k := range n.Keys {
+			d.List = append(d.List, &syntax.DictEntry{Key: l.expr(k), Colon: l.pos(k.at()), Value: l.expr(n.Values[i])})
+		}
+		return d
+	}
+	// {**a, k: v} becomes
+	// {__sa_k: __sa_v for __sa_k, __sa_v in [p for p in a.items()] + [(k, v)]}:
+	// later keys win, in evaluation order, without naming dict or list.
+	var out syntax.Expr
+	var run []syntax.Expr
+	add := func(e syntax.Expr) {
+		if out == nil {
+			out = e
+		} else {
+			out = l.binary(syntax.PLUS, out, e, n.pos)
+		}
+	}
+	flush := func() {
+		if run != nil {
+			add(&syntax.ListExpr{Lbrack: l.pos(n.pos), List: run, Rbrack: l.pos(n.End)})
+			run = nil
+		}
+	}
+	for i, k := range n.Keys {
+		v := n.Values[i]
+		if k == nil {
+			flush()
+			items := l.attr(l.expr(v), "items", v.at(), v.at())
+			add(l.listOf(&syntax.CallExpr{Fn: items, Lparen: l.pos(v.at()), Rparen: l.pos(v.at())}, v.at()))
+			continue
+		}
+		run = append(run, &syntax.TupleExpr{Lparen: l.pos(k.at()), List: []syntax.Expr{l.expr(k), l.expr(v)}, Rparen: l.pos(k.at())})
+	}
+	flush()
+	at := l.pos(n.pos)
+	kv := &syntax.TupleExpr{List: []syntax.Expr{l.ident("__sa_k", n.pos), l.ident("__sa_v", n.pos)}}
+	return &syntax.Comprehension{
+		Curly:   true,
+		Lbrack:  at,
+		Body:    &syntax.DictEntry{Key: l.ident("__sa_k", n.pos), Colon: at, Value: l.ident("__sa_v", n.pos)},
+		Clauses: []syntax.Node{&syntax.ForClause{For: at, Vars: kv, In: at, X: out}},
+		Rbrack:  at,
+	}
+}
+
+func (l *lowerer) comp(n *Comp) syntax.Expr {
+	c := &syntax.Comprehension{Lbrack: l.pos(n.pos), Rbrack: l.pos(n.End)}
+	for _, cl := range n.Clauses {
+		if cl.Async {
+			l.needs(cl.pos, "async comprehensions")
+		}
+		if hasStar(cl.Target) {
+			l.needs(cl.pos, "a starred target in a comprehension")
+		}
+		c.Clauses = append(c.Clauses, &syntax.ForClause{For: l.pos(cl.pos), Vars: l.target(cl.Target), In: l.pos(cl.pos), X: l.iterable(cl.Iter)})
+		for _, cond := range cl.Ifs {
+			c.Clauses = append(c.Clauses, &syntax.IfClause{If: l.pos(cond.at()), Cond: l.expr(cond)})
+		}
+	}
+	switch n.Kind {
+	case tCOLON:
+		c.Curly = true
+		c.Body = &syntax.DictEntry{Key: l.expr(n.Elt), Colon: l.pos(n.Elt.at()), Value: l.expr(n.Val)}
+		return c
+	case tLBRACE:
+		c.Body = l.expr(n.Elt)
+		return l.call("set", n.pos, c)
+	}
+	// Generator expressions become list comprehensions: the same values,
+	// computed eagerly.
+	c.Body = l.expr(n.Elt)
+	return c
+}
+
+func (l *lowerer) callExpr(n *Call) syntax.Expr {
+	c := &syntax.CallExpr{Fn: l.expr(n.Fn), Lparen: l.pos(n.pos), Rparen: l.pos(n.Rparen)}
+	// Starlark wants positional, keyword, *args, **kwargs, each at most
+	// once. Positional arguments from the first * on become one *args;
+	// keywords written after a * move before it when that cannot change
+	// what is evaluated first.
+	var plain, rest []Expr
+	var kws []Arg
+	var kwargs *Arg
+	sawStar := false
+	reordered := false
+	for i := range n.Args {
+		a := &n.Args[i]
+		switch a.Kind {
+		case argPos:
+			if sawStar {
+				rest = append(rest, a.X)
+			} else {
+				plain = append(plain, a.X)
+			}
+		case argStar:
+			sawStar = true
+			rest = append(rest, &Starred{pos: a.X.at(), X: a.X})
+			if len(kws) > 0 || kwargs != nil {
+				reordered = true
+			}
+		case argKw:
+			l.checkName(a.Name, a.NamePos)
+			if sawStar || kwargs != nil {
+				reordered = true
+			}
+			kws = append(kws, *a)
+		case argStarStar:
+			if kwargs != nil {
+				l.needs(a.X.at(), "more than one ** in a call")
+			}
+			kwargs = a
+		}
+	}
+	if reordered {
+		for _, x := range rest {
+			if !pure(unstar(x)) {
+				for _, k := range kws {
+					if !pure(k.X) {
+						l.needs(n.pos, "keyword arguments after *args or **kwargs whose order of evaluation matters")
+					}
+				}
+			}
+		}
+		if kwargs != nil && !pure(kwargs.X) {
+			for _, k := range kws {
+				if !pure(k.X) {
+					l.needs(n.pos, "keyword arguments after **kwargs whose order of evaluation matters")
+				}
+			}
+		}
+	}
+	for _, x := range plain {
+		c.Args = append(c.Args, l.expr(x))
+	}
+	for _, k := range kws {
+		c.Args = append(c.Args, l.binary(syntax.EQ, l.ident(k.Name, k.NamePos), l.expr(k.X), k.NamePos))
+	}
+	if len(rest) > 0 {
+		var star syntax.Expr
+		if s, ok := rest[0].(*Starred); ok && len(rest) == 1 {
+			star = l.iterable(s.X)
+		} else {
+			star, _ = l.spread(rest, n.pos, n.Rparen)
+		}
+		c.Args = append(c.Args, &syntax.UnaryExpr{OpPos: l.pos(rest[0].at()), Op: syntax.STAR, X: star})
+	}
+	if kwargs != nil {
+		c.Args = append(c.Args, &syntax.UnaryExpr{OpPos: l.pos(kwargs.X.at()), Op: syntax.STARSTAR, X: l.expr(kwargs.X)})
+	}
+	return c
+}
+
+func unstar(x Expr) Expr {
+	if s, ok := x.(*Starred); ok {
+		return s.X
+	}
+	return x
+}
+
+// fstr lowers f-string parts to a concatenation of literals and
+// __sa_fmt(value, conversion, spec) calls.
+func (l *lowerer) fstr(parts []fpart, at pos) syntax.Expr {
+	var out syntax.Expr
+	for _, p := range parts {
+		var e syntax.Expr
+		if p.X == nil {
+			e = l.str(p.Lit, at)
+		} else {
+			conv := ""
+			if p.Conv != 0 {
+				conv = string(p.Conv)
+			}
+			var spec syntax.Expr = l.str("", at)
+			if len(p.Spec) > 0 {
+				spec = l.fstr(p.Spec, at)
+			}
+			e = l.call(builtins.HelperFormat, p.X.at(), l.expr(p.X), l.str(conv, at), spec)
+		}
+		if out == nil {
+			out = e
+		} else {
+			out = l.binary(syntax.PLUS, out, e, at)
+		}
+	}
+	if out == nil {
+		return l.str("", at)
+	}
+	return out
+}

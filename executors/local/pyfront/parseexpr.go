@@ -1,0 +1,646 @@
+package pyfront
+
+// The parser's expressions, from lowest to highest precedence.
+
+// startsExpr reports whether k can begin an expression.
+func startsExpr(k tokKind) bool {
+	switch k {
+	case tNAME, tNUMBER, tSTRING, tLPAREN, tLBRACK, tLBRACE, tMINUS, tPLUS,
+		tTILDE, tSTAR, tELLIPSIS, kwNone, kwTrue, kwFalse, kwNot, kwLambda,
+		kwAwait, kwYield:
+		return true
+	}
+	return false
+}
+
+// testListStarExpr parses a comma-separated list of expressions and
+// starred expressions (an unparenthesized tuple if there is a comma).
+func (p *parser) testListStarExpr() Expr {
+	start := p.tok().at()
+	first := p.starOrTest()
+	if p.kind() != tCOMMA {
+		return first
+	}
+	elts := []Expr{first}
+	for p.kind() == tCOMMA {
+		p.next()
+		if !startsExpr(p.kind()) || p.kind() == kwYield {
+			break
+		}
+		elts = append(elts, p.starOrTest())
+	}
+	return &Seq{pos: start, Kind: tLPAREN, Elts: elts}
+}
+
+func (p *parser) starOrTest() Expr {
+	if p.kind() == tSTAR {
+		t := p.next()
+		return &Starred{pos: t.at(), X: p.bitOr()}
+	}
+	return p.test()
+}
+
+func (p *parser) starOrNamed() Expr {
+	if p.kind() == tSTAR {
+		t := p.next()
+		return &Starred{pos: t.at(), X: p.bitOr()}
+	}
+	return p.namedExprTest()
+}
+
+// targetList parses for-loop and comprehension targets.
+func (p *parser) targetList() Expr {
+	start := p.tok().at()
+	one := func() Expr {
+		if p.kind() == tSTAR {
+			t := p.next()
+			return &Starred{pos: t.at(), X: p.bitOr()}
+		}
+		return p.bitOr()
+	}
+	first := one()
+	if p.kind() != tCOMMA {
+		return first
+	}
+	elts := []Expr{first}
+	for p.kind() == tCOMMA {
+		p.next()
+		if p.kind() == kwIn || !startsExpr(p.kind()) {
+			break
+		}
+		elts = append(elts, one())
+	}
+	return &Seq{pos: start, Kind: tLPAREN, Elts: elts}
+}
+
+func (p *parser) namedExprTest() Expr {
+	if p.kind() == tNAME && p.peek(1) == tWALRUS {
+		t := p.next()
+		w := p.next()
+		return &NamedExpr{pos: w.at(), Target: &Name{t.at(), p.text(t)}, Value: p.test()}
+	}
+	x := p.test()
+	if p.kind() == tWALRUS {
+		p.failAt(x.at(), "cannot use assignment expressions with "+describe(x))
+	}
+	return x
+}
+
+func (p *parser) test() Expr {
+	if p.kind() == kwLambda {
+		return p.lambda()
+	}
+	x := p.orTest()
+	if p.kind() == kwIf {
+		t := p.next()
+		cond := p.orTest()
+		if p.kind() != kwElse {
+			p.fail("expected 'else' after 'if' expression")
+		}
+		p.next()
+		return &IfExp{pos: t.at(), Cond: cond, True: x, False: p.test()}
+	}
+	return x
+}
+
+func (p *parser) lambda() Expr {
+	t := p.next()
+	params := p.params(tCOLON)
+	p.expect(tCOLON)
+	funcs, loops := p.funcs, p.loops
+	p.funcs, p.loops = funcs+1, 0
+	body := p.test()
+	p.funcs, p.loops = funcs, loops
+	return &Lambda{pos: t.at(), Params: params, Body: body}
+}
+
+// params parses a def's (end ')') or a lambda's (end ':') parameters.
+func (p *parser) params(end tokKind) []Param {
+	var params []Param
+	seen := map[string]bool{}
+	sawDefault, sawStar, sawStarStar, bareStar := false, false, false, false
+	for p.kind() != end {
+		if sawStarStar {
+			p.fail("arguments cannot follow var-keyword argument")
+		}
+		t := p.tok()
+		var pr Param
+		pr.pos = t.at()
+		switch t.kind {
+		case tSLASH:
+			p.next()
+			if len(params) == 0 || sawStar {
+				p.failAt(t.at(), "invalid syntax")
+			}
+			pr.Kind = paramSlash
+		case tSTAR:
+			p.next()
+			if sawStar {
+				p.failAt(t.at(), "* argument may appear only once")
+			}
+			sawStar = true
+			pr.Kind = paramStar
+			if p.kind() == tNAME {
+				pr.Name, pr.pos = p.name()
+				p.annotation(end)
+			} else {
+				bareStar = true
+				if p.kind() != tCOMMA {
+					p.fail("named arguments must follow bare *")
+				}
+			}
+		case tSTARSTAR:
+			p.next()
+			sawStarStar = true
+			pr.Kind = paramStarStar
+			pr.Name, pr.pos = p.name()
+			p.annotation(end)
+		default:
+			pr.Name, pr.pos = p.name()
+			p.annotation(end)
+			if p.kind() == tASSIGN {
+				p.next()
+				pr.Default = p.test()
+				sawDefault = true
+			} else if sawDefault && !sawStar {
+				p.failAt(pr.pos, "non-default argument follows default argument")
+			}
+			bareStar = false
+		}
+		if pr.Name != "" {
+			if seen[pr.Name] {
+				p.failAt(pr.pos, "duplicate argument '"+pr.Name+"' in function definition")
+			}
+			seen[pr.Name] = true
+		}
+		params = append(params, pr)
+		if p.kind() != tCOMMA {
+			break
+		}
+		p.next()
+	}
+	if bareStar {
+		p.fail("named arguments must follow bare *")
+	}
+	return params
+}
+
+func (p *parser) annotation(end tokKind) {
+	if end == tRPAREN && p.kind() == tCOLON {
+		p.next()
+		p.test()
+	}
+}
+
+func (p *parser) orTest() Expr {
+	x := p.andTest()
+	for p.kind() == kwOr {
+		t := p.next()
+		x = &BoolOp{pos: t.at(), Op: kwOr, X: x, Y: p.andTest()}
+	}
+	return x
+}
+
+func (p *parser) andTest() Expr {
+	x := p.notTest()
+	for p.kind() == kwAnd {
+		t := p.next()
+		x = &BoolOp{pos: t.at(), Op: kwAnd, X: x, Y: p.notTest()}
+	}
+	return x
+}
+
+func (p *parser) notTest() Expr {
+	if p.kind() == kwNot {
+		t := p.next()
+		return &UnaryOp{pos: t.at(), Op: kwNot, X: p.notTest()}
+	}
+	return p.comparison()
+}
+
+func (p *parser) comparison() Expr {
+	x := p.bitOr()
+	var c *Compare
+	for {
+		t := p.tok()
+		op := t.kind
+		switch op {
+		case tLT, tGT, tLE, tGE, tEQ, tNE, kwIn:
+			p.next()
+		case kwIs:
+			p.next()
+			if p.kind() == kwNot {
+				p.next()
+				op = isNot
+			}
+		case kwNot:
+			if p.peek(1) != kwIn {
+				return cmpResult(x, c)
+			}
+			p.next()
+			p.next()
+			op = notIn
+		default:
+			return cmpResult(x, c)
+		}
+		if c == nil {
+			c = &Compare{pos: t.at(), X: x}
+		}
+		c.Ops = append(c.Ops, cmpOp{t.at(), op})
+		c.Ys = append(c.Ys, p.bitOr())
+	}
+}
+
+func cmpResult(x Expr, c *Compare) Expr {
+	if c == nil {
+		return x
+	}
+	return c
+}
+
+// binPrec is the precedence of a binary operator (0 for other tokens),
+// from | (1) to the multiplicative operators (6).
+func binPrec(k tokKind) int {
+	switch k {
+	case tPIPE:
+		return 1
+	case tCARET:
+		return 2
+	case tAMP:
+		return 3
+	case tLTLT, tGTGT:
+		return 4
+	case tPLUS, tMINUS:
+		return 5
+	case tSTAR, tSLASH, tSLASHSLASH, tPERCENT, tAT:
+		return 6
+	}
+	return 0
+}
+
+// bitOr parses Python's bitwise_or, the binary operators above the
+// comparisons, by precedence climbing.
+func (p *parser) bitOr() Expr { return p.binExpr(1) }
+
+func (p *parser) binExpr(min int) Expr {
+	x := p.factor()
+	for {
+		prec := binPrec(p.kind())
+		if prec == 0 || prec < min {
+			return x
+		}
+		t := p.next()
+		x = &BinOp{pos: t.at(), Op: t.kind, X: x, Y: p.binExpr(prec + 1)}
+	}
+}
+
+func (p *parser) factor() Expr {
+	switch k := p.kind(); k {
+	case tPLUS, tMINUS, tTILDE:
+		t := p.next()
+		return &UnaryOp{pos: t.at(), Op: k, X: p.factor()}
+	}
+	return p.power()
+}
+
+func (p *parser) power() Expr {
+	var x Expr
+	if p.kind() == kwAwait {
+		t := p.next()
+		x = &Await{pos: t.at(), X: p.primary()}
+	} else {
+		x = p.primary()
+	}
+	if p.kind() == tSTARSTAR {
+		t := p.next()
+		return &BinOp{pos: t.at(), Op: tSTARSTAR, X: x, Y: p.factor()}
+	}
+	return x
+}
+
+func (p *parser) primary() Expr {
+	x := p.atom()
+	for {
+		switch p.kind() {
+		case tLPAREN:
+			t := p.next()
+			args := p.args()
+			x = &Call{pos: t.at(), Fn: x, Args: args, Rparen: p.toks[p.i-1].at()}
+		case tLBRACK:
+			t := p.next()
+			idx := p.subscript()
+			r := p.expect(tRBRACK)
+			x = &Subscript{pos: t.at(), X: x, Index: idx, Rbrack: r.at()}
+		case tDOT:
+			d := p.next()
+			name, at := p.name()
+			x = &Attr{pos: at, X: x, Name: name, Dot: d.at()}
+		default:
+			return x
+		}
+	}
+}
+
+// args parses call arguments after '(' up to and including ')'.
+func (p *parser) args() []Arg {
+	var args []Arg
+	sawKw, sawStarStar := false, false
+	var kws map[string]bool
+	for p.kind() != tRPAREN {
+		switch p.kind() {
+		case tSTAR:
+			p.next()
+			if sawStarStar {
+				p.fail("iterable argument unpacking follows keyword argument unpacking")
+			}
+			args = append(args, Arg{Kind: argStar, X: p.test()})
+		case tSTARSTAR:
+			p.next()
+			sawStarStar = true
+			args = append(args, Arg{Kind: argStarStar, X: p.test()})
+		default:
+			if p.kind() == tNAME && p.peek(1) == tASSIGN {
+				name, at := p.name()
+				p.next()
+				if kws[name] {
+					p.failAt(at, "keyword argument repeated: "+name)
+				}
+				if kws == nil {
+					kws = map[string]bool{}
+				}
+				kws[name] = true
+				sawKw = true
+				args = append(args, Arg{Kind: argKw, Name: name, NamePos: at, X: p.test()})
+				break
+			}
+			x := p.namedExprTest()
+			if p.kind() == kwFor || p.kind() == kwAsync && p.peek(1) == kwFor {
+				g := p.comp(tLPAREN, x, nil, x.at())
+				if len(args) > 0 || p.kind() != tRPAREN {
+					p.failAt(x.at(), "Generator expression must be parenthesized")
+				}
+				args = append(args, Arg{Kind: argPos, X: g})
+				break
+			}
+			if p.kind() == tASSIGN {
+				p.failAt(x.at(), `expression cannot contain assignment, perhaps you meant "=="?`)
+			}
+			if sawStarStar {
+				p.failAt(x.at(), "positional argument follows keyword argument unpacking")
+			} else if sawKw {
+				p.failAt(x.at(), "positional argument follows keyword argument")
+			}
+			args = append(args, Arg{Kind: argPos, X: x})
+		}
+		if p.kind() != tCOMMA {
+			break
+		}
+		p.next()
+	}
+	p.expect(tRPAREN)
+	return args
+}
+
+func (p *parser) subscript() Expr {
+	start := p.tok().at()
+	first := p.sliceItem()
+	if p.kind() != tCOMMA {
+		return first
+	}
+	elts := []Expr{first}
+	for p.kind() == tCOMMA {
+		p.next()
+		if p.kind() == tRBRACK {
+			break
+		}
+		elts = append(elts, p.sliceItem())
+	}
+	return &Seq{pos: start, Kind: tLPAREN, Elts: elts}
+}
+
+func (p *parser) sliceItem() Expr {
+	at := p.tok().at()
+	var lo Expr
+	if p.kind() != tCOLON {
+		lo = p.starOrNamed()
+		if p.kind() != tCOLON {
+			return lo
+		}
+	}
+	p.next()
+	s := &Slice{pos: at, Lo: lo}
+	if p.kind() != tCOLON && p.kind() != tRBRACK && p.kind() != tCOMMA {
+		s.Hi = p.test()
+	}
+	if p.kind() == tCOLON {
+		p.next()
+		if p.kind() != tRBRACK && p.kind() != tCOMMA {
+			s.Step = p.test()
+		}
+	}
+	return s
+}
+
+// comp parses the clauses of a comprehension whose element was parsed.
+func (p *parser) comp(kind tokKind, elt, val Expr, at pos) *Comp {
+	c := &Comp{pos: at, Kind: kind, Elt: elt, Val: val}
+	for p.kind() == kwFor || p.kind() == kwAsync && p.peek(1) == kwFor {
+		var cl clause
+		if p.kind() == kwAsync {
+			p.next()
+			cl.Async = true
+		}
+		cl.pos = p.next().at()
+		cl.Target = p.targetList()
+		p.checkTarget(cl.Target, "comprehension")
+		if p.kind() != kwIn {
+			p.syntaxError()
+		}
+		p.next()
+		cl.Iter = p.orTest()
+		for p.kind() == kwIf {
+			p.next()
+			cl.Ifs = append(cl.Ifs, p.orTestOrLambda())
+		}
+		c.Clauses = append(c.Clauses, cl)
+	}
+	c.End = p.tok().at()
+	return c
+}
+
+func (p *parser) orTestOrLambda() Expr {
+	if p.kind() == kwLambda {
+		return p.lambda()
+	}
+	return p.orTest()
+}
+
+func (p *parser) yieldExpr() Expr {
+	t := p.next()
+	if p.funcs == 0 {
+		p.failAt(t.at(), "'yield' outside function")
+	}
+	y := &Yield{pos: t.at()}
+	if p.kind() == kwFrom {
+		p.next()
+		y.From = true
+		y.X = p.test()
+	} else if startsExpr(p.kind()) {
+		y.X = p.testListStarExpr()
+	}
+	return y
+}
+
+func (p *parser) atom() Expr {
+	t := p.tok()
+	at := t.at()
+	switch t.kind {
+	case tNAME:
+		p.next()
+		return &Name{at, p.text(t)}
+	case tNUMBER:
+		p.next()
+		v, imag := numValue(p.text(t))
+		return &Num{pos: at, Raw: p.text(t), Val: v, Imag: imag}
+	case tSTRING:
+		return p.strings()
+	case kwNone, kwTrue, kwFalse, tELLIPSIS:
+		p.next()
+		return &Const{at, t.kind}
+	case tLPAREN:
+		p.next()
+		if p.kind() == tRPAREN {
+			r := p.next()
+			return &Seq{pos: at, Kind: tLPAREN, End: r.at(), Paren: true}
+		}
+		if p.kind() == kwYield {
+			y := p.yieldExpr()
+			p.expect(tRPAREN)
+			return &Paren{at, y}
+		}
+		first := p.starOrNamed()
+		if p.kind() == kwFor || p.kind() == kwAsync && p.peek(1) == kwFor {
+			if _, ok := first.(*Starred); ok {
+				p.failAt(first.at(), "iterable unpacking cannot be used in comprehension")
+			}
+			c := p.comp(tLPAREN, first, nil, at)
+			p.expect(tRPAREN)
+			return c
+		}
+		if p.kind() == tCOMMA {
+			elts := []Expr{first}
+			for p.kind() == tCOMMA {
+				p.next()
+				if p.kind() == tRPAREN {
+					break
+				}
+				elts = append(elts, p.starOrNamed())
+			}
+			r := p.expect(tRPAREN)
+			return &Seq{pos: at, Kind: tLPAREN, Elts: elts, End: r.at(), Paren: true}
+		}
+		if p.kind() != tRPAREN {
+			p.syntaxError()
+		}
+		p.next()
+		if s, ok := first.(*Starred); ok {
+			p.failAt(s.pos, "cannot use starred expression here")
+		}
+		return &Paren{at, first}
+	case tLBRACK:
+		p.next()
+		if p.kind() == tRBRACK {
+			r := p.next()
+			return &Seq{pos: at, Kind: tLBRACK, End: r.at()}
+		}
+		first := p.starOrNamed()
+		if p.kind() == kwFor || p.kind() == kwAsync && p.peek(1) == kwFor {
+			if _, ok := first.(*Starred); ok {
+				p.failAt(first.at(), "iterable unpacking cannot be used in comprehension")
+			}
+			c := p.comp(tLBRACK, first, nil, at)
+			p.expect(tRBRACK)
+			return c
+		}
+		return p.display(tLBRACK, tRBRACK, first, at)
+	case tLBRACE:
+		return p.brace()
+	}
+	p.syntaxError()
+	return nil
+}
+
+// display parses the rest of a list or set display after its first element.
+func (p *parser) display(kind, end tokKind, first Expr, at pos) Expr {
+	elts := []Expr{first}
+	for p.kind() == tCOMMA {
+		p.next()
+		if p.kind() == end {
+			break
+		}
+		elts = append(elts, p.starOrNamed())
+	}
+	r := p.expect(end)
+	return &Seq{pos: at, Kind: kind, Elts: elts, End: r.at()}
+}
+
+func (p *parser) brace() Expr {
+	t := p.next()
+	at := t.at()
+	if p.kind() == tRBRACE {
+		r := p.next()
+		return &Dict{pos: at, End: r.at()}
+	}
+	var key, val Expr
+	if p.kind() == tSTARSTAR {
+		p.next()
+		val = p.bitOr()
+	} else {
+		key = p.starOrNamed()
+		if p.kind() != tCOLON {
+			// A set.
+			if p.kind() == kwFor || p.kind() == kwAsync && p.peek(1) == kwFor {
+				if _, ok := key.(*Starred); ok {
+					p.failAt(key.at(), "iterable unpacking cannot be used in comprehension")
+				}
+				c := p.comp(tLBRACE, key, nil, at)
+				p.expect(tRBRACE)
+				return c
+			}
+			return p.display(tLBRACE, tRBRACE, key, at)
+		}
+		if _, ok := key.(*Starred); ok {
+			p.failAt(key.at(), "cannot use a starred expression in a dictionary value")
+		}
+		p.next()
+		val = p.test()
+		if p.kind() == kwFor || p.kind() == kwAsync && p.peek(1) == kwFor {
+			c := p.comp(tCOLON, key, val, at)
+			p.expect(tRBRACE)
+			return c
+		}
+	}
+	d := &Dict{pos: at, Keys: []Expr{key}, Values: []Expr{val}}
+	for p.kind() == tCOMMA {
+		p.next()
+		if p.kind() == tRBRACE {
+			break
+		}
+		if p.kind() == tSTARSTAR {
+			p.next()
+			d.Keys = append(d.Keys, nil)
+			d.Values = append(d.Values, p.bitOr())
+			continue
+		}
+		k := p.test()
+		if p.kind() != tCOLON {
+			p.failAt(k.at(), "':' expected after dictionary key")
+		}
+		p.next()
+		d.Keys = append(d.Keys, k)
+		d.Values = append(d.Values, p.test())
+	}
+	r := p.expect(tRBRACE)
+	d.End = r.at()
+	return d
+}

@@ -1,0 +1,152 @@
+// Package router sends each code action to the Starlark engine, or to a
+// full-Python executor when the action needs CPython, carrying variables
+// between the two so that one run can mix engines.
+//
+// An action goes to the local engine first. The local engine decides
+// before running anything whether code needs full Python (an authorized
+// import it does not have, syntax its front end cannot lower), so nothing
+// runs twice. An action also goes to Python when it names a variable that
+// lives only there (a value, such as a NumPy array, that cannot cross as
+// JSON). Before an action runs in an engine, the variables the other engine
+// changed are copied in; values that cannot cross are named in Result.Notes
+// so that the model knows.
+package router
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
+)
+
+// Python is a full-Python executor whose state can be read back.
+type Python interface {
+	executors.Executor
+	executors.StateExporter
+}
+
+// Router is an Executor that routes each action to the right engine.
+type Router struct {
+	local  *local.Executor
+	python Python
+
+	// last is the engine that ran the previous action: state flows from it
+	// to the engine that runs the next one.
+	last string
+	// pythonOnly and localOnly name variables that could not cross, with why.
+	pythonOnly map[string]string
+	localOnly  map[string]string
+}
+
+// New returns a Router over a local engine and a Python executor. The
+// Router owns both: Close closes them.
+func New(l *local.Executor, p Python) *Router {
+	return &Router{local: l, python: p, last: local.Engine, pythonOnly: map[string]string{}, localOnly: map[string]string{}}
+}
+
+// SetTools gives the tools to both engines.
+func (r *Router) SetTools(tools []tool.Tool) error {
+	if err := r.local.SetTools(tools); err != nil {
+		return err
+	}
+	return r.python.SetTools(tools)
+}
+
+// SetVariables gives the variables to both engines.
+func (r *Router) SetVariables(vars map[string]any) error {
+	if err := r.local.SetVariables(vars); err != nil {
+		return err
+	}
+	return r.python.SetVariables(vars)
+}
+
+// Close closes both engines.
+func (r *Router) Close() error {
+	return errors.Join(r.local.Close(), r.python.Close())
+}
+
+var identRE = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// mentions reports the names of set that appear as words in code. A word
+// inside a string or comment counts too: the cost of a false match is only
+// that Python runs the action.
+func mentions(code string, set map[string]string) []string {
+	if len(set) == 0 {
+		return nil
+	}
+	var found []string
+	for _, w := range identRE.FindAllString(code, -1) {
+		if _, ok := set[w]; ok && !slices.Contains(found, w) {
+			found = append(found, w)
+		}
+	}
+	return found
+}
+
+// Execute runs code in the local engine, or in Python when it needs it.
+func (r *Router) Execute(ctx context.Context, code string) (executors.Result, error) {
+	var notes []string
+	if names := mentions(code, r.pythonOnly); len(names) == 0 {
+		if err := r.sync(ctx, local.Engine, &notes); err != nil {
+			return executors.Result{Engine: local.Engine}, err
+		}
+		res, err := r.local.Execute(ctx, code)
+		if err != nil || res.Err == nil || !res.Err.NeedsPython {
+			res.Notes = append(notes, res.Notes...)
+			return res, err
+		}
+		notes = append(notes, fmt.Sprintf("this step ran in full Python because the Starlark engine cannot run it (%s)", res.Err.Message))
+	} else {
+		notes = append(notes, fmt.Sprintf("this step ran in full Python because it uses %s, which only exist there", strings.Join(names, ", ")))
+	}
+	if err := r.sync(ctx, "python", &notes); err != nil {
+		return executors.Result{Engine: "python"}, err
+	}
+	res, err := r.python.Execute(ctx, code)
+	res.Notes = append(notes, res.Notes...)
+	if names := mentions(code, r.localOnly); len(names) > 0 && res.Err != nil && res.Err.Type == "NameError" {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s were defined in the Starlark engine and cannot move to full Python (only JSON-representable values can); define them again in this step", strings.Join(names, ", ")))
+	}
+	return res, err
+}
+
+// sync copies the variables of the engine that ran last into engine, if
+// they differ.
+func (r *Router) sync(ctx context.Context, engine string, notes *[]string) error {
+	if r.last == engine {
+		return nil
+	}
+	var from executors.StateExporter = r.local
+	var to executors.Executor = r.python
+	only, otherOnly := r.localOnly, r.pythonOnly
+	if engine == local.Engine {
+		from, to = r.python, r.local
+		only, otherOnly = r.pythonOnly, r.localOnly
+	}
+	vars, skipped, err := from.Variables(ctx)
+	if err != nil {
+		return fmt.Errorf("router: read variables of %s: %w", r.last, err)
+	}
+	if err := to.SetVariables(vars); err != nil {
+		return fmt.Errorf("router: copy variables to %s: %w", engine, err)
+	}
+	// A name that crossed is no longer confined to either side.
+	for name := range vars {
+		delete(only, name)
+		delete(otherOnly, name)
+	}
+	clear(only)
+	maps.Copy(only, skipped)
+	for _, name := range slices.Sorted(maps.Keys(skipped)) {
+		*notes = append(*notes, fmt.Sprintf("variable %s stays in the %s engine and is not visible here: %s", name, r.last, skipped[name]))
+	}
+	r.last = engine
+	return nil
+}
