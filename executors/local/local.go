@@ -62,9 +62,10 @@ type Executor struct {
 	globals starlark.StringDict
 	base    map[string]starlark.Value // predeclared values, to tell them from user state
 	tools   map[string]tool.Tool
-	chunk   int    // executions so far, names each chunk "<step N>"
-	closed  bool   // Close was called
-	busy    string // non-empty while an abandoned execution still runs
+	defs    map[*starlark.Function]definition // sources of top-level defs, for relinking
+	chunk   int                               // executions so far, names each chunk "<step N>"
+	closed  bool                              // Close was called
+	busy    string                            // non-empty while an abandoned execution still runs
 }
 
 // New returns an Executor with the given options.
@@ -77,6 +78,7 @@ func New(opts Options) (*Executor, error) {
 		policy: executors.NewImportPolicy(opts.AuthorizedImports, executors.NeverImportable),
 		live:   opts.Stdout,
 		tools:  map[string]tool.Tool{},
+		defs:   map[*starlark.Function]definition{},
 	}
 	e.globals = starlark.StringDict{}
 	for k, v := range builtins.Universe() {
@@ -300,17 +302,18 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 			return res, nil
 		}
 	}
-	captureLastExpression(prog.File)
+	c := &chunk{name: name, code: code, prog: prog}
+	c.prelude = e.prelude(topLevelBindings(prog.File.Stmts))
 
 	limits := e.limits
 	runCtx, cancel := context.WithTimeout(ctx, limits.Timeout)
-	out := &output{max: limits.MaxOutput, live: e.live}
+	printed := &output{max: limits.MaxOutput, live: e.live}
 	thread := &starlark.Thread{
 		Name:  "star-agent",
-		Print: func(_ *starlark.Thread, msg string) { out.WriteString(msg + "\n") },
+		Print: func(_ *starlark.Thread, msg string) { printed.WriteString(msg + "\n") },
 	}
 	thread.SetLocal(ctxKey, runCtx)
-	thread.SetLocal("star-agent.stdout", io.Writer(out))
+	thread.SetLocal("star-agent.stdout", io.Writer(printed))
 	mon := newMonitor(thread, e.globals, limits, runCtx)
 	mon.install()
 
@@ -324,38 +327,27 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		}
 	}()
 
-	done := make(chan error, 1)
+	done := make(chan outcome, 1)
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- fmt.Errorf("internal error: %v", p)
+				done <- outcome{err: fmt.Errorf("internal error: %v", p)}
 			}
 		}()
-		err := starlark.ExecREPLChunk(prog.File, thread, e.globals)
-		if names := undefinedNames(err); names != nil {
-			// Nothing ran: resolution failed. Python reports an undefined
-			// name when the code reaches it, after what it printed before;
-			// declare each one as an unbound global and run again.
-			if again, lerr := pyfront.Lower(name, code); lerr == nil {
-				declareUnbound(again.File, names)
-				captureLastExpression(again.File)
-				err = starlark.ExecREPLChunk(again.File, thread, e.globals)
-			}
-		}
-		done <- err
+		done <- e.execChunk(thread, c)
 	}()
 
-	var runErr error
+	var out outcome
 	abandoned := false
 	select {
-	case runErr = <-done:
+	case out = <-done:
 	case <-runCtx.Done():
 		// The thread stops at its next step; a builtin that does not check
 		// for cancellation may hold it longer. Give it a short grace, then
 		// return anyway and let the execution finish in the background:
 		// the executor stays locked until it does.
 		select {
-		case runErr = <-done:
+		case out = <-done:
 		case <-time.After(50 * time.Millisecond):
 			abandoned = true
 		}
@@ -365,18 +357,17 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	cancel()
 
 	res.Steps = thread.ExecutionSteps()
-	res.Stdout = out.String()
-	res.Truncated = out.truncated()
+	res.Stdout = printed.String()
+	res.Truncated = printed.truncated()
 	if abandoned {
 		res.Err = &executors.ExecError{Type: "TimeoutError", Message: mon.timeoutMessage()}
 		go func() {
-			<-done
-			delete(e.globals, lastValue)
+			e.settle(<-done)
 			e.mu.Unlock()
 		}()
 	} else {
-		e.finish(&res, runErr, mon, name, code)
-		delete(e.globals, lastValue)
+		e.finish(&res, out.err, mon, name, code)
+		e.settle(out)
 		e.mu.Unlock()
 	}
 	res.Duration = time.Since(start)
@@ -384,6 +375,15 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		return res, fmt.Errorf("local: execution stopped: %w", ctx.Err())
 	}
 	return res, nil
+}
+
+// outcome is what running a chunk gave.
+type outcome struct {
+	file       *syntax.File // as it ran
+	preludeLen int          // statements of file before the user's code
+	chunk      *chunk
+	unbound    []string // names undefined when it was compiled
+	err        error
 }
 
 // finish fills res from the outcome of an execution.

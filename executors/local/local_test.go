@@ -295,3 +295,31 @@ func ExampleExecutor() {
 	// total 2.05
 	// true 2.05
 }
+
+func TestFunctionsSeeGlobalsReboundInLaterSteps(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	steps := []struct{ code, repr string }{
+		{"data = [1, 2, 3]\ndef total():\n    return sum(data)\ndef report():\n    return 'total=%d' % total()", ""},
+		{"report()", "'total=6'"},
+		// Rebinding a global changes what earlier functions see, as in Python.
+		{"data = [10, 20]\nreport()", "'total=30'"},
+		{"report()", "'total=30'"},
+		// A function defined before the name it uses.
+		{"def scaled():\n    return factor * 2", ""},
+		{"factor = 21\nscaled()", "42"},
+		// Redefining a helper is seen by the functions that call it.
+		{"def total():\n    return -1\nreport()", "'total=-1'"},
+		// A decorated function is relinked with its decorator.
+		{"def twice(f):\n    def g():\n        return f() * 2\n    return g\n@twice\ndef base():\n    return offset\noffset = 1\nbase()", "2"},
+		{"offset = 5\nbase()", "10"},
+	}
+	for _, s := range steps {
+		res := run(t, e, s.code)
+		if res.Err != nil {
+			t.Fatalf("%q: %v", s.code, res.Err)
+		}
+		if res.Repr != s.repr {
+			t.Errorf("%q: got %s, want %s", s.code, res.Repr, s.repr)
+		}
+	}
+}

@@ -1,0 +1,270 @@
+package local
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+
+	"github.com/star-agent/star-agent/executors/local/pyfront"
+)
+
+// Each execution is compiled as its own go.starlark.net module, and a
+// function reads globals from the module it was defined in. Python has one
+// module namespace: a function defined in step 1 sees a global that step 2
+// rebinds, even in the middle of step 2. To keep Python's semantics, the
+// executor remembers the source of every top-level def. Before a step runs,
+// the earlier functions that read a name the step binds, or that are
+// already stale (a global they read was rebound since, by a tool or
+// SetVariables), or that read such a function, are defined again as a
+// prelude of the step, in the step's own module, so that they share its
+// globals.
+//
+// Re-definition re-evaluates default values and decorators; functions
+// stored elsewhere (in a list, a dict, a closure) keep the definition they
+// had.
+
+// definition is the Python source of one top-level def.
+type definition struct {
+	name    string
+	src     string
+	unbound []string // names undefined when it was compiled
+}
+
+// recordDefinitions remembers the top-level defs among stmts, whose
+// positions refer to lines of code.
+func (e *Executor) recordDefinitions(stmts []syntax.Stmt, code string, unbound []string) {
+	lines := strings.Split(code, "\n")
+	for _, stmt := range stmts {
+		def, ok := stmt.(*syntax.DefStmt)
+		if !ok {
+			continue
+		}
+		// A decorated def may be bound to the decorator's wrapper, which
+		// shares the module; re-running the source re-applies decorators.
+		fn, ok := e.globals[def.Name.Name].(*starlark.Function)
+		if !ok {
+			continue
+		}
+		start, end := def.Span()
+		first, last := int(start.Line), int(end.Line)
+		if first < 1 || last > len(lines) || first > last {
+			continue
+		}
+		for first > 1 && strings.HasPrefix(strings.TrimSpace(lines[first-2]), "@") {
+			first--
+		}
+		// A body ends at its last statement; keep the lines of a final
+		// multi-line expression too, up to the next unindented line.
+		for last < len(lines) && (strings.HasPrefix(lines[last], " ") || strings.HasPrefix(lines[last], "\t")) {
+			last++
+		}
+		e.defs[fn] = definition{name: def.Name.Name, src: strings.Join(lines[first-1:last], "\n"), unbound: unbound}
+	}
+}
+
+// earlier is a definition still bound, with its module's globals.
+type earlier struct {
+	fn      *starlark.Function
+	d       definition
+	globals starlark.StringDict
+}
+
+// reads reports whether the definition's module refers to name (as a value
+// or as a name that was undefined when it was compiled).
+func (l earlier) reads(name string) bool {
+	if slices.Contains(l.d.unbound, name) {
+		return true
+	}
+	_, ok := l.globals[name]
+	return ok
+}
+
+// stale reports whether the definition would read a value other than the
+// current one of some global, or miss a name defined since.
+func (e *Executor) stale(l earlier) bool {
+	d := l.d
+	for name, v := range l.globals {
+		if cur, ok := e.globals[name]; ok && !same(cur, v) {
+			return true
+		}
+	}
+	for _, name := range d.unbound {
+		if _, ok := e.globals[name]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// same reports whether two values are the same object (or equal scalars).
+func same(a, b starlark.Value) (eq bool) {
+	if ta, ok := a.(starlark.Tuple); ok {
+		tb, ok := b.(starlark.Tuple)
+		return ok && len(ta) == len(tb) && (len(ta) == 0 || &ta[0] == &tb[0])
+	}
+	defer func() {
+		if recover() != nil { // uncomparable dynamic types
+			eq = false
+		}
+	}()
+	return a == b
+}
+
+// prelude returns the source of the earlier definitions a chunk that binds
+// the names in bound must re-create, and forgets them (they are recorded
+// again once the chunk has run).
+func (e *Executor) prelude(bound map[string]bool) string {
+	live := map[string]earlier{}
+	for fn, d := range e.defs {
+		if e.globals[d.name] == starlark.Value(fn) {
+			live[d.name] = earlier{fn, d, fn.Globals()}
+		} else {
+			delete(e.defs, fn) // rebound by the user since: forget it
+		}
+	}
+	chosen := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for name, l := range live {
+			if chosen[name] {
+				continue
+			}
+			need := e.stale(l)
+			for b := range bound {
+				need = need || (b != name && l.reads(b))
+			}
+			for c := range chosen {
+				need = need || l.reads(c)
+			}
+			if need {
+				chosen[name] = true
+				changed = true
+			}
+		}
+	}
+	var src strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(chosen)) {
+		src.WriteString(live[name].d.src)
+		src.WriteString("\n")
+		delete(e.defs, live[name].fn)
+	}
+	return src.String()
+}
+
+// topLevelBindings returns the names that statements bind at module level.
+func topLevelBindings(stmts []syntax.Stmt) map[string]bool {
+	bound := map[string]bool{}
+	var target func(syntax.Expr)
+	target = func(x syntax.Expr) {
+		switch x := x.(type) {
+		case *syntax.Ident:
+			bound[x.Name] = true
+		case *syntax.TupleExpr:
+			for _, e := range x.List {
+				target(e)
+			}
+		case *syntax.ListExpr:
+			for _, e := range x.List {
+				target(e)
+			}
+		case *syntax.ParenExpr:
+			target(x.X)
+		}
+	}
+	var walk func([]syntax.Stmt)
+	walk = func(stmts []syntax.Stmt) {
+		for _, s := range stmts {
+			switch s := s.(type) {
+			case *syntax.AssignStmt:
+				target(s.LHS)
+			case *syntax.DefStmt:
+				bound[s.Name.Name] = true
+			case *syntax.ForStmt:
+				target(s.Vars)
+				walk(s.Body)
+			case *syntax.WhileStmt:
+				walk(s.Body)
+			case *syntax.IfStmt:
+				walk(s.True)
+				walk(s.False)
+			case *syntax.LoadStmt:
+				for _, id := range s.To {
+					bound[id.Name] = true
+				}
+			}
+		}
+	}
+	walk(stmts)
+	return bound
+}
+
+// chunk is lowered code ready to run, with the earlier definitions it
+// re-creates.
+type chunk struct {
+	name    string
+	code    string
+	prog    *pyfront.Program
+	prelude string // source of re-created definitions, "" if none
+}
+
+// withPrelude prepends the lowered prelude to f. It returns the number of
+// statements prepended.
+func (c *chunk) withPrelude(f *syntax.File) (int, error) {
+	if c.prelude == "" {
+		return 0, nil
+	}
+	p, err := pyfront.Lower(c.name+" (earlier definitions)", c.prelude)
+	if err != nil {
+		return 0, err
+	}
+	f.Stmts = append(p.File.Stmts, f.Stmts...)
+	return len(p.File.Stmts), nil
+}
+
+// execChunk runs a chunk in globals. Names the code uses but nothing
+// defines become unbound globals, so that reading one raises NameError at
+// run time, as in Python.
+func (e *Executor) execChunk(thread *starlark.Thread, c *chunk) outcome {
+	f := c.prog.File
+	n, err := c.withPrelude(f)
+	if err != nil {
+		c.prelude, n = "", 0 // cannot re-create them: run without
+	}
+	captureLastExpression(f)
+	err = starlark.ExecREPLChunk(f, thread, e.globals)
+	names := undefinedNames(err)
+	if names != nil {
+		// Nothing ran: resolution failed. Declare the names and run again.
+		again, lerr := pyfront.Lower(c.name, c.code)
+		if lerr != nil {
+			return outcome{err: lerr}
+		}
+		f = again.File
+		declareUnbound(f, names)
+		n, _ = c.withPrelude(f)
+		n += len(names)
+		captureLastExpression(f)
+		err = starlark.ExecREPLChunk(f, thread, e.globals)
+	}
+	return outcome{file: f, preludeLen: n, chunk: c, unbound: names, err: err}
+}
+
+// settle records what a chunk defined. It runs with the executor locked.
+func (e *Executor) settle(out outcome) {
+	delete(e.globals, lastValue)
+	if out.file == nil {
+		return
+	}
+	stmts := out.file.Stmts
+	e.recordDefinitions(stmts[out.preludeLen:], out.chunk.code, out.unbound)
+	if out.chunk.prelude != "" {
+		// The prelude's definitions are re-recorded from their source.
+		p, err := pyfront.Lower("<prelude>", out.chunk.prelude)
+		if err == nil {
+			e.recordDefinitions(p.File.Stmts, out.chunk.prelude, out.unbound)
+		}
+	}
+}
