@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 // Error is a Python exception raised by a builtin, a module, or the
@@ -35,21 +37,99 @@ type Final struct{ Value starlark.Value }
 func (f *Final) Error() string { return "final_answer called" }
 
 // errorPatterns map go.starlark.net's error texts onto Python exception
-// types. Order matters: the first match wins.
+// types and, where the text carries what Python's message needs, onto
+// CPython's wording. Order matters: the first match wins.
 var errorPatterns = []struct {
-	re  *regexp.Regexp
-	typ string
+	re      *regexp.Regexp
+	typ     string
+	rewrite func(m []string) string // nil keeps the message
 }{
-	{regexp.MustCompile(`division by zero|modulo by zero`), "ZeroDivisionError"},
-	{regexp.MustCompile(`^key .* not in dict|^key .* not found|not in dict$`), "KeyError"},
-	{regexp.MustCompile(`index out of range|out of range \[|index \d+ out of range|pop: index|pop from empty|empty list`), "IndexError"},
-	{regexp.MustCompile(`has no \.\S+ field or method|has no .* attribute|can't assign to .* field`), "AttributeError"},
-	{regexp.MustCompile(`^undefined: |not defined|local variable .* referenced before assignment|global variable .* referenced before assignment`), "NameError"},
-	{regexp.MustCompile(`excessive repeat|too large to allocate`), "MemoryError"},
-	{regexp.MustCompile(`float (overflow|too large)|int too large|out of range for float`), "OverflowError"},
-	{regexp.MustCompile(`maximum recursion|called recursively|recursion depth`), "RecursionError"},
-	{regexp.MustCompile(`not iterable|unsupported|unhashable|not callable|got .* want|want .*, got|missing argument|unexpected keyword|takes (exactly|at most|no) |accepts no|got multiple values|invalid .*type|not supported|for parameter|operand|cannot (use|compare|convert)`), "TypeError"},
-	{regexp.MustCompile(`invalid|not found in|unknown|empty separator|bad |must be|substring not found|not in list|could not convert|cannot parse|no such`), "ValueError"},
+	{regexp.MustCompile(`^floating-point division by zero`), "ZeroDivisionError", func([]string) string { return "division by zero" }},
+	{regexp.MustCompile(`^(floored division|integer modulo) by zero`), "ZeroDivisionError", func([]string) string { return "integer division or modulo by zero" }},
+	{regexp.MustCompile(`division by zero|modulo by zero`), "ZeroDivisionError", nil},
+	{regexp.MustCompile(`^key (.+) not in \S+$`), "KeyError", func(m []string) string { return pyLiteral(m[1]) }},
+	{regexp.MustCompile(`^pop: missing key`), "KeyError", nil},
+	{regexp.MustCompile(`^key .* not found|not in dict$`), "KeyError", nil},
+	{regexp.MustCompile(`^(\w+) index -?\d+ out of range`), "IndexError", func(m []string) string { return pyTypeName(m[1]) + " index out of range" }},
+	{regexp.MustCompile(`^pop: index -?\d+ out of range: empty list`), "IndexError", func([]string) string { return "pop from empty list" }},
+	{regexp.MustCompile(`index out of range|out of range \[|index \d+ out of range|pop: index|pop from empty|empty list`), "IndexError", nil},
+	{regexp.MustCompile(`^(\S+) has no \.(\w+) field or method`), "AttributeError", func(m []string) string {
+		return "'" + pyTypeName(m[1]) + "' object has no attribute '" + m[2] + "'"
+	}},
+	{regexp.MustCompile(`has no \.\S+ field or method|has no .* attribute|can't assign to .* field`), "AttributeError", nil},
+	{regexp.MustCompile(`^undefined: (\w+)`), "NameError", func(m []string) string { return "name '" + m[1] + "' is not defined" }},
+	{regexp.MustCompile(`not defined|local variable .* referenced before assignment|global variable .* referenced before assignment`), "NameError", nil},
+	{regexp.MustCompile(`excessive repeat|too large to allocate`), "MemoryError", nil},
+	{regexp.MustCompile(`float (overflow|too large)|int too large|out of range for float`), "OverflowError", nil},
+	{regexp.MustCompile(`maximum recursion|called recursively|recursion depth`), "RecursionError", nil},
+	{regexp.MustCompile(`^unknown binary op: (\S+) (\S+) (\S+)`), "TypeError", binaryOpMessage},
+	{regexp.MustCompile(`^unknown unary op: (\S+) (\S+)`), "TypeError", func(m []string) string {
+		return "bad operand type for unary " + m[1] + ": '" + pyTypeName(m[2]) + "'"
+	}},
+	{regexp.MustCompile(`^(\S+) (<|>|<=|>=) (\S+) not implemented`), "TypeError", func(m []string) string {
+		return "'" + m[2] + "' not supported between instances of '" + pyTypeName(m[1]) + "' and '" + pyTypeName(m[3]) + "'"
+	}},
+	{regexp.MustCompile(`^invalid call of non-function \((\S+)\)`), "TypeError", func(m []string) string {
+		return "'" + pyTypeName(m[1]) + "' object is not callable"
+	}},
+	{regexp.MustCompile(`^unhashable type: (\w+)$`), "TypeError", func(m []string) string { return "unhashable type: '" + pyTypeName(m[1]) + "'" }},
+	{regexp.MustCompile(`not iterable|unsupported|unhashable|not callable|got .* want|want .*, got|missing argument|unexpected keyword|takes (exactly|at most|no) |accepts no|got multiple values|invalid .*type|not supported|for parameter|operand|cannot (use|compare|convert)|not implemented`), "TypeError", nil},
+	{regexp.MustCompile(`invalid|not found in|unknown|empty separator|bad |must be|substring not found|not in list|could not convert|cannot parse|no such`), "ValueError", nil},
+}
+
+// pyTypeName turns go.starlark.net's type names into Python's.
+func pyTypeName(t string) string {
+	switch t {
+	case "string":
+		return "str"
+	case "builtin_function_or_method":
+		return "builtin_function_or_method"
+	}
+	return t
+}
+
+// pyLiteral rewrites a value printed by go.starlark.net (strings in
+// double quotes) as Python prints it.
+func pyLiteral(s string) string {
+	if strings.HasPrefix(s, `"`) {
+		if u, err := strconv.Unquote(s); err == nil {
+			return quoteString(u)
+		}
+	}
+	switch s {
+	case "True", "False", "None":
+		return s
+	}
+	return s
+}
+
+// binaryOpMessage words an unsupported operator as CPython does.
+func binaryOpMessage(m []string) string {
+	x, op, y := pyTypeName(m[1]), m[2], pyTypeName(m[3])
+	switch {
+	case op == "+" && (x == "str" || x == "list" || x == "tuple" || x == "bytes"):
+		return "can only concatenate " + x + " (not \"" + y + "\") to " + x
+	case op == "*" && (x == "str" || x == "list" || x == "tuple") && y != "int":
+		return "can't multiply sequence by non-int of type '" + y + "'"
+	}
+	return "unsupported operand type(s) for " + op + ": '" + x + "' and '" + y + "'"
+}
+
+// ExceptionParents names the base class of each exception type this
+// package raises that is not a built-in exception of Python (or whose
+// base a front end might not know), so that "except ValueError" catches
+// json.JSONDecodeError as in CPython. Built-in exceptions (ValueError,
+// KeyError, ...) are the front end's hierarchy.
+var ExceptionParents = map[string]string{
+	"JSONDecodeError":    "ValueError",
+	"StatisticsError":    "ValueError",
+	"UnicodeError":       "ValueError",
+	"UnicodeEncodeError": "UnicodeError",
+	"UnicodeDecodeError": "UnicodeError",
+	"error":              "Exception", // re.error
+	"Empty":              "Exception", // queue.Empty
+	"Full":               "Exception", // queue.Full
+	"TimeoutError":       "OSError",
 }
 
 // Classify returns the Python exception type and message of err, which may
@@ -62,6 +142,10 @@ func Classify(err error) (typ, msg string) {
 	var intr *Interrupt
 	if errors.As(err, &intr) {
 		return "TimeoutError", intr.Error()
+	}
+	var se syntax.Error
+	if errors.As(err, &se) {
+		return "SyntaxError", se.Msg
 	}
 	var ee *starlark.EvalError
 	if errors.As(err, &ee) {
@@ -76,18 +160,27 @@ func Classify(err error) (typ, msg string) {
 	}
 	msg = stripCallPrefix(msg)
 	for _, p := range errorPatterns {
-		if p.re.MatchString(msg) {
+		if m := p.re.FindStringSubmatch(msg); m != nil {
+			if p.rewrite != nil {
+				return p.typ, p.rewrite(m)
+			}
 			return p.typ, msg
 		}
 	}
 	return "RuntimeError", msg
 }
 
+var positionPrefix = regexp.MustCompile(`^[^\s:]+:\d+:\d+: `)
+
 // stripCallPrefix removes go.starlark.net's "fn: " prefix that names the
 // builtin, keeping messages close to Python's.
 func stripCallPrefix(msg string) string {
 	for _, prefix := range []string{"Starlark computation cancelled: "} {
 		msg = strings.TrimPrefix(msg, prefix)
+	}
+	// Resolver errors carry "file:line:col: "; the engine reports lines.
+	if m := positionPrefix.FindStringIndex(msg); m != nil {
+		msg = msg[m[1]:]
 	}
 	return msg
 }

@@ -1,49 +1,375 @@
 package builtins
 
-// SCAFFOLDING: the builtins helper replaces this file with the real
-// Python-compatible universe, modules and runtime helpers.
-
 import (
-	"fmt"
+	"math"
+	"math/big"
+	"strings"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
 
-// CompatAttrs are the attribute names the front end routes through
-// HelperAttr.
-var CompatAttrs = map[string]bool{"join": true, "replace": true}
+// maxIntBits bounds the size of integers built by * and **: a result
+// larger than this (about 315,000 decimal digits) is refused before it is
+// computed, so a single expression cannot take the process's memory or
+// minutes of CPU.
+const maxIntBits = 1 << 20
 
-// Universe returns the Python-compatible builtins, to be used in place of
-// starlark.Universe.
-func Universe() starlark.StringDict {
-	u := starlark.StringDict{}
-	for k, v := range starlark.Universe {
-		u[k] = v
+// CompatAttrs are the attribute names the front end routes through
+// HelperAttr: every Python method of str, bytes, list, tuple, dict, set,
+// int and float that go.starlark.net lacks, implements differently (byte
+// instead of code-point indices, lists instead of views, other messages)
+// or could use to allocate without bound. Two names whose native
+// behaviour is identical and which sit in hot loops are left out:
+// list.append and dict.get.
+var CompatAttrs = map[string]bool{}
+
+func init() {
+	// Go runs init functions file by file; build the method tables here,
+	// in dependency order, before deriving CompatAttrs from them.
+	defineStrMethods()
+	defineMethods()
+	for _, table := range []map[string]*starlark.Builtin{strMethods, bytesMethods, listMethods, tupleMethods, dictMethods, setMethods, intMethods, floatMethods} {
+		for name := range table {
+			CompatAttrs[name] = true
+		}
 	}
-	return u
+	for _, name := range []string{"real", "imag", "numerator", "denominator"} {
+		CompatAttrs[name] = true
+	}
+	delete(CompatAttrs, "append")
+	delete(CompatAttrs, "get")
 }
 
-// Runtime returns the helpers named in helpers.go (except HelperImport,
-// which the engine provides).
+// Runtime returns the helpers named in helpers.go and runtime_names.go,
+// except HelperImport, which the engine provides.
 func Runtime() starlark.StringDict {
 	return starlark.StringDict{
-		HelperMul: starlark.NewBuiltin(HelperMul, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
-			return starlark.Binary(syntax.STAR, args[0], args[1])
-		}),
+		HelperMul:    starlark.NewBuiltin(HelperMul, saMul),
+		HelperPow:    starlark.NewBuiltin(HelperPow, saPow),
+		HelperFormat: starlark.NewBuiltin(HelperFormat, saFmt),
+		HelperAttr:   starlark.NewBuiltin(HelperAttr, saAttr),
+		HelperIs:     starlark.NewBuiltin(HelperIs, saIs),
+		HelperIter:   starlark.NewBuiltin(HelperIter, saIter),
+		HelperMod:    starlark.NewBuiltin(HelperMod, saMod),
 	}
 }
 
-// Module returns the importable module called name, if the engine has it.
-func Module(name string) (starlark.Value, bool) { return nil, false }
+func twoArgs(name string, args starlark.Tuple, kwargs []starlark.Tuple) (a, b starlark.Value, err error) {
+	err = starlark.UnpackPositionalArgs(name, args, kwargs, 2, &a, &b)
+	return
+}
 
-// Repr renders v as Python's repr() would.
-func Repr(v starlark.Value) string { return v.String() }
-
-// Str renders v as Python's str() would.
-func Str(v starlark.Value) string {
-	if s, ok := v.(starlark.String); ok {
-		return string(s)
+func saMul(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	a, b, err := twoArgs(HelperMul, args, kwargs)
+	if err != nil {
+		return nil, err
 	}
-	return fmt.Sprint(v)
+	return mul(th, a, b)
+}
+
+// mul is a * b with the size of the result checked before it is built.
+func mul(th *starlark.Thread, a, b starlark.Value) (starlark.Value, error) {
+	if isNumber(a) || isNumber(b) {
+		a, b = unbool(a, b)
+	}
+	if x, ok := a.(starlark.Int); ok {
+		if y, ok := b.(starlark.Int); ok {
+			if bits := x.BigInt().BitLen() + y.BigInt().BitLen(); bits > maxIntBits {
+				return nil, Errorf("MemoryError", "integer result too large: about %d bits (the limit is %d bits)", bits, maxIntBits)
+			}
+			return x.Mul(y), nil
+		}
+	}
+	seq, n := a, b
+	if _, ok := a.(starlark.Int); ok {
+		seq, n = b, a
+	}
+	if bn, ok := n.(starlark.Bool); ok {
+		n = boolInt(bn)
+	}
+	if count, ok := n.(starlark.Int); ok {
+		var unit int64
+		switch s := seq.(type) {
+		case starlark.String:
+			unit = int64(len(s))
+		case starlark.Bytes:
+			unit = int64(len(s))
+		case *starlark.List:
+			unit = int64(s.Len()) * elemSize
+		case starlark.Tuple:
+			unit = int64(len(s)) * elemSize
+		default:
+			unit = -1
+		}
+		if unit >= 0 {
+			c, ok := count.Int64()
+			if !ok && count.Sign() > 0 {
+				return nil, Errorf("OverflowError", "cannot fit 'int' into an index-sized integer")
+			}
+			if c <= 0 || unit == 0 {
+				c = 0
+			}
+			if c > 0 && unit > 0 && c > (1<<62)/unit {
+				return nil, Errorf("MemoryError", "repeat count %d is too large", c)
+			}
+			if err := Alloc(th, unit*c); err != nil {
+				return nil, err
+			}
+			return repeat(seq, int(c))
+		}
+	}
+	r, err := starlark.Binary(syntax.STAR, a, b)
+	if err != nil {
+		if _, isSeq := seq.(starlark.Sequence); isSeq || seq.Type() == "string" {
+			if _, isFloat := n.(starlark.Float); isFloat {
+				return nil, Errorf("TypeError", "can't multiply sequence by non-int of type 'float'")
+			}
+		}
+		return nil, binaryError("*", a, b, err)
+	}
+	return r, nil
+}
+
+func repeat(seq starlark.Value, n int) (starlark.Value, error) {
+	switch s := seq.(type) {
+	case starlark.String:
+		return starlark.String(strings.Repeat(string(s), n)), nil
+	case starlark.Bytes:
+		return starlark.Bytes(strings.Repeat(string(s), n)), nil
+	case *starlark.List:
+		out := make([]starlark.Value, 0, s.Len()*n)
+		for i := 0; i < n; i++ {
+			for j := 0; j < s.Len(); j++ {
+				out = append(out, s.Index(j))
+			}
+		}
+		return starlark.NewList(out), nil
+	case starlark.Tuple:
+		out := make(starlark.Tuple, 0, len(s)*n)
+		for i := 0; i < n; i++ {
+			out = append(out, s...)
+		}
+		return out, nil
+	}
+	return nil, Errorf("TypeError", "cannot repeat %s", TypeName(seq))
+}
+
+// binaryError rewords go.starlark.net's operator errors as CPython's,
+// keeping errors raised by user-defined operators as they are.
+func binaryError(op string, a, b starlark.Value, err error) error {
+	if _, ok := err.(*Error); ok {
+		return err
+	}
+	if strings.Contains(err.Error(), "unknown binary op") {
+		return Errorf("TypeError", "unsupported operand type(s) for %s: '%s' and '%s'", op, TypeName(a), TypeName(b))
+	}
+	return err
+}
+
+func saPow(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	a, b, err := twoArgs(HelperPow, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	return pow(th, a, b)
+}
+
+// pow is a ** b with Python's numeric rules: an int to a negative int
+// power is a float, and integer results are bounded before computing.
+func pow(th *starlark.Thread, a, b starlark.Value) (starlark.Value, error) {
+	a, b = numArg(a), numArg(b)
+	x, xInt := a.(starlark.Int)
+	y, yInt := b.(starlark.Int)
+	if xInt && yInt {
+		if y.Sign() >= 0 {
+			base := x.BigInt()
+			if base.CmpAbs(big.NewInt(1)) <= 0 {
+				// 0, 1 and -1 stay small for any exponent.
+				switch {
+				case y.Sign() == 0 || base.Sign() > 0:
+					return starlark.MakeInt(1), nil
+				case base.Sign() == 0:
+					return starlark.MakeInt(0), nil
+				case y.BigInt().Bit(0) == 0:
+					return starlark.MakeInt(1), nil
+				}
+				return starlark.MakeInt(-1), nil
+			}
+			e, ok := y.Int64()
+			if !ok || int64(base.BitLen()-1)*e > maxIntBits {
+				return nil, Errorf("MemoryError", "integer result too large: %s ** %s has more than %d bits", a.String(), b.String(), maxIntBits)
+			}
+			if err := Alloc(th, int64(base.BitLen())*e/8); err != nil {
+				return nil, err
+			}
+			return starlark.MakeBigInt(new(big.Int).Exp(base, y.BigInt(), nil)), nil
+		}
+		if x.Sign() == 0 {
+			return nil, Errorf("ZeroDivisionError", "0.0 cannot be raised to a negative power")
+		}
+	}
+	fx, ok1 := starlark.AsFloat(a)
+	fy, ok2 := starlark.AsFloat(b)
+	if !isNumber(a) || !isNumber(b) || !ok1 || !ok2 {
+		if !isNumber(a) || !isNumber(b) {
+			return nil, Errorf("TypeError", "unsupported operand type(s) for ** or pow(): '%s' and '%s'", TypeName(a), TypeName(b))
+		}
+		return nil, Errorf("OverflowError", "int too large to convert to float")
+	}
+	if fx == 0 && fy < 0 {
+		return nil, Errorf("ZeroDivisionError", "0.0 cannot be raised to a negative power")
+	}
+	if fx < 0 && fy != math.Trunc(fy) && !math.IsInf(fy, 0) {
+		return nil, Errorf("ValueError", "negative number cannot be raised to a fractional power (the result would be complex)")
+	}
+	r := math.Pow(fx, fy)
+	if math.IsInf(r, 0) && !math.IsInf(fx, 0) && !math.IsInf(fy, 0) {
+		return nil, Errorf("OverflowError", "(34, 'Numerical result out of range')")
+	}
+	return starlark.Float(r), nil
+}
+
+func saFmt(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var v starlark.Value
+	var conv, spec string
+	if err := starlark.UnpackPositionalArgs(HelperFormat, args, kwargs, 1, &v, &conv, &spec); err != nil {
+		return nil, err
+	}
+	switch conv {
+	case "":
+	case "r", "s", "a":
+		var s string
+		var err error
+		if conv == "s" {
+			s, err = StrValue(th, v)
+		} else {
+			s, err = ReprValue(th, v)
+			if conv == "a" {
+				s = asciiRepr(s)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		v = starlark.String(s)
+	default:
+		return nil, Errorf("ValueError", "Unknown conversion specifier %s", conv)
+	}
+	s, err := FormatValue(th, v, spec)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.String(s), nil
+}
+
+func saAttr(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) != 2 || len(kwargs) != 0 {
+		return nil, Errorf("TypeError", "%s takes 2 arguments", HelperAttr)
+	}
+	name, ok := args[1].(starlark.String)
+	if !ok {
+		return nil, Errorf("TypeError", "attribute name must be string")
+	}
+	return getAttr(th, args[0], string(name))
+}
+
+func saIs(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	a, b, err := twoArgs(HelperIs, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	return starlark.Bool(identical(a, b)), nil
+}
+
+// identical is Python's "is": the same object for mutable values; for
+// immutable values of one type, equality stands in for identity (CPython
+// shares None, booleans, small ints and interned strings).
+func identical(a, b starlark.Value) bool {
+	switch x := a.(type) {
+	case starlark.NoneType:
+		return b == starlark.None
+	case starlark.Bool:
+		y, ok := b.(starlark.Bool)
+		return ok && x == y
+	case starlark.Int:
+		y, ok := b.(starlark.Int)
+		return ok && x.BigInt().Cmp(y.BigInt()) == 0
+	case starlark.Float:
+		y, ok := b.(starlark.Float)
+		return ok && x == y
+	case starlark.String:
+		y, ok := b.(starlark.String)
+		return ok && x == y
+	case starlark.Bytes:
+		y, ok := b.(starlark.Bytes)
+		return ok && x == y
+	case starlark.Tuple:
+		y, ok := b.(starlark.Tuple)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		return len(x) == 0 || &x[0] == &y[0]
+	}
+	return sameObject(a, b)
+}
+
+// sameObject compares interface values for identity without panicking on
+// values of uncomparable dynamic types (which then count as distinct).
+func sameObject(a, b starlark.Value) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = false
+		}
+	}()
+	return a == b
+}
+
+func saIter(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	x, err := oneArg(HelperIter, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	switch v := x.(type) {
+	case starlark.String:
+		vals, err := collect(th, v)
+		if err != nil {
+			return nil, err
+		}
+		return starlark.NewList(vals), nil
+	case starlark.Iterable:
+		return v, nil
+	}
+	return nil, Errorf("TypeError", "'%s' object is not iterable", TypeName(x))
+}
+
+func saMod(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	a, b, err := twoArgs(HelperMod, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	if s, ok := a.(starlark.String); ok {
+		out, err := percentFormat(th, string(s), b)
+		if err != nil {
+			return nil, err
+		}
+		return starlark.String(out), nil
+	}
+	if isNumber(a) || isNumber(b) {
+		a, b = unbool(a, b)
+	}
+	if zero(b) && isNumber(a) {
+		if _, ok := a.(starlark.Float); ok {
+			return nil, Errorf("ZeroDivisionError", "float modulo")
+		}
+		if _, ok := b.(starlark.Float); ok {
+			return nil, Errorf("ZeroDivisionError", "float modulo")
+		}
+		return nil, Errorf("ZeroDivisionError", "integer division or modulo by zero")
+	}
+	r, err := starlark.Binary(syntax.PERCENT, a, b)
+	if err != nil {
+		return nil, binaryError("%", a, b, err)
+	}
+	return r, nil
 }

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -63,6 +64,7 @@ type Executor struct {
 	base    map[string]starlark.Value // predeclared values, to tell them from user state
 	tools   map[string]tool.Tool
 	defs    map[*starlark.Function]definition // sources of top-level defs, for relinking
+	modules map[string]starlark.Value         // imported modules: one instance per executor, as in Python
 	chunk   int                               // executions so far, names each chunk "<step N>"
 	closed  bool                              // Close was called
 	busy    string                            // non-empty while an abandoned execution still runs
@@ -74,11 +76,12 @@ func New(opts Options) (*Executor, error) {
 		return nil, fmt.Errorf("local: %w", err)
 	}
 	e := &Executor{
-		limits: opts.Limits.WithDefaults(),
-		policy: executors.NewImportPolicy(opts.AuthorizedImports, executors.NeverImportable),
-		live:   opts.Stdout,
-		tools:  map[string]tool.Tool{},
-		defs:   map[*starlark.Function]definition{},
+		limits:  opts.Limits.WithDefaults(),
+		policy:  executors.NewImportPolicy(opts.AuthorizedImports, executors.NeverImportable),
+		live:    opts.Stdout,
+		tools:   map[string]tool.Tool{},
+		defs:    map[*starlark.Function]definition{},
+		modules: map[string]starlark.Value{},
 	}
 	e.globals = starlark.StringDict{}
 	for k, v := range builtins.Universe() {
@@ -125,18 +128,28 @@ func (e *Executor) importModule(thread *starlark.Thread, b *starlark.Builtin, ar
 	if ee := e.policy.Check(name); ee != nil {
 		return nil, &builtins.Error{Type: ee.Type, Msg: ee.Message}
 	}
-	m, ok := builtins.Module(name)
+	if top {
+		name, _, _ = strings.Cut(name, ".")
+	}
+	m, ok := e.module(name)
 	if !ok {
 		return nil, builtins.Errorf("ModuleNotFoundError", "%s", needsPythonMessage(name))
 	}
-	if top {
-		if t, _, found := strings.Cut(name, "."); found {
-			if m, ok = builtins.Module(t); !ok {
-				return nil, builtins.Errorf("ModuleNotFoundError", "%s", needsPythonMessage(t))
-			}
-		}
-	}
 	return m, nil
+}
+
+// module returns the executor's instance of a module, creating it on first
+// use: every import of random in one executor shares one generator. Called
+// with the executor locked.
+func (e *Executor) module(name string) (starlark.Value, bool) {
+	if m, ok := e.modules[name]; ok {
+		return m, true
+	}
+	m, ok := builtins.Module(name)
+	if ok {
+		e.modules[name] = m
+	}
+	return m, ok
 }
 
 func needsPythonMessage(module string) string {
@@ -313,6 +326,9 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		Print: func(_ *starlark.Thread, msg string) { printed.WriteString(msg + "\n") },
 	}
 	thread.SetLocal(ctxKey, runCtx)
+	if deadline, ok := runCtx.Deadline(); ok {
+		thread.SetLocal(builtins.DeadlineKey, deadline)
+	}
 	thread.SetLocal("star-agent.stdout", io.Writer(printed))
 	mon := newMonitor(thread, e.globals, limits, runCtx)
 	mon.install()
@@ -331,7 +347,7 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- outcome{err: fmt.Errorf("internal error: %v", p)}
+				done <- outcome{err: fmt.Errorf("internal error: %v\n%s", p, debug.Stack())}
 			}
 		}()
 		done <- e.execChunk(thread, c)
@@ -416,7 +432,7 @@ func (e *Executor) checkImport(module string) *executors.ExecError {
 	if ee := e.policy.Check(module); ee != nil {
 		return ee
 	}
-	if _, ok := builtins.Module(module); !ok {
+	if _, ok := e.module(module); !ok {
 		return &executors.ExecError{Type: "ModuleNotFoundError", Message: needsPythonMessage(module), NeedsPython: true}
 	}
 	return nil

@@ -323,3 +323,13 @@ func TestFunctionsSeeGlobalsReboundInLaterSteps(t *testing.T) {
 		}
 	}
 }
+
+func TestModulesAreSharedWithinAnExecutor(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	run(t, e, "import random\nrandom.seed(42)")
+	a := run(t, e, "from random import randint\nrandint(1, 1000000)")
+	b := run(t, newTestExecutor(t, Options{}), "import random\nrandom.seed(42)\nrandom.randint(1, 1000000)")
+	if a.Err != nil || b.Err != nil || a.Repr != b.Repr {
+		t.Fatalf("seeded generator not shared: %s vs %s (%v %v)", a.Repr, b.Repr, a.Err, b.Err)
+	}
+}

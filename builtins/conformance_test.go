@@ -1,0 +1,132 @@
+package builtins
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+)
+
+// The conformance cases in testdata/conformance.txt are expressions valid
+// in both Starlark and Python. Runtime helpers are spelled with short
+// aliases that the Python prelude defines with CPython's own semantics:
+// A(x, "m") is x.m, F(v, conv, spec) an f-string field, P/M/MOD are **,
+// * and %. Each case must print the same repr in both, or raise the same
+// exception type (shown as "!Type").
+
+const pythonPrelude = `
+import json, re, math, datetime, collections, itertools, functools, statistics, string, textwrap, copy, unicodedata, typing, random, queue, stat, time
+A = getattr
+def F(v, conv, spec):
+    if conv == "r": v = repr(v)
+    elif conv == "s": v = str(v)
+    elif conv == "a": v = ascii(v)
+    return format(v, spec)
+P = lambda a, b: a ** b
+M = lambda a, b: a * b
+MOD = lambda a, b: a % b
+IS = lambda a, b: a is b
+`
+
+func readCases(t *testing.T) []string {
+	t.Helper()
+	f, err := os.Open("testdata/conformance.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		cases = append(cases, line)
+	}
+	return cases
+}
+
+func pythonResults(t *testing.T, cases []string) []string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found on PATH: the CPython conformance cases were NOT checked")
+	}
+	var prog strings.Builder
+	prog.WriteString(pythonPrelude)
+	prog.WriteString("cases = [\n")
+	for _, c := range cases {
+		prog.WriteString("    " + quoteForPython(c) + ",\n")
+	}
+	prog.WriteString(`]
+for c in cases:
+    try:
+        print(repr(eval(c)).replace("\n", "\\n"))
+    except Exception as e:
+        print("!" + type(e).__name__)
+`)
+	out, err := exec.Command(py, "-c", prog.String()).CombinedOutput()
+	if err != nil {
+		t.Fatalf("python3 failed: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != len(cases) {
+		t.Fatalf("python3 printed %d lines for %d cases:\n%s", len(lines), len(cases), out)
+	}
+	return lines
+}
+
+func quoteForPython(s string) string { return quoteString(s) }
+
+func starlarkEnv() starlark.StringDict {
+	env := Universe()
+	for k, v := range Runtime() {
+		env[k] = v
+	}
+	for _, name := range ModuleNames() {
+		m, _ := Module(name)
+		env[name] = m
+	}
+	env["A"] = env[HelperAttr]
+	env["F"] = env[HelperFormat]
+	env["P"] = env[HelperPow]
+	env["M"] = env[HelperMul]
+	env["MOD"] = env[HelperMod]
+	env["IS"] = env[HelperIs]
+	return env
+}
+
+func TestConformanceWithCPython(t *testing.T) {
+	cases := readCases(t)
+	want := pythonResults(t, cases)
+	env := starlarkEnv()
+	failed := 0
+	for i, c := range cases {
+		th := &starlark.Thread{Name: "conformance"}
+		v, err := starlark.EvalOptions(fileOpts, th, "case.py", c, env)
+		var got string
+		if err != nil {
+			typ, _ := Classify(err)
+			got = "!" + typ
+			if !strings.HasPrefix(want[i], "!") {
+				got += " (" + err.Error() + ")"
+			}
+		} else {
+			s, rerr := ReprValue(th, v)
+			if rerr != nil {
+				t.Errorf("case %d %s: repr: %v", i+1, c, rerr)
+				continue
+			}
+			got = strings.ReplaceAll(s, "\n", "\\n")
+		}
+		if got != want[i] {
+			failed++
+			t.Errorf("case %d: %s\n   got: %s\n  want: %s", i+1, c, got, want[i])
+		}
+	}
+	t.Logf("%d/%d cases identical to CPython", len(cases)-failed, len(cases))
+}

@@ -1,0 +1,217 @@
+package builtins
+
+import (
+	"unicode/utf8"
+
+	"go.starlark.net/starlark"
+)
+
+// checkEvery is how many iterations a builtin runs between checks of the
+// deadline and the memory budget.
+const checkEvery = 4096
+
+// elemSize is the estimated cost of one element of a list, tuple or set.
+const elemSize = 16
+
+// forEach calls f for each element of the Python iterable v (strings yield
+// their characters), honouring the deadline.
+func forEach(th *starlark.Thread, v starlark.Value, f func(starlark.Value) error) error {
+	if s, ok := v.(starlark.String); ok {
+		n := 0
+		for _, r := range string(s) {
+			if n++; n%checkEvery == 0 {
+				if err := Interrupted(th); err != nil {
+					return err
+				}
+			}
+			if err := f(starlark.String(string(r))); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	it, ok := v.(starlark.Iterable)
+	if !ok {
+		return Errorf("TypeError", "'%s' object is not iterable", TypeName(v))
+	}
+	iter := it.Iterate()
+	defer iter.Done()
+	var x starlark.Value
+	for n := 1; iter.Next(&x); n++ {
+		if n%checkEvery == 0 {
+			if err := Interrupted(th); err != nil {
+				return err
+			}
+		}
+		if err := f(x); err != nil {
+			return err
+		}
+	}
+	if p, ok := v.(*Iterator); ok && p.err != nil {
+		return p.err
+	}
+	return nil
+}
+
+// collect gathers the elements of v into a slice charged to the budget.
+func collect(th *starlark.Thread, v starlark.Value) ([]starlark.Value, error) {
+	var out []starlark.Value
+	if s, ok := v.(starlark.Sequence); ok {
+		n := s.Len()
+		if err := Alloc(th, int64(n)*elemSize); err != nil {
+			return nil, err
+		}
+		out = make([]starlark.Value, 0, n)
+	} else if s, ok := v.(starlark.String); ok {
+		if err := Alloc(th, int64(utf8.RuneCountInString(string(s)))*(elemSize+8)); err != nil {
+			return nil, err
+		}
+	}
+	charged := cap(out)
+	err := forEach(th, v, func(x starlark.Value) error {
+		if len(out) == charged {
+			grow := charged + 1024
+			if err := Alloc(th, int64(grow-charged)*elemSize); err != nil {
+				return err
+			}
+			charged = grow
+		}
+		out = append(out, x)
+		return nil
+	})
+	return out, err
+}
+
+// Iterator is a Python iterator (what iter(), map(), zip(), enumerate()
+// and reversed() return): it is consumed as it is iterated and next()
+// advances it. Iterating it in a for loop continues where next() stopped.
+type Iterator struct {
+	name string // Python type name: "list_iterator", "map", "zip", ...
+	next func() (starlark.Value, bool, error)
+	done bool
+	err  error // error raised while producing a value; reported by forEach
+}
+
+var (
+	_ starlark.Iterable = (*Iterator)(nil)
+	_ Typed             = (*Iterator)(nil)
+)
+
+// NewIterator returns an iterator named name (its Python type) that
+// produces values by calling next until it reports false.
+func NewIterator(name string, next func() (starlark.Value, bool, error)) *Iterator {
+	return &Iterator{name: name, next: next}
+}
+
+func (it *Iterator) String() string        { return "<" + it.name + " object>" }
+func (it *Iterator) Type() string          { return it.name }
+func (it *Iterator) Freeze()               {}
+func (it *Iterator) Truth() starlark.Bool  { return true }
+func (it *Iterator) Hash() (uint32, error) { return uint32(len(it.name)) * 2654435761, nil }
+
+// PyType returns the iterator's type object.
+func (it *Iterator) PyType() starlark.Value { return iterType(it.name) }
+
+// Next produces the next value; ok is false when the iterator is
+// exhausted.
+func (it *Iterator) Next() (v starlark.Value, ok bool, err error) {
+	if it.done {
+		return nil, false, nil
+	}
+	v, ok, err = it.next()
+	if err != nil || !ok {
+		it.done = true
+		it.err = err
+	}
+	return v, ok, err
+}
+
+// Iterate implements starlark.Iterable. An error raised while producing
+// a value ends the loop; go.starlark.net's loops cannot carry it, so the
+// producers that can fail (map, filter over user functions) compute
+// eagerly instead and never fail here.
+func (it *Iterator) Iterate() starlark.Iterator { return &iterAdapter{it} }
+
+type iterAdapter struct{ it *Iterator }
+
+func (a *iterAdapter) Next(p *starlark.Value) bool {
+	v, ok, _ := a.it.Next()
+	if ok {
+		*p = v
+	}
+	return ok
+}
+
+func (a *iterAdapter) Done() {}
+
+// iterType returns the cached type object of an iterator kind.
+func iterType(name string) *Type {
+	if v, ok := otherTypes.Load("iter:" + name); ok {
+		return v.(*Type)
+	}
+	v, _ := otherTypes.LoadOrStore("iter:"+name, &Type{name: name, base: typeObject})
+	return v.(*Type)
+}
+
+// sliceIterator iterates over a fixed slice.
+func sliceIterator(name string, vals []starlark.Value) *Iterator {
+	i := 0
+	return NewIterator(name, func() (starlark.Value, bool, error) {
+		if i >= len(vals) {
+			return nil, false, nil
+		}
+		i++
+		return vals[i-1], true, nil
+	})
+}
+
+// pyIter is iter(v): an Iterator over v that does not hold go.starlark.net's
+// iteration lock on lists and dicts between calls to next().
+func pyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
+	switch x := v.(type) {
+	case *Iterator:
+		return x, nil
+	case starlark.String:
+		s := string(x)
+		return NewIterator("str_ascii_iterator", func() (starlark.Value, bool, error) {
+			if s == "" {
+				return nil, false, nil
+			}
+			r, size := utf8.DecodeRuneInString(s)
+			s = s[size:]
+			return starlark.String(string(r)), true, nil
+		}), nil
+	case starlark.Indexable:
+		i := 0
+		name := TypeName(v) + "_iterator"
+		return NewIterator(name, func() (starlark.Value, bool, error) {
+			if i >= x.Len() {
+				return nil, false, nil
+			}
+			i++
+			return x.Index(i - 1), true, nil
+		}), nil
+	case *starlark.Dict, *starlark.Set:
+		vals, err := collect(th, v)
+		if err != nil {
+			return nil, err
+		}
+		return sliceIterator(TypeName(v)+"_keyiterator", vals), nil
+	case starlark.Iterable:
+		// Other iterables (the front end's generators) are iterated
+		// lazily; the iteration is released when exhausted.
+		iter := x.Iterate()
+		return NewIterator(TypeName(v)+"_iterator", func() (starlark.Value, bool, error) {
+			var e starlark.Value
+			if iter != nil && iter.Next(&e) {
+				return e, true, nil
+			}
+			if iter != nil {
+				iter.Done()
+				iter = nil
+			}
+			return nil, false, nil
+		}), nil
+	}
+	return nil, Errorf("TypeError", "'%s' object is not iterable", TypeName(v))
+}

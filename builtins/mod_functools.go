@@ -1,0 +1,313 @@
+package builtins
+
+import (
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// functools: reduce, partial, lru_cache/cache (real caches), cmp_to_key,
+// and wraps/total_ordering as the identity decorators they amount to here.
+
+// partial is functools.partial.
+type partial struct {
+	f      starlark.Value
+	args   starlark.Tuple
+	kwargs []starlark.Tuple
+}
+
+var _ starlark.Callable = (*partial)(nil)
+
+func (p *partial) Name() string         { return "partial" }
+func (p *partial) Type() string         { return "functools.partial" }
+func (p *partial) Freeze()              {}
+func (p *partial) Truth() starlark.Bool { return true }
+func (p *partial) Hash() (uint32, error) {
+	return 0, Errorf("TypeError", "unhashable type: 'functools.partial'")
+}
+func (p *partial) String() string {
+	parts := []string{Repr(p.f)}
+	for _, a := range p.args {
+		parts = append(parts, Repr(a))
+	}
+	for _, kv := range p.kwargs {
+		parts = append(parts, string(kv[0].(starlark.String))+"="+Repr(kv[1]))
+	}
+	return "functools.partial(" + strings.Join(parts, ", ") + ")"
+}
+
+func (p *partial) CallInternal(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	all := append(append(starlark.Tuple(nil), p.args...), args...)
+	kw := append([]starlark.Tuple(nil), p.kwargs...)
+	for _, kv := range kwargs {
+		replaced := false
+		for i := range kw {
+			if kw[i][0] == kv[0] {
+				kw[i], replaced = kv, true
+			}
+		}
+		if !replaced {
+			kw = append(kw, kv)
+		}
+	}
+	return starlark.Call(th, p.f, all, kw)
+}
+
+func (p *partial) AttrNames() []string { return []string{"args", "func", "keywords"} }
+func (p *partial) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "func":
+		return p.f, nil
+	case "args":
+		return p.args, nil
+	case "keywords":
+		d := starlark.NewDict(len(p.kwargs))
+		for _, kv := range p.kwargs {
+			d.SetKey(kv[0], kv[1])
+		}
+		return d, nil
+	}
+	return nil, nil
+}
+
+// cachedFunc is what lru_cache and cache make of a function.
+type cachedFunc struct {
+	f       starlark.Value
+	cache   *starlark.Dict
+	maxsize int // -1: unbounded
+	hits    int
+	misses  int
+}
+
+var _ starlark.Callable = (*cachedFunc)(nil)
+
+func (c *cachedFunc) Name() string {
+	if n, ok := c.f.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return "cached"
+}
+func (c *cachedFunc) Type() string          { return "functools._lru_cache_wrapper" }
+func (c *cachedFunc) String() string        { return "<functools._lru_cache_wrapper object>" }
+func (c *cachedFunc) Freeze()               {}
+func (c *cachedFunc) Truth() starlark.Bool  { return true }
+func (c *cachedFunc) Hash() (uint32, error) { return starlark.String(c.Name()).Hash() }
+
+func (c *cachedFunc) CallInternal(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	key := append(starlark.Tuple(nil), args...)
+	for _, kv := range kwargs {
+		key = append(key, kv[0], kv[1])
+	}
+	if v, found, err := c.cache.Get(key); err != nil {
+		return nil, unhashable(key, err)
+	} else if found {
+		c.hits++
+		return v, nil
+	}
+	c.misses++
+	v, err := starlark.Call(th, c.f, args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	if c.maxsize == 0 {
+		return v, nil
+	}
+	if c.cache.Len()%1024 == 1023 {
+		if err := Alloc(th, 1024*4*elemSize); err != nil {
+			return nil, err
+		}
+	}
+	if c.maxsize > 0 && c.cache.Len() >= c.maxsize {
+		// Evict the oldest entry (insertion order approximates LRU).
+		for k := range c.cache.Entries() {
+			c.cache.Delete(k)
+			break
+		}
+	}
+	if err := c.cache.SetKey(key, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func (c *cachedFunc) AttrNames() []string { return []string{"cache_clear", "cache_info"} }
+func (c *cachedFunc) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "cache_clear":
+		return fn(name, func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			c.hits, c.misses = 0, 0
+			return starlark.None, c.cache.Clear()
+		}), nil
+	case "cache_info":
+		return fn(name, func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+			var ms starlark.Value = starlark.None
+			if c.maxsize >= 0 {
+				ms = starlark.MakeInt(c.maxsize)
+			}
+			return starlark.String("CacheInfo(hits=" + starlark.MakeInt(c.hits).String() + ", misses=" + starlark.MakeInt(c.misses).String() +
+				", maxsize=" + Repr(ms) + ", currsize=" + starlark.MakeInt(c.cache.Len()).String() + ")"), nil
+		}), nil
+	case "__wrapped__":
+		return c.f, nil
+	}
+	return nil, nil
+}
+
+// cmpKey is what cmp_to_key's key function returns: ordered by calling
+// the user's comparison on the thread that made the key.
+type cmpKey struct {
+	v   starlark.Value
+	cmp starlark.Value
+	th  *starlark.Thread
+}
+
+func (k *cmpKey) String() string       { return "<functools.KeyWrapper object>" }
+func (k *cmpKey) Type() string         { return "functools.KeyWrapper" }
+func (k *cmpKey) Freeze()              {}
+func (k *cmpKey) Truth() starlark.Bool { return true }
+func (k *cmpKey) Hash() (uint32, error) {
+	return 0, Errorf("TypeError", "unhashable type: 'functools.KeyWrapper'")
+}
+
+func (k *cmpKey) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
+	r, err := starlark.Call(k.th, k.cmp, starlark.Tuple{k.v, y.(*cmpKey).v}, nil)
+	if err != nil {
+		return false, err
+	}
+	n, ok := numArg(r).(starlark.Int)
+	if !ok {
+		if f, isF := r.(starlark.Float); isF {
+			n = starlark.MakeInt(0)
+			if f < 0 {
+				n = starlark.MakeInt(-1)
+			} else if f > 0 {
+				n = starlark.MakeInt(1)
+			}
+		} else {
+			return false, Errorf("TypeError", "comparison function must return int, not %s", TypeName(r))
+		}
+	}
+	s := n.Sign()
+	switch op {
+	case syntax.LT:
+		return s < 0, nil
+	case syntax.LE:
+		return s <= 0, nil
+	case syntax.GT:
+		return s > 0, nil
+	case syntax.GE:
+		return s >= 0, nil
+	case syntax.EQL:
+		return s == 0, nil
+	}
+	return s != 0, nil
+}
+
+func functoolsModule() starlark.StringDict {
+	makeCache := func(f starlark.Value, maxsize int) starlark.Value {
+		return &cachedFunc{f: f, cache: starlark.NewDict(0), maxsize: maxsize}
+	}
+	identityDecorator := func(name string) *starlark.Builtin {
+		return fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			return fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+				var f starlark.Value
+				if err := starlark.UnpackPositionalArgs(name, args, kwargs, 1, &f); err != nil {
+					return nil, err
+				}
+				return f, nil
+			}), nil
+		})
+	}
+	return starlark.StringDict{
+		"reduce": fn("reduce", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var f, it, acc starlark.Value
+			if err := starlark.UnpackPositionalArgs("reduce", args, kwargs, 2, &f, &it, &acc); err != nil {
+				return nil, err
+			}
+			err := forEach(th, it, func(v starlark.Value) error {
+				if acc == nil {
+					acc = v
+					return nil
+				}
+				r, err := starlark.Call(th, f, starlark.Tuple{acc, v}, nil)
+				acc = r
+				return err
+			})
+			if err != nil {
+				return nil, err
+			}
+			if acc == nil {
+				return nil, Errorf("TypeError", "reduce() of empty iterable with no initial value")
+			}
+			return acc, nil
+		}),
+		"partial": fn("partial", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if len(args) == 0 {
+				return nil, Errorf("TypeError", "type 'partial' takes at least one argument")
+			}
+			if _, ok := args[0].(starlark.Callable); !ok {
+				return nil, Errorf("TypeError", "the first argument must be callable")
+			}
+			return &partial{f: args[0], args: append(starlark.Tuple(nil), args[1:]...), kwargs: kwargs}, nil
+		}),
+		"lru_cache": fn("lru_cache", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			// Both @lru_cache and @lru_cache(maxsize=...) forms.
+			if len(args) == 1 && len(kwargs) == 0 {
+				if _, ok := args[0].(starlark.Callable); ok {
+					return makeCache(args[0], 128), nil
+				}
+			}
+			var maxsize starlark.Value = starlark.MakeInt(128)
+			typed := false
+			if err := starlark.UnpackArgs("lru_cache", args, kwargs, "maxsize?", &maxsize, "typed?", &typed); err != nil {
+				return nil, err
+			}
+			n := -1
+			if maxsize != starlark.None {
+				var err error
+				if n, err = toInt(maxsize); err != nil {
+					return nil, Errorf("TypeError", "Expected first argument to be an integer, a callable, or None")
+				}
+				n = max(n, 0)
+			}
+			return fn("decorating_function", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+				var f starlark.Value
+				if err := starlark.UnpackPositionalArgs("lru_cache", args, kwargs, 1, &f); err != nil {
+					return nil, err
+				}
+				return makeCache(f, n), nil
+			}), nil
+		}),
+		"cache": fn("cache", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var f starlark.Value
+			if err := starlark.UnpackPositionalArgs("cache", args, kwargs, 1, &f); err != nil {
+				return nil, err
+			}
+			return makeCache(f, -1), nil
+		}),
+		"cmp_to_key": fn("cmp_to_key", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var cmp starlark.Value
+			if err := starlark.UnpackPositionalArgs("cmp_to_key", args, kwargs, 1, &cmp); err != nil {
+				return nil, err
+			}
+			return fn("K", func(th2 *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+				var v starlark.Value
+				if err := starlark.UnpackPositionalArgs("K", args, kwargs, 1, &v); err != nil {
+					return nil, err
+				}
+				return &cmpKey{v: v, cmp: cmp, th: th2}, nil
+			}), nil
+		}),
+		"wraps": identityDecorator("wraps"),
+		"total_ordering": fn("total_ordering", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var c starlark.Value
+			if err := starlark.UnpackPositionalArgs("total_ordering", args, kwargs, 1, &c); err != nil {
+				return nil, err
+			}
+			return c, nil
+		}),
+	}
+}
+
+func init() { register("functools", functoolsModule) }

@@ -1,0 +1,51 @@
+package builtins
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+)
+
+// TestRandomMatchesCPython compares seeded sequences with python3's.
+func TestRandomMatchesCPython(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found: CPython conformance of random not checked")
+	}
+	prog := `
+random.seed(42)
+a = [random.random() for _ in range(3)]
+b = [random.randint(1, 100) for _ in range(5)]
+c = random.choice(["x", "y", "z", "w"])
+d = list(range(10))
+random.shuffle(d)
+e = random.sample(range(100), 5)
+f = random.uniform(1, 2)
+g = random.gauss(0, 1)
+h = random.choices("abcde", k=4)
+i = random.choices("abc", weights=[1, 5, 2], k=4)
+random.seed("hello")
+j = random.random()
+random.seed(1180591620717411303429)
+k = random.randrange(0, 1000000000000000000000000000000, 7)
+out = repr([a, b, c, d, e, f, g, h, i, j, k])
+`
+	want, err := exec.Command(py, "-c", "import random\n"+prog+"\nprint(out)").Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	m, _ := Module("random")
+	env := Universe()
+	env["random"] = m
+	th := &starlark.Thread{}
+	globals, err := starlark.ExecFileOptions(fileOpts, th, "r.py", prog, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(globals["out"].(starlark.String))
+	if got != strings.TrimSpace(string(want)) {
+		t.Errorf("random sequences differ\n got: %s\nwant: %s", got, want)
+	}
+}

@@ -1,0 +1,387 @@
+package builtins
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.starlark.net/starlark"
+)
+
+// Representer is implemented by values whose repr and str are defined by
+// the program (the front end's class instances with __repr__/__str__) or
+// by a module (datetime.date). The thread lets them call user code.
+type Representer interface {
+	starlark.Value
+	PyRepr(th *starlark.Thread) (string, error)
+	PyStr(th *starlark.Thread) (string, error)
+}
+
+// Repr renders v as CPython's repr() would. Values whose repr runs user
+// code are rendered on a fresh thread without a budget; the engine should
+// prefer ReprValue with the execution's thread.
+func Repr(v starlark.Value) string {
+	s, err := ReprValue(&starlark.Thread{Name: "repr"}, v)
+	if err != nil {
+		return v.String()
+	}
+	return s
+}
+
+// Str renders v as CPython's str() would.
+func Str(v starlark.Value) string {
+	s, err := StrValue(&starlark.Thread{Name: "str"}, v)
+	if err != nil {
+		return v.String()
+	}
+	return s
+}
+
+// ReprValue is repr(v) on thread th, which bounds the size of the result
+// by the execution's memory budget and lets user-defined __repr__ run.
+func ReprValue(th *starlark.Thread, v starlark.Value) (string, error) {
+	p := printer{th: th}
+	if err := p.repr(v, 0); err != nil {
+		return "", err
+	}
+	return p.b.String(), nil
+}
+
+// StrValue is str(v) on thread th.
+func StrValue(th *starlark.Thread, v starlark.Value) (string, error) {
+	switch v := v.(type) {
+	case starlark.String:
+		return string(v), nil
+	case Representer:
+		return v.PyStr(th)
+	}
+	return ReprValue(th, v)
+}
+
+// printer accumulates a repr, charging the budget as it grows so that
+// printing a huge structure cannot exhaust memory.
+type printer struct {
+	th      *starlark.Thread
+	b       strings.Builder
+	charged int
+	stack   []starlark.Value // containers being printed, to render cycles as [...]
+	count   int
+}
+
+const maxReprDepth = 1000
+
+func (p *printer) grow() error {
+	p.count++
+	if p.count%4096 == 0 {
+		if err := Interrupted(p.th); err != nil {
+			return err
+		}
+	}
+	if n := p.b.Len(); n-p.charged > 1<<20 {
+		if err := Alloc(p.th, int64(n-p.charged)); err != nil {
+			return err
+		}
+		p.charged = n
+	}
+	return nil
+}
+
+func (p *printer) enter(v starlark.Value) bool {
+	for _, s := range p.stack {
+		if s == v {
+			return false
+		}
+	}
+	p.stack = append(p.stack, v)
+	return true
+}
+
+func (p *printer) leave() { p.stack = p.stack[:len(p.stack)-1] }
+
+func (p *printer) repr(v starlark.Value, depth int) error {
+	if depth > maxReprDepth {
+		return Errorf("RecursionError", "maximum recursion depth exceeded while getting the repr of an object")
+	}
+	if err := p.grow(); err != nil {
+		return err
+	}
+	switch v := v.(type) {
+	case starlark.NoneType:
+		p.b.WriteString("None")
+	case starlark.Bool:
+		if v {
+			p.b.WriteString("True")
+		} else {
+			p.b.WriteString("False")
+		}
+	case starlark.Int:
+		if err := Alloc(p.th, int64(v.BigInt().BitLen()/3)); err != nil {
+			return err
+		}
+		p.b.WriteString(v.String())
+	case starlark.Float:
+		p.b.WriteString(floatRepr(float64(v)))
+	case starlark.String:
+		p.b.WriteString(quoteString(string(v)))
+	case starlark.Bytes:
+		p.b.WriteString(bytesRepr(string(v)))
+	case *starlark.List:
+		if !p.enter(v) {
+			p.b.WriteString("[...]")
+			return nil
+		}
+		defer p.leave()
+		p.b.WriteByte('[')
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				p.b.WriteString(", ")
+			}
+			if err := p.repr(v.Index(i), depth+1); err != nil {
+				return err
+			}
+		}
+		p.b.WriteByte(']')
+	case starlark.Tuple:
+		p.b.WriteByte('(')
+		for i, e := range v {
+			if i > 0 {
+				p.b.WriteString(", ")
+			}
+			if err := p.repr(e, depth+1); err != nil {
+				return err
+			}
+		}
+		if len(v) == 1 {
+			p.b.WriteByte(',')
+		}
+		p.b.WriteByte(')')
+	case *starlark.Dict:
+		if !p.enter(v) {
+			p.b.WriteString("{...}")
+			return nil
+		}
+		defer p.leave()
+		p.b.WriteByte('{')
+		i := 0
+		for k, e := range v.Entries() {
+			if i > 0 {
+				p.b.WriteString(", ")
+			}
+			i++
+			if err := p.repr(k, depth+1); err != nil {
+				return err
+			}
+			p.b.WriteString(": ")
+			if err := p.repr(e, depth+1); err != nil {
+				return err
+			}
+		}
+		p.b.WriteByte('}')
+	case *starlark.Set:
+		if v.Len() == 0 {
+			p.b.WriteString("set()")
+			return nil
+		}
+		p.b.WriteByte('{')
+		i := 0
+		for e := range v.Elements() {
+			if i > 0 {
+				p.b.WriteString(", ")
+			}
+			i++
+			if err := p.repr(e, depth+1); err != nil {
+				return err
+			}
+		}
+		p.b.WriteByte('}')
+	case *starlark.Function:
+		p.b.WriteString("<function " + v.Name() + ">")
+	case *starlark.Builtin:
+		if r := v.Receiver(); r != nil {
+			p.b.WriteString("<built-in method " + v.Name() + " of " + TypeName(r) + " object>")
+		} else {
+			p.b.WriteString("<built-in function " + v.Name() + ">")
+		}
+	case Representer:
+		s, err := v.PyRepr(p.th)
+		if err != nil {
+			return err
+		}
+		p.b.WriteString(s)
+	default:
+		s := v.String()
+		if v.Type() == "range" && !strings.Contains(s, ",") {
+			s = "range(0, " + strings.TrimPrefix(s, "range(")
+		}
+		p.b.WriteString(s)
+	}
+	return nil
+}
+
+// floatRepr is CPython's float.__repr__: the shortest string that round
+// trips, in fixed notation for exponents in [-4, 16) and scientific
+// notation otherwise.
+func floatRepr(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		return "nan"
+	}
+	return formatShortest(f, 16, false)
+}
+
+// formatShortest renders the shortest round-trip digits of f, switching to
+// scientific notation when the decimal exponent is below -4 or at least
+// sciAt. In fixed notation the result keeps a ".0" unless noPointZero.
+func formatShortest(f float64, sciAt int, noPointZero bool) string {
+	e := strconv.FormatFloat(f, 'e', -1, 64) // e.g. -1.2345e+06
+	neg := strings.HasPrefix(e, "-")
+	e = strings.TrimPrefix(e, "-")
+	mant, expStr, _ := strings.Cut(e, "e")
+	exp, _ := strconv.Atoi(expStr)
+	digits := strings.Replace(mant, ".", "", 1)
+	var out string
+	if exp < -4 || exp >= sciAt {
+		out = digits[:1]
+		if len(digits) > 1 {
+			out += "." + digits[1:]
+		}
+		sign := "+"
+		if exp < 0 {
+			sign = "-"
+			exp = -exp
+		}
+		es := strconv.Itoa(exp)
+		if len(es) < 2 {
+			es = "0" + es
+		}
+		out += "e" + sign + es
+	} else if exp < 0 {
+		out = "0." + strings.Repeat("0", -exp-1) + digits
+	} else if exp+1 >= len(digits) {
+		out = digits + strings.Repeat("0", exp+1-len(digits))
+		if !noPointZero {
+			out += ".0"
+		}
+	} else {
+		out = digits[:exp+1] + "." + digits[exp+1:]
+	}
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
+
+// quoteString is CPython's str.__repr__: single quotes unless the string
+// contains a single quote and no double quote; printable non-ASCII kept.
+func quoteString(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte(q)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			// Not valid UTF-8: Python strings cannot hold this; show the byte.
+			b.WriteString(`\x` + hex2(s[i]))
+			i++
+			continue
+		}
+		i += size
+		switch {
+		case r == rune(q) || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			b.WriteString(`\x` + hex2(byte(r)))
+		case r < 0x7f:
+			b.WriteRune(r)
+		case isPrintable(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			b.WriteString(`\x` + hex2(byte(r)))
+		case r < 0x10000:
+			b.WriteString(`\u` + hexN(uint32(r), 4))
+		default:
+			b.WriteString(`\U` + hexN(uint32(r), 8))
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+// isPrintable approximates Python's str.isprintable for one code point:
+// letters, marks, numbers, punctuation, symbols and the ASCII space.
+func isPrintable(r rune) bool {
+	return r == ' ' || unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S)
+}
+
+func hex2(c byte) string { return hexN(uint32(c), 2) }
+
+func hexN(v uint32, n int) string {
+	s := strconv.FormatUint(uint64(v), 16)
+	return strings.Repeat("0", n-len(s)) + s
+}
+
+// bytesRepr is CPython's bytes.__repr__.
+func bytesRepr(s string) string {
+	q := byte('\'')
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		q = '"'
+	}
+	var b strings.Builder
+	b.WriteString("b")
+	b.WriteByte(q)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == q || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\r':
+			b.WriteString(`\r`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20 || c >= 0x7f:
+			b.WriteString(`\x` + hex2(c))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+// asciiRepr is ascii(v): repr with every non-ASCII code point escaped.
+func asciiRepr(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+			b.WriteRune(r)
+		case r < 0x100:
+			b.WriteString(`\x` + hex2(byte(r)))
+		case r < 0x10000:
+			b.WriteString(`\u` + hexN(uint32(r), 4))
+		default:
+			b.WriteString(`\U` + hexN(uint32(r), 8))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,817 @@
+package builtins
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.starlark.net/starlark"
+)
+
+// Python's str methods. go.starlark.net's own string methods index by
+// UTF-8 byte; these count code points, as Python does, and bound every
+// result whose size depends on the arguments.
+
+type strMethod func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error)
+
+var strMethods = map[string]*starlark.Builtin{}
+
+func defStr(name string, f strMethod) {
+	strMethods[name] = starlark.NewBuiltin(name, func(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		return f(th, fn, string(fn.Receiver().(starlark.String)), args, kwargs)
+	})
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// pyLen is the length of s in code points.
+func pyLen(s string) int {
+	if isASCII(s) {
+		return len(s)
+	}
+	return utf8.RuneCountInString(s)
+}
+
+// byteOffset converts code-point index i (0 <= i <= len) of s to a byte
+// offset.
+func byteOffset(s string, i int) int {
+	if isASCII(s) {
+		return i
+	}
+	n := 0
+	for off := range s {
+		if n == i {
+			return off
+		}
+		n++
+	}
+	return len(s)
+}
+
+// indexArg normalises an optional slice bound (None, negative) against n.
+func indexArg(v starlark.Value, n, def int) (int, error) {
+	if v == nil || v == starlark.None {
+		return def, nil
+	}
+	i, err := toInt(v)
+	if err != nil {
+		return 0, Errorf("TypeError", "slice indices must be integers or None or have an __index__ method")
+	}
+	if i < 0 {
+		i += n
+		if i < 0 {
+			i = 0
+		}
+	}
+	if i > n {
+		i = n
+	}
+	return i, nil
+}
+
+// toInt converts an int or bool to a Go int.
+func toInt(v starlark.Value) (int, error) {
+	switch x := v.(type) {
+	case starlark.Bool:
+		if x {
+			return 1, nil
+		}
+		return 0, nil
+	case starlark.Int:
+		i, ok := x.Int64()
+		if !ok || i != int64(int(i)) {
+			return 0, Errorf("OverflowError", "Python int too large to convert to C ssize_t")
+		}
+		return int(i), nil
+	}
+	return 0, Errorf("TypeError", "'%s' object cannot be interpreted as an integer", TypeName(v))
+}
+
+// window returns the part of s between code-point bounds start and end
+// (optional arguments) and the code-point offset of its start.
+func window(s string, start, end starlark.Value) (string, int, bool, error) {
+	n := pyLen(s)
+	lo, err := indexArg(start, n, 0)
+	if err != nil {
+		return "", 0, false, err
+	}
+	hi, err := indexArg(end, n, n)
+	if err != nil {
+		return "", 0, false, err
+	}
+	if lo > hi {
+		return "", lo, false, nil
+	}
+	return s[byteOffset(s, lo):byteOffset(s, hi)], lo, true, nil
+}
+
+func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
+
+func strArg(fname string, v starlark.Value) (string, error) {
+	s, ok := v.(starlark.String)
+	if !ok {
+		return "", Errorf("TypeError", "%s arg must be None or str", fname)
+	}
+	return string(s), nil
+}
+
+func findImpl(fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple, last bool) (int, error) {
+	var sub string
+	var start, end starlark.Value
+	if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &sub, &start, &end); err != nil {
+		return 0, err
+	}
+	w, off, ok, err := window(s, start, end)
+	if err != nil || !ok {
+		return -1, err
+	}
+	var i int
+	if last {
+		i = strings.LastIndex(w, sub)
+	} else {
+		i = strings.Index(w, sub)
+	}
+	if i < 0 {
+		return -1, nil
+	}
+	return off + pyLen(w[:i]), nil
+}
+
+func padArgs(fn *starlark.Builtin, th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (int, string, error) {
+	var width int
+	fill := " "
+	if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &width, &fill); err != nil {
+		return 0, "", err
+	}
+	if pyLen(fill) != 1 {
+		return 0, "", Errorf("TypeError", "The fill character must be exactly one character long")
+	}
+	if err := Alloc(th, int64(width)*int64(len(fill))); err != nil {
+		return 0, "", err
+	}
+	return width, fill, nil
+}
+
+func splitWhitespace(s string, maxsplit int, fromRight bool) []string {
+	var out []string
+	if !fromRight {
+		for maxsplit != 0 {
+			s = strings.TrimLeftFunc(s, isPySpace)
+			if s == "" {
+				return out
+			}
+			i := strings.IndexFunc(s, isPySpace)
+			if i < 0 {
+				return append(out, s)
+			}
+			out = append(out, s[:i])
+			s = s[i:]
+			maxsplit--
+		}
+		if s = strings.TrimLeftFunc(s, isPySpace); s != "" {
+			out = append(out, s)
+		}
+		return out
+	}
+	for maxsplit != 0 {
+		s = strings.TrimRightFunc(s, isPySpace)
+		if s == "" {
+			break
+		}
+		i := strings.LastIndexFunc(s, isPySpace)
+		if i < 0 {
+			out = append(out, s)
+			s = ""
+			break
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		out = append(out, s[i+size:])
+		s = s[:i]
+		maxsplit--
+	}
+	if s = strings.TrimRightFunc(s, isPySpace); s != "" {
+		out = append(out, s)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+func stringList(th *starlark.Thread, parts []string) (starlark.Value, error) {
+	if err := Alloc(th, int64(len(parts))*32); err != nil {
+		return nil, err
+	}
+	vals := make([]starlark.Value, len(parts))
+	for i, p := range parts {
+		vals[i] = starlark.String(p)
+	}
+	return starlark.NewList(vals), nil
+}
+
+func isLineBreak(r rune) bool {
+	switch r {
+	case '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
+		return true
+	}
+	return false
+}
+
+func isCased(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
+
+func titleCase(s string) string {
+	var b strings.Builder
+	prevCased := false
+	for _, r := range s {
+		if prevCased {
+			b.WriteRune(unicode.ToLower(r))
+		} else {
+			b.WriteRune(unicode.ToTitle(r))
+		}
+		prevCased = isCased(r)
+	}
+	return b.String()
+}
+
+func allRunes(s string, f func(rune) bool) starlark.Bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !f(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigitRune(r rune) bool {
+	return unicode.Is(unicode.Nd, r) || strings.ContainsRune("¹²³⁰⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉", r)
+}
+
+// defineStrMethods fills strMethods (called from the init in runtime.go).
+func defineStrMethods() {
+	noArgs := func(name string, f func(string) starlark.Value) {
+		defStr(name, func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 0); err != nil {
+				return nil, err
+			}
+			if err := Alloc(th, int64(len(s))); err != nil {
+				return nil, err
+			}
+			return f(s), nil
+		})
+	}
+	noArgs("lower", func(s string) starlark.Value { return starlark.String(strings.ToLower(s)) })
+	noArgs("upper", func(s string) starlark.Value { return starlark.String(strings.ToUpper(s)) })
+	noArgs("casefold", func(s string) starlark.Value {
+		return starlark.String(strings.ReplaceAll(strings.ToLower(s), "ß", "ss"))
+	})
+	noArgs("swapcase", func(s string) starlark.Value {
+		return starlark.String(strings.Map(func(r rune) rune {
+			if unicode.IsUpper(r) {
+				return unicode.ToLower(r)
+			}
+			return unicode.ToUpper(r)
+		}, s))
+	})
+	noArgs("title", func(s string) starlark.Value { return starlark.String(titleCase(s)) })
+	noArgs("capitalize", func(s string) starlark.Value {
+		if s == "" {
+			return starlark.String("")
+		}
+		r, size := utf8.DecodeRuneInString(s)
+		return starlark.String(string(unicode.ToTitle(r)) + strings.ToLower(s[size:]))
+	})
+	noArgs("isalpha", func(s string) starlark.Value { return allRunes(s, unicode.IsLetter) })
+	noArgs("isalnum", func(s string) starlark.Value {
+		return allRunes(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
+	})
+	noArgs("isdecimal", func(s string) starlark.Value {
+		return allRunes(s, func(r rune) bool { return unicode.Is(unicode.Nd, r) })
+	})
+	noArgs("isdigit", func(s string) starlark.Value { return allRunes(s, isDigitRune) })
+	noArgs("isnumeric", func(s string) starlark.Value { return allRunes(s, unicode.IsNumber) })
+	noArgs("isspace", func(s string) starlark.Value { return allRunes(s, isPySpace) })
+	noArgs("isascii", func(s string) starlark.Value { return starlark.Bool(isASCII(s)) })
+	noArgs("isprintable", func(s string) starlark.Value {
+		for _, r := range s {
+			if !isPrintable(r) {
+				return starlark.False
+			}
+		}
+		return starlark.True
+	})
+	noArgs("isidentifier", func(s string) starlark.Value {
+		for i, r := range s {
+			if !(r == '_' || unicode.IsLetter(r) || (i > 0 && (unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)))) {
+				return starlark.False
+			}
+		}
+		return starlark.Bool(s != "")
+	})
+	noArgs("islower", func(s string) starlark.Value {
+		cased := false
+		for _, r := range s {
+			if unicode.IsUpper(r) || unicode.IsTitle(r) {
+				return starlark.False
+			}
+			cased = cased || unicode.IsLower(r)
+		}
+		return starlark.Bool(cased)
+	})
+	noArgs("isupper", func(s string) starlark.Value {
+		cased := false
+		for _, r := range s {
+			if unicode.IsLower(r) || unicode.IsTitle(r) {
+				return starlark.False
+			}
+			cased = cased || unicode.IsUpper(r)
+		}
+		return starlark.Bool(cased)
+	})
+	noArgs("istitle", func(s string) starlark.Value {
+		return starlark.Bool(s != "" && titleCase(s) == s && strings.IndexFunc(s, isCased) >= 0)
+	})
+
+	strip := func(name string, left, right bool) {
+		defStr(name, func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var chars starlark.Value = starlark.None
+			if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 0, &chars); err != nil {
+				return nil, err
+			}
+			pred := isPySpace
+			if chars != starlark.None {
+				cs, err := strArg(name, chars)
+				if err != nil {
+					return nil, err
+				}
+				pred = func(r rune) bool { return strings.ContainsRune(cs, r) }
+			}
+			if left {
+				s = strings.TrimLeftFunc(s, pred)
+			}
+			if right {
+				s = strings.TrimRightFunc(s, pred)
+			}
+			return starlark.String(s), nil
+		})
+	}
+	strip("strip", true, true)
+	strip("lstrip", true, false)
+	strip("rstrip", false, true)
+
+	defStr("find", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		i, err := findImpl(fn, s, args, kwargs, false)
+		return starlark.MakeInt(i), err
+	})
+	defStr("rfind", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		i, err := findImpl(fn, s, args, kwargs, true)
+		return starlark.MakeInt(i), err
+	})
+	index := func(name string, last bool) {
+		defStr(name, func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			i, err := findImpl(fn, s, args, kwargs, last)
+			if err != nil {
+				return nil, err
+			}
+			if i < 0 {
+				return nil, Errorf("ValueError", "substring not found")
+			}
+			return starlark.MakeInt(i), nil
+		})
+	}
+	index("index", false)
+	index("rindex", true)
+	defStr("count", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var sub string
+		var start, end starlark.Value
+		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &sub, &start, &end); err != nil {
+			return nil, err
+		}
+		w, _, ok, err := window(s, start, end)
+		if err != nil || !ok {
+			return starlark.MakeInt(0), err
+		}
+		if sub == "" {
+			return starlark.MakeInt(pyLen(w) + 1), nil
+		}
+		return starlark.MakeInt(strings.Count(w, sub)), nil
+	})
+	affix := func(name string, suffix bool) {
+		defStr(name, func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var x, start, end starlark.Value
+			if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &x, &start, &end); err != nil {
+				return nil, err
+			}
+			w, _, ok, err := window(s, start, end)
+			if err != nil {
+				return nil, err
+			}
+			var cands []starlark.Value
+			switch x := x.(type) {
+			case starlark.String:
+				cands = []starlark.Value{x}
+			case starlark.Tuple:
+				cands = x
+			default:
+				return nil, Errorf("TypeError", "%s first arg must be str or a tuple of str, not %s", name, TypeName(x))
+			}
+			for _, c := range cands {
+				cs, isStr := c.(starlark.String)
+				if !isStr {
+					return nil, Errorf("TypeError", "tuple for %s must only contain str, not %s", name, TypeName(c))
+				}
+				if !ok {
+					continue
+				}
+				if (suffix && strings.HasSuffix(w, string(cs))) || (!suffix && strings.HasPrefix(w, string(cs))) {
+					return starlark.True, nil
+				}
+			}
+			return starlark.False, nil
+		})
+	}
+	affix("startswith", false)
+	affix("endswith", true)
+
+	defStr("join", func(th *starlark.Thread, fn *starlark.Builtin, sep string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var it starlark.Value
+		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &it); err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		charged := 0
+		i := 0
+		err := forEach(th, it, func(v starlark.Value) error {
+			s, ok := v.(starlark.String)
+			if !ok {
+				return Errorf("TypeError", "sequence item %d: expected str instance, %s found", i, TypeName(v))
+			}
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			i++
+			if need := b.Len() + len(s); need-charged > 1<<16 {
+				if err := Alloc(th, int64(need-charged)); err != nil {
+					return err
+				}
+				charged = need
+			}
+			b.WriteString(string(s))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return starlark.String(b.String()), nil
+	})
+	defStr("replace", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var old, new string
+		count := -1
+		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 2, &old, &new, &count); err != nil {
+			return nil, err
+		}
+		n := 0
+		if old == "" {
+			n = pyLen(s) + 1
+		} else {
+			n = strings.Count(s, old)
+		}
+		if count >= 0 && count < n {
+			n = count
+		}
+		if err := Alloc(th, int64(len(s))+int64(n)*int64(len(new)-len(old))); err != nil {
+			return nil, err
+		}
+		return starlark.String(strings.Replace(s, old, new, n)), nil
+	})
+	split := func(name string, fromRight bool) {
+		defStr(name, func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var sep starlark.Value = starlark.None
+			maxsplit := -1
+			if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "sep?", &sep, "maxsplit?", &maxsplit); err != nil {
+				return nil, err
+			}
+			if sep == starlark.None {
+				return stringList(th, splitWhitespace(s, maxsplit, fromRight))
+			}
+			sp, err := strArg(name, sep)
+			if err != nil {
+				return nil, err
+			}
+			if sp == "" {
+				return nil, Errorf("ValueError", "empty separator")
+			}
+			if maxsplit < 0 {
+				return stringList(th, strings.Split(s, sp))
+			}
+			if !fromRight {
+				return stringList(th, strings.SplitN(s, sp, maxsplit+1))
+			}
+			var parts []string
+			for maxsplit > 0 {
+				i := strings.LastIndex(s, sp)
+				if i < 0 {
+					break
+				}
+				parts = append(parts, s[i+len(sp):])
+				s = s[:i]
+				maxsplit--
+			}
+			parts = append(parts, s)
+			for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+				parts[i], parts[j] = parts[j], parts[i]
+			}
+			return stringList(th, parts)
+		})
+	}
+	split("split", false)
+	split("rsplit", true)
+	defStr("splitlines", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		keep := false
+		if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "keepends?", &keep); err != nil {
+			return nil, err
+		}
+		var parts []string
+		for s != "" {
+			i := strings.IndexFunc(s, isLineBreak)
+			if i < 0 {
+				parts = append(parts, s)
+				break
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			end := i + size
+			if r == '\r' && strings.HasPrefix(s[end:], "\n") {
+				end++
+			}
+			if keep {
+				parts = append(parts, s[:end])
+			} else {
+				parts = append(parts, s[:i])
+			}
+			s = s[end:]
+		}
+		return stringList(th, parts)
+	})
+	partition := func(name string, last bool) {
+		defStr(name, func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var sep string
+			if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &sep); err != nil {
+				return nil, err
+			}
+			if sep == "" {
+				return nil, Errorf("ValueError", "empty separator")
+			}
+			var i int
+			if last {
+				i = strings.LastIndex(s, sep)
+			} else {
+				i = strings.Index(s, sep)
+			}
+			if i < 0 {
+				if last {
+					return starlark.Tuple{starlark.String(""), starlark.String(""), starlark.String(s)}, nil
+				}
+				return starlark.Tuple{starlark.String(s), starlark.String(""), starlark.String("")}, nil
+			}
+			return starlark.Tuple{starlark.String(s[:i]), starlark.String(sep), starlark.String(s[i+len(sep):])}, nil
+		})
+	}
+	partition("partition", false)
+	partition("rpartition", true)
+	defStr("removeprefix", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var p string
+		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &p); err != nil {
+			return nil, err
+		}
+		return starlark.String(strings.TrimPrefix(s, p)), nil
+	})
+	defStr("removesuffix", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var p string
+		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &p); err != nil {
+			return nil, err
+		}
+		return starlark.String(strings.TrimSuffix(s, p)), nil
+	})
+	defStr("ljust", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		w, fill, err := padArgs(fn, th, args, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		if n := pyLen(s); w > n {
+			s += strings.Repeat(fill, w-n)
+		}
+		return starlark.String(s), nil
+	})
+	defStr("rjust", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		w, fill, err := padArgs(fn, th, args, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		if n := pyLen(s); w > n {
+			s = strings.Repeat(fill, w-n) + s
+		}
+		return starlark.String(s), nil
+	})
+	defStr("center", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		w, fill, err := padArgs(fn, th, args, kwargs)
+		if err != nil {
+			return nil, err
+		}
+		if n := pyLen(s); w > n {
+			// CPython's rounding: the odd cell goes left when width is odd.
+			marg := w - n
+			left := marg/2 + (marg & w & 1)
+			s = strings.Repeat(fill, left) + s + strings.Repeat(fill, marg-left)
+		}
+		return starlark.String(s), nil
+	})
+	defStr("zfill", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var w int
+		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &w); err != nil {
+			return nil, err
+		}
+		if err := Alloc(th, int64(w)); err != nil {
+			return nil, err
+		}
+		n := pyLen(s)
+		if w <= n {
+			return starlark.String(s), nil
+		}
+		sign := ""
+		if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
+			sign, s = s[:1], s[1:]
+		}
+		return starlark.String(sign + strings.Repeat("0", w-n) + s), nil
+	})
+	defStr("expandtabs", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		tab := 8
+		if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "tabsize?", &tab); err != nil {
+			return nil, err
+		}
+		if tab < 0 {
+			tab = 0
+		}
+		if err := Alloc(th, int64(len(s))+int64(strings.Count(s, "\t"))*int64(tab)); err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		col := 0
+		for _, r := range s {
+			switch {
+			case r == '\t':
+				if tab > 0 {
+					n := tab - col%tab
+					b.WriteString(strings.Repeat(" ", n))
+					col += n
+				}
+			case r == '\n' || r == '\r':
+				b.WriteRune(r)
+				col = 0
+			default:
+				b.WriteRune(r)
+				col++
+			}
+		}
+		return starlark.String(b.String()), nil
+	})
+	defStr("encode", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		enc, errs := "utf-8", "strict"
+		if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "encoding?", &enc, "errors?", &errs); err != nil {
+			return nil, err
+		}
+		return encodeString(s, enc, errs)
+	})
+	defStr("format", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		out, err := strFormat(th, s, args, kwargs, nil)
+		return starlark.String(out), err
+	})
+	defStr("format_map", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var m starlark.Mapping
+		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &m); err != nil {
+			return nil, err
+		}
+		out, err := strFormat(th, s, nil, nil, m)
+		return starlark.String(out), err
+	})
+	defStr("translate", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var table starlark.Mapping
+		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &table); err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		for _, r := range s {
+			v, found, err := table.Get(starlark.MakeInt(int(r)))
+			if err != nil {
+				return nil, err
+			}
+			if !found {
+				b.WriteRune(r)
+				continue
+			}
+			switch v := v.(type) {
+			case starlark.NoneType:
+			case starlark.String:
+				b.WriteString(string(v))
+			case starlark.Int:
+				c, _ := v.Int64()
+				b.WriteRune(rune(c))
+			default:
+				return nil, Errorf("TypeError", "character mapping must return integer, None or str")
+			}
+			if b.Len() > 1<<20 && b.Len()%(1<<16) < 8 {
+				if err := Alloc(th, int64(b.Len())); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return starlark.String(b.String()), nil
+	})
+	typeStr.attrs = map[string]starlark.Value{"maketrans": starlark.NewBuiltin("maketrans", strMaketrans)}
+	typeStr.methods = strMethods
+}
+
+func strMaketrans(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var x, y, z starlark.Value
+	if err := starlark.UnpackPositionalArgs("maketrans", args, kwargs, 1, &x, &y, &z); err != nil {
+		return nil, err
+	}
+	d := starlark.NewDict(8)
+	if y == nil {
+		m, ok := x.(*starlark.Dict)
+		if !ok {
+			return nil, Errorf("TypeError", "if you give only one argument to maketrans it must be a dict")
+		}
+		for k, v := range m.Entries() {
+			if ks, ok := k.(starlark.String); ok {
+				r := []rune(string(ks))
+				if len(r) != 1 {
+					return nil, Errorf("ValueError", "string keys in translate table must be of length 1")
+				}
+				k = starlark.MakeInt(int(r[0]))
+			}
+			if err := d.SetKey(k, v); err != nil {
+				return nil, err
+			}
+		}
+		return d, nil
+	}
+	xs, ok1 := x.(starlark.String)
+	ys, ok2 := y.(starlark.String)
+	if !ok1 || !ok2 {
+		return nil, Errorf("TypeError", "maketrans() arguments must be str")
+	}
+	xr, yr := []rune(string(xs)), []rune(string(ys))
+	if len(xr) != len(yr) {
+		return nil, Errorf("ValueError", "the first two maketrans arguments must have equal length")
+	}
+	for i := range xr {
+		d.SetKey(starlark.MakeInt(int(xr[i])), starlark.MakeInt(int(yr[i])))
+	}
+	if z != nil {
+		zs, ok := z.(starlark.String)
+		if !ok {
+			return nil, Errorf("TypeError", "maketrans() argument 3 must be str")
+		}
+		for _, r := range string(zs) {
+			d.SetKey(starlark.MakeInt(int(r)), starlark.None)
+		}
+	}
+	return d, nil
+}
+
+func encodeString(s, enc, errs string) (starlark.Value, error) {
+	switch strings.ReplaceAll(strings.ToLower(enc), "_", "-") {
+	case "utf-8", "utf8":
+		return starlark.Bytes(s), nil
+	case "ascii", "latin-1", "latin1", "iso-8859-1":
+		limit := rune(0x7f)
+		if !strings.HasPrefix(strings.ToLower(enc), "ascii") {
+			limit = 0xff
+		}
+		var b []byte
+		for i, r := range []rune(s) {
+			if r > limit {
+				switch errs {
+				case "ignore":
+					continue
+				case "replace":
+					b = append(b, '?')
+					continue
+				}
+				return nil, Errorf("UnicodeEncodeError", "'%s' codec can't encode character '\\u%04x' in position %d: ordinal not in range(%d)", enc, r, i, limit+1)
+			}
+			b = append(b, byte(r))
+		}
+		return starlark.Bytes(b), nil
+	}
+	return nil, Errorf("LookupError", "unknown encoding: %s", enc)
+}
