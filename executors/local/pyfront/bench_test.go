@@ -1,6 +1,12 @@
 package pyfront
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
 
 // benchSource is a typical 30-line model-written action.
 const benchSource = `import math
@@ -49,11 +55,15 @@ func BenchmarkLower30Lines(b *testing.B) {
 // Starlark, to measure what the lowering's helper calls cost. The real
 // helpers do more work than the doubles; this is the call overhead.
 func BenchmarkHelperCost(b *testing.B) {
-	progs := []struct{ name, src string }{
-		{"mul", "t = 0\nfor i in range(100000):\n    t += i * 3\n"},
-		{"iter", "rows = [[1] * 10 for _ in range(10000)]\nt = 0\nfor row in rows:\n    for x in row:\n        t += x\n"},
-		{"compare", "t = 0\nfor i in range(100000):\n    if 10 < i < 500:\n        t += 1\n"},
-		{"plain", "t = 0\nfor i in range(100000):\n    t += i + 3\n"},
+	// star is the plain Starlark equivalent when src is not Starlark.
+	progs := []struct{ name, src, star string }{
+		{"mul", "t = 0\nfor i in range(100000):\n    t += i * 3\n", ""},
+		{"iter", "rows = [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10] for _ in range(10000)]\nt = 0\nfor row in rows:\n    for x in row:\n        t += x\n", ""},
+		{"compare", "t = 0\nfor i in range(100000):\n    if 10 < i < 500:\n        t += 1\n",
+			"t = 0\nfor i in range(100000):\n    if 10 < i and i < 500:\n        t += 1\n"},
+		{"compare-call", "t = 0\nfor i in range(100000):\n    if 10 < abs(i) < 500:\n        t += 1\n",
+			"t = 0\nfor i in range(100000):\n    a = abs(i)\n    if 10 < a and a < 500:\n        t += 1\n"},
+		{"plain", "t = 0\nfor i in range(100000):\n    t += i + 3\n", ""},
 	}
 	for _, p := range progs {
 		b.Run(p.name+"/lowered", func(b *testing.B) {
@@ -64,7 +74,11 @@ func BenchmarkHelperCost(b *testing.B) {
 			runBench(b, prog.File)
 		})
 		b.Run(p.name+"/starlark", func(b *testing.B) {
-			f, err := fileOptions.Parse("b.star", p.src, 0)
+			src := p.src
+			if p.star != "" {
+				src = p.star
+			}
+			f, err := fileOptions.Parse("b.star", src, 0)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -6,6 +6,7 @@ package pyfront
 
 import (
 	"fmt"
+	"github.com/star-agent/star-agent/builtins"
 	"math"
 	"math/big"
 	"strconv"
@@ -292,6 +293,17 @@ func testPredeclared(out *strings.Builder) starlark.StringDict {
 	}}
 	osMod := &starlarkstruct.Module{Name: "os", Members: starlark.StringDict{"path": osPath}}
 	modules := map[string]starlark.Value{"math": mathMod, "os": osMod, "os.path": osPath}
+	d := testDoubles(out, modules)
+	// The guarded concatenation and formatting helpers are the real ones.
+	d[builtins.HelperAdd] = builtins.Add
+	d[builtins.HelperIAdd] = builtins.IAdd
+	d[builtins.HelperMod] = builtins.Runtime()[builtins.HelperMod]
+	return d
+}
+
+// testDoubles are small stand-ins for builtins and runtime helpers that keep
+// this package's tests independent of the builtins package's details.
+func testDoubles(out *strings.Builder, modules map[string]starlark.Value) starlark.StringDict {
 	return starlark.StringDict{
 		"print": builtin("print", func(args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			sep, end := " ", "\n"

@@ -176,8 +176,34 @@ func isNumLit(x Expr) bool {
 	return false
 }
 
+// isLit reports a literal number or string: an operand that can add only
+// a bounded amount to a concatenation.
+func isLit(x Expr) bool {
+	switch n := unparen(x).(type) {
+	case *Str:
+		return true
+	case *BinOp:
+		return isLit(n.X) && isLit(n.Y)
+	}
+	return isNumLit(x)
+}
+
 func (l *lowerer) binOp(n *BinOp) syntax.Expr {
 	switch n.Op {
+	case tPLUS:
+		// Concatenation can double a value in one step (s = s + s),
+		// faster than the engine's periodic memory check: guard it unless
+		// an operand is a literal.
+		if !isLit(n.X) && !isLit(n.Y) {
+			return l.call(builtins.HelperAdd, n.pos, l.expr(n.X), l.expr(n.Y))
+		}
+	case tPERCENT:
+		// Python's printf-style formatting (go.starlark.net's %s prints
+		// Starlark reprs); a numeric right operand is arithmetic or prints
+		// the same in both.
+		if !isNumLit(n.Y) {
+			return l.call(builtins.HelperMod, n.pos, l.expr(n.X), l.expr(n.Y))
+		}
 	case tSTARSTAR:
 		return l.call(builtins.HelperPow, n.pos, l.expr(n.X), l.expr(n.Y))
 	case tAT:
@@ -308,7 +334,8 @@ func (l *lowerer) spread(elts []Expr, at, end pos) (syntax.Expr, bool) {
 		if out == nil {
 			out = e
 		} else {
-			out = l.binary(syntax.PLUS, out, e, at)
+			// [*x, *x] can double a value in one step: guarded like +.
+			out = l.call(builtins.HelperAdd, at, out, e)
 		}
 	}
 	flush := func() {
@@ -547,6 +574,7 @@ func unstar(x Expr) Expr {
 // __sa_fmt(value, conversion, spec) calls.
 func (l *lowerer) fstr(parts []fpart, at pos) syntax.Expr {
 	var out syntax.Expr
+	fields := 0
 	for _, p := range parts {
 		var e syntax.Expr
 		if p.X == nil {
@@ -562,10 +590,17 @@ func (l *lowerer) fstr(parts []fpart, at pos) syntax.Expr {
 			}
 			e = l.call(builtins.HelperFormat, p.X.at(), l.expr(p.X), l.str(conv, at), spec)
 		}
-		if out == nil {
+		switch {
+		case out == nil:
 			out = e
-		} else {
+		case p.X != nil && fields > 0:
+			// Two formatted fields can double a value: f"{s}{s}".
+			out = l.call(builtins.HelperAdd, at, out, e)
+		default:
 			out = l.binary(syntax.PLUS, out, e, at)
+		}
+		if p.X != nil {
+			fields++
 		}
 	}
 	if out == nil {

@@ -1,0 +1,467 @@
+// Package runner is the host side of the runner protocol that every
+// full-Python executor (wasm, docker, e2b, modal) speaks, and the Python
+// runner script itself (Script), which those executors start inside their
+// sandbox as `python -c <Script>`.
+//
+// The protocol is JSON lines over the sandbox's stdin and stdout. After the
+// runner prints {"op":"ready"}, the host sends one request at a time and
+// reads until the matching result:
+//
+//	host → runner  {"op":"exec","id":7,"code":"..."}
+//	runner → host  {"op":"call","id":7,"call":1,"tool":"web_search","args":[...],"kwargs":{...}}
+//	host → runner  {"op":"return","id":7,"call":1,"value":...}   or  {..., "error":{"type":..., "message":...}}
+//	runner → host  {"op":"result","id":7,"stdout":"...","value":...,"repr":"...","final":false,"error":null}
+//
+// Other requests are config (output cap, import policy, sys.path), tools,
+// vars and dump (the variables JSON can carry). Values are JSON with tags
+// for what JSON cannot say ({"$tuple": [...]}, see Encode and Decode); the
+// runner never unpickles. This package knows nothing of the transport: a
+// Session reads and writes any byte streams, and the executor that owns the
+// sandbox kills and restarts it when a Session reports it broken.
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
+)
+
+// Script is the Python runner. Start it with `python -c Script` (it needs
+// nothing but the standard library) with the protocol on its stdin/stdout.
+//
+//go:embed runner.py
+var Script string
+
+// ErrBroken reports that the runner can no longer be used: it died, the
+// stream broke, it violated the protocol, or an exec was abandoned because
+// its context ended. The owner of the sandbox should restart it.
+var ErrBroken = errors.New("runner: session broken")
+
+// maxLine bounds one protocol message so that a runaway runner cannot make
+// the host allocate without limit.
+const maxLine = 64 << 20
+
+// Config is what a runner needs to know before it executes code.
+type Config struct {
+	// MaxOutput caps captured stdout in characters (default 50,000).
+	MaxOutput int
+	// Imports is the import policy; nil Authorized authorizes everything.
+	Imports executors.ImportPolicy
+	// SysPath directories are appended to sys.path (pure-Python packages).
+	SysPath []string
+}
+
+// Session is the host side of one runner. Its methods are safe for
+// concurrent use but run one request at a time.
+type Session struct {
+	w io.Writer
+
+	mu        sync.Mutex
+	msgs      chan message
+	readErr   error // set before msgs closes
+	nextID    int64
+	tools     map[string]tool.Tool
+	maxOutput int
+	broken    error
+	python    string
+}
+
+// message is every field a runner message may have. Decoding is strict:
+// unknown fields are an error.
+type message struct {
+	Op        string            `json:"op"`
+	ID        int64             `json:"id"`
+	Protocol  int               `json:"protocol,omitempty"`
+	Python    string            `json:"python,omitempty"`
+	Call      int64             `json:"call,omitempty"`
+	Tool      string            `json:"tool,omitempty"`
+	Args      json.RawMessage   `json:"args,omitempty"`
+	Kwargs    json.RawMessage   `json:"kwargs,omitempty"`
+	Stdout    string            `json:"stdout"`
+	Truncated bool              `json:"truncated"`
+	Value     json.RawMessage   `json:"value"`
+	Repr      string            `json:"repr"`
+	Final     bool              `json:"final"`
+	Error     *wireError        `json:"error"`
+	Imports   []string          `json:"imports"`
+	Skipped   map[string]string `json:"skipped"`
+}
+
+type wireError struct {
+	Type      string `json:"type"`
+	Message   string `json:"message"`
+	Line      int    `json:"line"`
+	Source    string `json:"source"`
+	Traceback string `json:"traceback"`
+}
+
+// NewSession starts reading runner messages from r; requests go to w. Call
+// Ready before anything else.
+func NewSession(r io.Reader, w io.Writer) *Session {
+	s := &Session{w: w, msgs: make(chan message, 1), tools: map[string]tool.Tool{}, maxOutput: executors.DefaultMaxOutput}
+	go s.read(bufio.NewReaderSize(r, 64<<10))
+	return s
+}
+
+func (s *Session) read(br *bufio.Reader) {
+	defer close(s.msgs)
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if err == bufio.ErrBufferFull {
+			if len(line) > maxLine {
+				s.readErr = fmt.Errorf("runner message longer than %d bytes", maxLine)
+				return
+			}
+			continue
+		}
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			s.readErr = fmt.Errorf("runner stream ended: %w", err)
+			return
+		}
+		var m message
+		d := json.NewDecoder(bytes.NewReader(line))
+		d.DisallowUnknownFields()
+		if err := d.Decode(&m); err != nil {
+			s.readErr = fmt.Errorf("runner sent a bad message %q: %w", abbreviate(line), err)
+			return
+		}
+		line = line[:0]
+		s.msgs <- m
+	}
+}
+
+func abbreviate(b []byte) string {
+	if len(b) > 200 {
+		return string(b[:200]) + "..."
+	}
+	return string(b)
+}
+
+// Ready waits for the runner's first message and returns its Python version.
+func (s *Session) Ready(ctx context.Context) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m, err := s.next(ctx)
+	if err != nil {
+		return "", err
+	}
+	if m.Op != "ready" {
+		return "", s.fail(fmt.Errorf("runner: expected ready, got %q", m.Op))
+	}
+	if m.Protocol != 1 {
+		return "", s.fail(fmt.Errorf("runner: protocol %d, want 1", m.Protocol))
+	}
+	s.python = m.Python
+	return m.Python, nil
+}
+
+// next returns the next message, or an error that breaks the session when
+// the stream ends or ctx is done first.
+func (s *Session) next(ctx context.Context) (message, error) {
+	if s.broken != nil {
+		return message{}, s.broken
+	}
+	select {
+	case m, ok := <-s.msgs:
+		if !ok {
+			return message{}, s.fail(s.readErr)
+		}
+		return m, nil
+	case <-ctx.Done():
+		return message{}, s.fail(fmt.Errorf("runner: abandoned: %w", context.Cause(ctx)))
+	}
+}
+
+func (s *Session) fail(err error) error {
+	if s.broken == nil {
+		s.broken = fmt.Errorf("%w: %w", ErrBroken, err)
+	}
+	return s.broken
+}
+
+// Err returns the error that broke the session, or nil.
+func (s *Session) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.broken
+}
+
+func (s *Session) send(m map[string]any) error {
+	if s.broken != nil {
+		return s.broken
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if _, err := s.w.Write(append(data, '\n')); err != nil {
+		return s.fail(fmt.Errorf("runner: write: %w", err))
+	}
+	return nil
+}
+
+// request sends m and returns the runner's result for it.
+func (s *Session) request(ctx context.Context, m map[string]any) (message, error) {
+	s.nextID++
+	m["id"] = s.nextID
+	if err := s.send(m); err != nil {
+		return message{}, err
+	}
+	res, err := s.next(ctx)
+	if err != nil {
+		return message{}, err
+	}
+	if res.Op != "result" || res.ID != s.nextID {
+		return message{}, s.fail(fmt.Errorf("runner: expected result %d, got %s %d", s.nextID, res.Op, res.ID))
+	}
+	if res.Error != nil {
+		return res, fmt.Errorf("runner: %s: %s", res.Error.Type, res.Error.Message)
+	}
+	return res, nil
+}
+
+// Configure sets the output cap, import policy and extra sys.path entries.
+func (s *Session) Configure(ctx context.Context, c Config) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.MaxOutput <= 0 {
+		c.MaxOutput = executors.DefaultMaxOutput
+	}
+	s.maxOutput = c.MaxOutput
+	m := map[string]any{"op": "config", "max_output": c.MaxOutput, "forbidden": nonNil(c.Imports.Forbidden), "sys_path": nonNil(c.SysPath)}
+	if c.Imports.Authorized != nil {
+		m["authorized"] = c.Imports.Authorized
+	}
+	_, err := s.request(ctx, m)
+	return err
+}
+
+func nonNil(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
+
+// SetTools makes tools callable from the code as Python functions taking
+// positional and keyword arguments. It replaces the previous tools.
+func (s *Session) SetTools(ctx context.Context, tools []tool.Tool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	specs := make([]map[string]any, 0, len(tools))
+	byName := make(map[string]tool.Tool, len(tools))
+	for _, t := range tools {
+		sp := t.Spec()
+		inputs := make([]string, len(sp.Inputs))
+		for i, in := range sp.Inputs {
+			inputs[i] = in.Name
+		}
+		specs = append(specs, map[string]any{"name": sp.Name, "description": sp.Description, "inputs": inputs})
+		byName[sp.Name] = t
+	}
+	if _, err := s.request(ctx, map[string]any{"op": "tools", "tools": specs}); err != nil {
+		return err
+	}
+	s.tools = byName
+	return nil
+}
+
+// SetVariables binds vars as globals of the code. Values may be anything
+// Encode accepts.
+func (s *Session) SetVariables(ctx context.Context, vars map[string]any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	enc := make(map[string]any, len(vars))
+	for k, v := range vars {
+		e, err := Encode(v)
+		if err != nil {
+			return fmt.Errorf("variable %s: %w", k, err)
+		}
+		enc[k] = e
+	}
+	_, err := s.request(ctx, map[string]any{"op": "vars", "vars": enc})
+	return err
+}
+
+// Variables returns the code's global variables that JSON can carry, and
+// for each one it cannot, the reason.
+func (s *Session) Variables(ctx context.Context) (map[string]any, map[string]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	res, err := s.request(ctx, map[string]any{"op": "dump"})
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := decodeRaw(res.Value)
+	if err != nil {
+		return nil, nil, s.fail(err)
+	}
+	vars, _ := v.(map[string]any)
+	return vars, res.Skipped, nil
+}
+
+func decodeRaw(raw json.RawMessage) (any, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	var v any
+	if err := decodeJSON(raw, &v); err != nil {
+		return nil, fmt.Errorf("runner: bad value: %w", err)
+	}
+	return Decode(v)
+}
+
+// Exec runs code in the runner's namespace, serving its tool calls. A
+// failure of the code is Result.Err; the error is for a broken session
+// (which includes ctx ending before the result: the runner is then busy
+// with code nobody waits for, and its owner must restart it). Engine and
+// Duration are left for the caller to fill.
+func (s *Session) Exec(ctx context.Context, code string) (executors.Result, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nextID++
+	id := s.nextID
+	if err := s.send(map[string]any{"op": "exec", "id": id, "code": code}); err != nil {
+		return executors.Result{}, err
+	}
+	for {
+		m, err := s.next(ctx)
+		if err != nil {
+			return executors.Result{}, err
+		}
+		if m.ID != id {
+			return executors.Result{}, s.fail(fmt.Errorf("runner: message for request %d while running %d", m.ID, id))
+		}
+		switch m.Op {
+		case "call":
+			reply := s.callTool(ctx, m)
+			if err := s.send(reply); err != nil {
+				return executors.Result{}, err
+			}
+		case "result":
+			return s.result(m)
+		default:
+			return executors.Result{}, s.fail(fmt.Errorf("runner: unexpected %q message during exec", m.Op))
+		}
+	}
+}
+
+func (s *Session) result(m message) (executors.Result, error) {
+	res := executors.Result{Stdout: m.Stdout, Truncated: m.Truncated, IsFinal: m.Final, Repr: m.Repr, Imports: m.Imports}
+	// The runner caps output itself; the host enforces the cap as well in
+	// case the runner was tampered with by the code it runs.
+	if n := utf8.RuneCountInString(res.Stdout); n > s.maxOutput+200 {
+		res.Stdout = cut(res.Stdout, s.maxOutput) + fmt.Sprintf("\n[output truncated: %d more characters were printed; only the first %d are kept]\n", n-s.maxOutput, s.maxOutput)
+		res.Truncated = true
+	}
+	if utf8.RuneCountInString(res.Repr) > s.maxOutput {
+		res.Repr = cut(res.Repr, s.maxOutput) + "..."
+	}
+	if m.Error != nil {
+		e := m.Error
+		res.Err = &executors.ExecError{Type: e.Type, Message: e.Message, Line: e.Line, Source: e.Source, Traceback: e.Traceback}
+		return res, nil
+	}
+	v, err := decodeRaw(m.Value)
+	if err != nil {
+		return res, s.fail(err)
+	}
+	res.Value = v
+	return res, nil
+}
+
+func cut(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
+// callTool runs one tool call and returns the reply for the runner.
+func (s *Session) callTool(ctx context.Context, m message) map[string]any {
+	reply := map[string]any{"op": "return", "id": m.ID, "call": m.Call}
+	fail := func(typ, format string, a ...any) map[string]any {
+		reply["error"] = map[string]any{"type": typ, "message": fmt.Sprintf(format, a...)}
+		return reply
+	}
+	t, ok := s.tools[m.Tool]
+	if !ok {
+		return fail("NameError", "name '%s' is not defined", m.Tool)
+	}
+	var rawArgs []any
+	var rawKw map[string]any
+	if len(m.Args) > 0 {
+		if err := decodeJSON(m.Args, &rawArgs); err != nil {
+			return fail("TypeError", "bad arguments: %v", err)
+		}
+	}
+	if len(m.Kwargs) > 0 {
+		if err := decodeJSON(m.Kwargs, &rawKw); err != nil {
+			return fail("TypeError", "bad keyword arguments: %v", err)
+		}
+	}
+	args := make([]any, len(rawArgs))
+	for i, a := range rawArgs {
+		d, err := Decode(a)
+		if err != nil {
+			return fail("TypeError", "%s(): argument %d: %v", m.Tool, i+1, err)
+		}
+		args[i] = Plain(d)
+	}
+	kwargs := make(map[string]any, len(rawKw))
+	for k, a := range rawKw {
+		d, err := Decode(a)
+		if err != nil {
+			return fail("TypeError", "%s(): argument %s: %v", m.Tool, k, err)
+		}
+		kwargs[k] = Plain(d)
+	}
+	bound, err := tool.Bind(t.Spec(), args, kwargs)
+	if err != nil {
+		return fail("TypeError", "%v", err)
+	}
+	out, err := t.Call(ctx, bound)
+	if err != nil {
+		var ee *executors.ExecError
+		if errors.As(err, &ee) {
+			return fail(ee.Type, "%s", ee.Message)
+		}
+		return fail("ToolError", "tool %s failed: %v", m.Tool, err)
+	}
+	enc, err := Encode(out)
+	if err != nil {
+		return fail("ToolError", "tool %s returned a value that cannot be used: %v", m.Tool, err)
+	}
+	reply["value"] = enc
+	return reply
+}
+
+// Restarted is the Result.Err a Python executor reports when it had to
+// restart its sandbox, so that the model knows its state is gone.
+// typ is the Python exception type that ended the code (TimeoutError,
+// MemoryError, ...); why says what happened.
+func Restarted(typ, why string) *executors.ExecError {
+	return &executors.ExecError{
+		Type:    typ,
+		Message: why + "; the Python sandbox was restarted: variables defined before are gone",
+	}
+}

@@ -1,0 +1,256 @@
+package wasm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/star-agent/star-agent/executors/runner"
+)
+
+// sandbox is one running interpreter with a runner session on its stdio.
+type sandbox interface {
+	session() *runner.Session
+	// kill stops the interpreter at once; it is safe to call twice.
+	kill()
+	// died waits up to d for the interpreter to end and says why it ended
+	// ("" if it is still running or ended normally).
+	died(d time.Duration) string
+}
+
+// inProcess runs the interpreter on a goroutine of this process, under a
+// runtime with close-on-context-done, so cancelling ictx stops it.
+type inProcess struct {
+	sess   *runner.Session
+	cancel context.CancelFunc
+	stop   chan struct{}
+	once   sync.Once
+	stdin  *io.PipeWriter
+	stdout *io.PipeReader
+	done   chan struct{}
+	err    error
+	stderr *tail
+}
+
+func startInProcess(eng *engine, g guestSpec) (*inProcess, error) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s := &inProcess{stop: make(chan struct{}), stdin: inW, stdout: outR, done: make(chan struct{}), stderr: &tail{}}
+	cfg, err := g.moduleConfig(inR, outW, s.stderr, s.stop)
+	if err != nil {
+		return nil, err
+	}
+	ictx, cancel := context.WithCancel(context.Background())
+	ictx = experimental.WithMemoryAllocator(ictx, memoryAllocator())
+	s.cancel = cancel
+	go func() {
+		defer close(s.done)
+		mod, err := eng.rt.InstantiateModule(ictx, eng.mod, cfg)
+		if mod != nil {
+			mod.Close(context.Background())
+		}
+		s.err = err
+		outW.CloseWithError(io.EOF)
+		inR.Close()
+	}()
+	s.sess = runner.NewSession(outR, inW)
+	return s, nil
+}
+
+func (s *inProcess) session() *runner.Session { return s.sess }
+
+func (s *inProcess) kill() {
+	s.once.Do(func() {
+		close(s.stop)
+		s.cancel()
+		s.stdin.CloseWithError(errors.New("sandbox killed"))
+		s.stdout.Close()
+	})
+}
+
+func (s *inProcess) died(d time.Duration) string {
+	select {
+	case <-s.done:
+	case <-time.After(d):
+		return ""
+	}
+	return exitReason(s.err, s.stderr.String())
+}
+
+func exitReason(err error, stderr string) string {
+	var exit *sys.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 0 {
+		err = nil
+	}
+	var parts []string
+	if err != nil {
+		msg := err.Error()
+		if i := strings.Index(msg, "\nwasm stack trace:"); i >= 0 {
+			msg = msg[:i]
+		}
+		parts = append(parts, msg)
+	}
+	if s := strings.TrimSpace(stderr); s != "" {
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ": ")
+}
+
+// childEnv names the variable that turns a process into a sandbox child;
+// its value is the JSON guestSpec.
+const childEnv = "STAR_AGENT_WASM_CHILD"
+
+func init() {
+	if spec, ok := os.LookupEnv(childEnv); ok {
+		os.Exit(runChild(spec))
+	}
+}
+
+// runChild is the main function of a sandbox child process: the runtime
+// without close-on-context-done (full speed), stdio straight to the guest.
+// The parent stops it with SIGKILL.
+func runChild(spec string) int {
+	var g guestSpec
+	if err := json.Unmarshal([]byte(spec), &g); err != nil {
+		fmt.Fprintln(os.Stderr, "wasm child:", err)
+		return 2
+	}
+	ctx := context.Background()
+	eng, err := newEngine(ctx, engineKey{cacheDir: g.CacheDir, pages: g.Pages})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wasm child:", err)
+		return 2
+	}
+	cfg, err := g.moduleConfig(os.Stdin, os.Stdout, os.Stderr, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wasm child:", err)
+		return 2
+	}
+	ctx = experimental.WithMemoryAllocator(ctx, memoryAllocator())
+	_, err = eng.rt.InstantiateModule(ctx, eng.mod, cfg)
+	var exit *sys.ExitError
+	if errors.As(err, &exit) {
+		return int(exit.ExitCode())
+	}
+	if err != nil {
+		msg := err.Error()
+		if i := strings.Index(msg, "\nwasm stack trace:"); i >= 0 {
+			msg = msg[:i]
+		}
+		fmt.Fprintln(os.Stderr, msg)
+		return 3
+	}
+	return 0
+}
+
+// childProcess runs the interpreter in a re-executed copy of this program.
+type childProcess struct {
+	sess    *runner.Session
+	cmd     *exec.Cmd
+	once    sync.Once
+	done    chan struct{}
+	err     error
+	stderr  *tail
+	closers []io.Closer
+}
+
+func startChild(g guestSpec) (*childProcess, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("wasm: child process: %w", err)
+	}
+	spec, err := json.Marshal(g)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = []string{childEnv + "=" + string(spec)}
+	cmd.Dir = "/"
+	setParentDeathSignal(cmd)
+	s := &childProcess{cmd: cmd, done: make(chan struct{}), stderr: &tail{}}
+	cmd.Stderr = s.stderr
+	// Pipes of our own, not cmd.StdinPipe/StdoutPipe: Wait closes those,
+	// and the runner's last message must stay readable after the exit.
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	cmd.Stdin, cmd.Stdout = inR, outW
+	err = cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		return nil, fmt.Errorf("wasm: child process: %w", err)
+	}
+	s.closers = []io.Closer{inW, outR}
+	go func() {
+		defer close(s.done)
+		s.err = cmd.Wait()
+	}()
+	s.sess = runner.NewSession(outR, inW)
+	return s, nil
+}
+
+func (s *childProcess) session() *runner.Session { return s.sess }
+
+func (s *childProcess) kill() {
+	s.once.Do(func() {
+		s.cmd.Process.Kill()
+		for _, c := range s.closers {
+			c.Close()
+		}
+	})
+}
+
+func (s *childProcess) died(d time.Duration) string {
+	select {
+	case <-s.done:
+	case <-time.After(d):
+		return ""
+	}
+	var exit *exec.ExitError
+	if errors.As(s.err, &exit) && exit.ExitCode() == 0 {
+		return strings.TrimSpace(s.stderr.String())
+	}
+	return exitReason(s.err, s.stderr.String())
+}
+
+// tail keeps the last 4 KiB written to it (the interpreter's stderr).
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 4096 {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4096:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
