@@ -1,15 +1,24 @@
 package main
 
-// SCAFFOLDING: the agent helper replaces this file with the real command.
+import (
+	"errors"
 
-import "github.com/spf13/cobra"
+	"github.com/spf13/cobra"
 
+	"github.com/star-agent/star-agent/starlarkagent/cli"
+)
+
+// newRunCmd returns "star-agent run", which package cli implements so that
+// agenttest can build the same command around a user's tools.
 func newRunCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "run [flags] TASK",
-		Short: "Run an agent on a task (not implemented yet)",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return usageError("run is not implemented yet")
-		},
+	cmd := cli.NewRunCommand(cli.Config{})
+	runE := cmd.RunE
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		err := runE(c, args)
+		if ee, ok := errors.AsType[*cli.ExitError](err); ok {
+			return &exitError{code: ee.Code, err: ee.Err}
+		}
+		return err
 	}
+	return cmd
 }

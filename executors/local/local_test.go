@@ -333,3 +333,18 @@ func TestModulesAreSharedWithinAnExecutor(t *testing.T) {
 		t.Fatalf("seeded generator not shared: %s vs %s (%v %v)", a.Repr, b.Repr, a.Err, b.Err)
 	}
 }
+
+func TestErrorLineAfterRedefinitions(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	run(t, e, "def double(n):\n    return n * 2\ntotal = double(5)")
+	// This step rebinds total, so double is re-created before it runs.
+	res := run(t, e, "print('x')\ntotal = total + missing_name")
+	if res.Err == nil || res.Err.Line != 2 || res.Err.Source != "total = total + missing_name" {
+		t.Fatalf("%+v", res.Err)
+	}
+	// An error inside a re-created function names the user's call line.
+	res = run(t, e, "total = 1\ndouble(None)")
+	if res.Err == nil || res.Err.Type != "TypeError" || res.Err.Line != 2 {
+		t.Fatalf("%+v", res.Err)
+	}
+}

@@ -220,8 +220,16 @@ func (c *chunk) withPrelude(f *syntax.File) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	f.Stmts = append(p.File.Stmts, f.Stmts...)
-	return len(p.File.Stmts), nil
+	// go.starlark.net names the top-level code's file after its first
+	// statement (nested defs keep their own), so a statement of the step
+	// itself must come first for errors to name the step and its lines.
+	var first syntax.Position
+	if len(f.Stmts) > 0 {
+		first, _ = f.Stmts[0].Span()
+	}
+	stmts := append([]syntax.Stmt{&syntax.BranchStmt{Token: syntax.PASS, TokenPos: first}}, p.File.Stmts...)
+	f.Stmts = append(stmts, f.Stmts...)
+	return len(stmts), nil
 }
 
 // execChunk runs a chunk in globals. Names the code uses but nothing

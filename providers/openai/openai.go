@@ -1,0 +1,342 @@
+// Package openai is a providers.Model for the OpenAI Chat Completions API
+// and every server that speaks it, built on github.com/sashabaranov/go-openai.
+//
+// One provider covers many servers through Options.BaseURL (and, where
+// needed, Options.Headers):
+//
+//	OpenAI        (default)                      APIKey = $OPENAI_API_KEY
+//	Azure OpenAI  https://NAME.openai.azure.com  AzureAPIVersion = "2024-10-21", Model = deployment name
+//	Ollama        http://localhost:11434/v1      no key
+//	vLLM          http://localhost:8000/v1       key only if started with --api-key
+//	llama.cpp     http://localhost:8080/v1       (llama-server)
+//	LM Studio     http://localhost:1234/v1
+//	OpenRouter    https://openrouter.ai/api/v1   Headers: HTTP-Referer, X-Title (optional)
+//	Hugging Face  https://router.huggingface.co/v1  APIKey = $HF_TOKEN
+//	LiteLLM proxy http://localhost:4000          APIKey = the proxy's key
+//
+// Retries are done by providers/retry below go-openai (which has no retries
+// of its own): 408, 429 and 5xx responses and transport errors are retried
+// with backoff and jitter, honouring Retry-After. Failures are returned as
+// *providers.Error, which says whether retrying later may help. The API
+// key is sent only in the Authorization (or Azure api-key) header and is
+// redacted from any server message that echoes it.
+package openai
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	goopenai "github.com/sashabaranov/go-openai"
+
+	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/providers/retry"
+)
+
+// DefaultBaseURL is OpenAI's API.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// DefaultTimeout bounds one attempt when Options.Timeout is zero.
+const DefaultTimeout = 10 * time.Minute
+
+// Options configure a Model. Only Model is required.
+type Options struct {
+	// Model is the model name (the deployment name on Azure).
+	Model string
+	// APIKey is sent as a bearer token (Azure: the api-key header). Empty
+	// sends no Authorization header, as local servers expect.
+	APIKey string
+	// BaseURL is the API root, ending in /v1 for most servers; default
+	// DefaultBaseURL.
+	BaseURL string
+	// Headers are added to every request (e.g. OpenRouter's HTTP-Referer).
+	// They are never logged or recorded.
+	Headers map[string]string
+	// Organization is sent as OpenAI-Organization when not empty.
+	Organization string
+	// AzureAPIVersion, when set, switches to Azure OpenAI: BaseURL is the
+	// resource endpoint, Model the deployment, and this the api-version.
+	AzureAPIVersion string
+	// HTTPClient is the client to send requests with; its transport is
+	// wrapped with the retrying one. Nil means a new http.Client.
+	HTTPClient *http.Client
+
+	// MaxRetries is the number of retries after the first attempt; 0
+	// means 3, negative means none.
+	MaxRetries int
+	// Retry tunes backoff delays and the longest honoured Retry-After;
+	// its MaxAttempts is overridden by MaxRetries.
+	Retry retry.Policy
+	// Timeout bounds one attempt, from request to the end of the response
+	// (the whole stream when streaming); default DefaultTimeout. The
+	// caller's context bounds the call as a whole.
+	Timeout time.Duration
+	// RequestsPerMinute paces requests; 0 means no limit.
+	RequestsPerMinute int
+
+	// Temperature is the default sampling temperature; nil leaves it to
+	// the server. GenerateOptions.Temperature overrides it.
+	Temperature *float64
+	// MaxTokens is the default output limit; 0 leaves it to the server.
+	MaxTokens int
+	// UseMaxCompletionTokens sends the limit as max_completion_tokens (as
+	// OpenAI's reasoning models require) instead of max_tokens (which
+	// other servers understand).
+	UseMaxCompletionTokens bool
+	// NoStreamUsage omits stream_options.include_usage when streaming, for
+	// servers that reject it; streamed calls then report no usage.
+	NoStreamUsage bool
+}
+
+// Model is a providers.StreamingModel backed by a Chat Completions server.
+// It is safe for concurrent use.
+type Model struct {
+	opts   Options
+	client *goopenai.Client
+}
+
+var _ providers.StreamingModel = (*Model)(nil)
+
+// New returns a Model for opts.
+func New(opts Options) (*Model, error) {
+	if opts.Model == "" {
+		return nil, errors.New("openai: no model name given")
+	}
+	if opts.BaseURL == "" {
+		if opts.AzureAPIVersion != "" {
+			return nil, errors.New("openai: Azure needs BaseURL, the resource endpoint")
+		}
+		opts.BaseURL = DefaultBaseURL
+	}
+	var cfg goopenai.ClientConfig
+	if opts.AzureAPIVersion != "" {
+		cfg = goopenai.DefaultAzureConfig(opts.APIKey, opts.BaseURL)
+		cfg.APIVersion = opts.AzureAPIVersion
+		cfg.AzureModelMapperFunc = func(model string) string { return model }
+	} else {
+		cfg = goopenai.DefaultConfig(opts.APIKey)
+		cfg.BaseURL = strings.TrimRight(opts.BaseURL, "/")
+	}
+	cfg.OrgID = opts.Organization
+
+	policy := opts.Retry
+	switch {
+	case opts.MaxRetries < 0:
+		policy.MaxAttempts = 1
+	case opts.MaxRetries == 0:
+		policy.MaxAttempts = 4
+	default:
+		policy.MaxAttempts = opts.MaxRetries + 1
+	}
+	policy.AttemptTimeout = opts.Timeout
+	if policy.AttemptTimeout == 0 {
+		policy.AttemptTimeout = DefaultTimeout
+	}
+	var base http.RoundTripper
+	if opts.HTTPClient != nil {
+		base = opts.HTTPClient.Transport
+	}
+	if len(opts.Headers) > 0 {
+		base = &headerTransport{base: base, headers: opts.Headers}
+	}
+	cfg.HTTPClient = retry.Client(opts.HTTPClient, &retry.Transport{
+		Base:    base,
+		Policy:  policy,
+		Limiter: retry.Limiter(opts.RequestsPerMinute),
+	})
+	return &Model{opts: opts, client: goopenai.NewClientWithConfig(cfg)}, nil
+}
+
+// ModelID implements providers.Model.
+func (m *Model) ModelID() string { return m.opts.Model }
+
+// request builds the Chat Completions request for a call.
+func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions) goopenai.ChatCompletionRequest {
+	req := goopenai.ChatCompletionRequest{
+		Model:    m.opts.Model,
+		Messages: make([]goopenai.ChatCompletionMessage, len(msgs)),
+		Stop:     opts.StopSequences,
+	}
+	for i, msg := range msgs {
+		req.Messages[i] = goopenai.ChatCompletionMessage{Role: string(msg.Role), Content: msg.Content}
+	}
+	if t := cmp.Or(opts.Temperature, m.opts.Temperature); t != nil {
+		// go-openai omits a zero temperature; the smallest float32 is
+		// its documented way to ask for greedy sampling.
+		req.Temperature = float32(*t)
+		if *t == 0 {
+			req.Temperature = math.SmallestNonzeroFloat32
+		}
+	}
+	if n := cmp.Or(opts.MaxTokens, m.opts.MaxTokens); n > 0 {
+		if m.opts.UseMaxCompletionTokens {
+			req.MaxCompletionTokens = n
+		} else {
+			req.MaxTokens = n
+		}
+	}
+	return req
+}
+
+// Generate implements providers.Model.
+func (m *Model) Generate(ctx context.Context, msgs []providers.Message, opts providers.GenerateOptions) (*providers.Message, error) {
+	const op = "chat completion"
+	ctx, rep := retry.WithReport(ctx)
+	resp, err := m.client.CreateChatCompletion(ctx, m.request(msgs, opts))
+	if err != nil {
+		return nil, m.wrap(ctx, op, rep, err)
+	}
+	if len(resp.Choices) == 0 {
+		return nil, m.malformed(op, rep, "response has no choices")
+	}
+	return &providers.Message{
+		Role:    providers.RoleAssistant,
+		Content: resp.Choices[0].Message.Content,
+		Usage:   &providers.Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens},
+	}, nil
+}
+
+// GenerateStream implements providers.StreamingModel. Unless
+// Options.NoStreamUsage is set it asks for stream_options.include_usage,
+// and the last delta carries the usage the server reports. A failure
+// after some deltas were yielded is yielded as an error; it is not
+// retried, since the caller has already seen part of the answer.
+func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, opts providers.GenerateOptions) iter.Seq2[providers.Delta, error] {
+	return func(yield func(providers.Delta, error) bool) {
+		const op = "stream chat completion"
+		ctx, rep := retry.WithReport(ctx)
+		req := m.request(msgs, opts)
+		req.Stream = true
+		if !m.opts.NoStreamUsage {
+			req.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
+		}
+		stream, err := m.client.CreateChatCompletionStream(ctx, req)
+		if err != nil {
+			yield(providers.Delta{}, m.wrap(ctx, op, rep, err))
+			return
+		}
+		defer stream.Close()
+		usage := providers.Usage{}
+		finished := false
+		for {
+			if ctx.Err() != nil {
+				// Chunks may already sit in a buffer; stop anyway.
+				yield(providers.Delta{}, m.wrap(ctx, op, rep, ctx.Err()))
+				return
+			}
+			chunk, err := stream.Recv()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				yield(providers.Delta{}, m.wrap(ctx, op, rep, err))
+				return
+			}
+			if chunk.Usage != nil {
+				usage = providers.Usage{InputTokens: chunk.Usage.PromptTokens, OutputTokens: chunk.Usage.CompletionTokens}
+			}
+			for _, c := range chunk.Choices {
+				if c.FinishReason != "" {
+					finished = true
+				}
+				if c.Index != 0 || c.Delta.Content == "" {
+					continue
+				}
+				if !yield(providers.Delta{Content: c.Delta.Content}, nil) {
+					return
+				}
+			}
+		}
+		if !finished {
+			// go-openai reports a connection closed before "data: [DONE]"
+			// as a normal end; without a finish reason the answer may be
+			// cut short.
+			yield(providers.Delta{}, m.malformed(op, rep, "stream ended before a finish reason"))
+			return
+		}
+		yield(providers.Delta{Usage: &usage}, nil)
+	}
+}
+
+// wrap turns an error from go-openai into a *providers.Error, or into the
+// context's error when the caller gave up.
+func (m *Model) wrap(ctx context.Context, op string, rep func() retry.Report, err error) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("openai: %s: %w", op, ctx.Err())
+	}
+	r := rep()
+	e := &providers.Error{Provider: "openai", Op: op, Attempts: r.Attempts, Err: err}
+	var apiErr *goopenai.APIError
+	var reqErr *goopenai.RequestError
+	var syntaxErr *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &apiErr):
+		e.StatusCode = apiErr.HTTPStatusCode
+		e.Message = apiErr.Message
+	case errors.As(err, &reqErr):
+		e.StatusCode = reqErr.HTTPStatusCode
+		e.Message = truncate(strings.TrimSpace(string(reqErr.Body)), 300)
+		if e.Message == "" && reqErr.Err != nil {
+			e.Message = reqErr.Err.Error()
+		}
+	case errors.As(err, &syntaxErr), errors.As(err, &typeErr), errors.Is(err, io.ErrUnexpectedEOF):
+		e.StatusCode = r.LastStatus
+		e.Message = "malformed response: " + err.Error()
+		e.Retryable = true
+	default:
+		e.Message = err.Error()
+		e.Retryable = true // transport error or timeout
+	}
+	if e.StatusCode != 0 && !strings.HasPrefix(e.Message, "malformed") {
+		e.Retryable = retry.RetryableStatus(e.StatusCode)
+	}
+	e.Message = providers.Redact(e.Message, m.opts.APIKey)
+	for _, v := range m.opts.Headers {
+		e.Message = providers.Redact(e.Message, v)
+	}
+	return e
+}
+
+func (m *Model) malformed(op string, rep func() retry.Report, msg string) error {
+	r := rep()
+	return &providers.Error{Provider: "openai", Op: op, StatusCode: r.LastStatus, Attempts: r.Attempts,
+		Message: "malformed response: " + msg, Retryable: true}
+}
+
+// headerTransport adds fixed headers to every request.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+}
+
+func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	for k, v := range t.headers {
+		req.Header.Set(k, v)
+	}
+	base := t.base
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return base.RoundTrip(req)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

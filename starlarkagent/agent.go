@@ -1,0 +1,273 @@
+package starlarkagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"slices"
+	"sync"
+
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/prompts"
+	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
+)
+
+// DefaultMaxSteps is the step budget of a run when Options.MaxSteps is 0.
+const DefaultMaxSteps = 20
+
+// Options configure an Agent. Only Model is required.
+type Options struct {
+	// Model writes the agent's actions.
+	Model providers.Model
+	// Tools are callable from the code, positionally or by keyword.
+	// final_answer is always provided.
+	Tools []tool.Tool
+	// ManagedAgents are agents this one may call like tools, by their
+	// names; each must have a Name and a Description.
+	ManagedAgents []*Agent
+	// Executor runs the code. When nil, the agent runs it in the local
+	// Starlark engine, configured from AuthorizedImports, Limits and
+	// MaxPrintOutput. The agent closes its executor in Close.
+	Executor executors.Executor
+	// AuthorizedImports are modules code may import in addition to
+	// executors.DefaultAuthorizedImports. They configure the default
+	// executor and are listed in the system prompt.
+	AuthorizedImports []string
+	// Limits bound each execution of the default executor.
+	Limits executors.Limits
+	// MaxPrintOutput caps the printed output kept per step, in characters
+	// (default 50,000).
+	MaxPrintOutput int
+	// MaxSteps is the number of action steps a run may take (default 20).
+	// When it runs out, one last model call writes the answer from memory.
+	MaxSteps int
+	// PlanningInterval, when positive, makes the agent write a plan before
+	// the first step and update it every PlanningInterval steps.
+	PlanningInterval int
+	// Instructions are appended to the system prompt.
+	Instructions string
+	// StepCallbacks are called at the end of each step, in order, with the
+	// step (*PlanningStep, *ActionStep or *FinalAnswerStep).
+	StepCallbacks []StepCallback
+	// FinalAnswerChecks must all accept a final answer for the run to end
+	// with it; a rejection becomes the step's error, which the model reads.
+	FinalAnswerChecks []FinalAnswerCheck
+	// CodeBlockTags delimit code in the model's output; the zero value means
+	// DefaultCodeBlockTags ("<code>", "</code>"). Use MarkdownCodeBlockTags
+	// for markdown fences.
+	CodeBlockTags [2]string
+	// Name and Description identify the agent: in traces and logs, and to
+	// a manager, which calls it by Name. Name must be a Python identifier;
+	// it defaults to "agent".
+	Name        string
+	Description string
+	// ProvideRunSummary makes the agent, when managed, append a summary of
+	// its steps to the report it returns to its manager.
+	ProvideRunSummary bool
+	// Prompts replaces the prompt templates; nil means prompts.Default().
+	Prompts *prompts.Set
+	// Logger receives the agent's logs; nil discards them.
+	Logger *slog.Logger
+	// Tracer starts the agent's OpenTelemetry spans; nil traces nothing.
+	Tracer trace.Tracer
+}
+
+// StepCallback is called when a step ends. ctx is the run's context.
+type StepCallback func(ctx context.Context, step Step)
+
+// FinalAnswerCheck accepts (nil) or rejects (an error saying why) the
+// answer the code passed to final_answer. mem is the agent's memory so far.
+type FinalAnswerCheck func(ctx context.Context, answer any, mem *Memory) error
+
+// Agent is a code agent. Its methods are safe for concurrent use, but runs
+// of one Agent are serialised: one Agent has one memory and one executor.
+// Create one Agent per concurrent task.
+type Agent struct {
+	model    providers.Model
+	exec     executors.Executor
+	managed  []*Agent
+	opts     Options
+	parser   codeParser
+	prompts  *prompts.Set
+	system   string
+	toolSpec []tool.Spec
+	log      *slog.Logger
+	tracer   trace.Tracer
+	name     string
+
+	mu     sync.Mutex // held during a run
+	memMu  sync.Mutex // guards memory writes, and reads by other goroutines
+	memory Memory
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// New returns an Agent configured by opts.
+func New(opts Options) (*Agent, error) {
+	if opts.Model == nil {
+		return nil, errors.New("starlarkagent: Options.Model is required")
+	}
+	a := &Agent{model: opts.Model, opts: opts, managed: opts.ManagedAgents}
+	a.name = opts.Name
+	if a.name == "" {
+		a.name = "agent"
+	}
+	if !identifier.MatchString(a.name) {
+		return nil, fmt.Errorf("starlarkagent: agent name %q is not a Python identifier", a.name)
+	}
+	if opts.MaxSteps < 0 || opts.PlanningInterval < 0 || opts.MaxPrintOutput < 0 {
+		return nil, errors.New("starlarkagent: MaxSteps, PlanningInterval and MaxPrintOutput must not be negative")
+	}
+	tags := opts.CodeBlockTags
+	if tags == [2]string{} {
+		tags = DefaultCodeBlockTags
+	}
+	if tags[0] == "" || tags[1] == "" {
+		return nil, errors.New("starlarkagent: CodeBlockTags must both be set")
+	}
+	a.parser = newCodeParser(tags)
+	a.prompts = opts.Prompts
+	if a.prompts == nil {
+		a.prompts = prompts.Default()
+	}
+	a.log = opts.Logger
+	if a.log == nil {
+		a.log = slog.New(slog.DiscardHandler)
+	}
+	a.log = a.log.With("agent", a.name)
+	a.tracer = opts.Tracer
+	if a.tracer == nil {
+		a.tracer = noop.NewTracerProvider().Tracer("")
+	}
+
+	// Tools, managed agents and final_answer share one namespace.
+	seen := map[string]bool{"final_answer": true}
+	var tools []tool.Tool
+	for _, t := range opts.Tools {
+		spec := t.Spec()
+		if seen[spec.Name] {
+			return nil, fmt.Errorf("starlarkagent: tool name %q is used twice or reserved", spec.Name)
+		}
+		seen[spec.Name] = true
+		tools = append(tools, instrument(t, a))
+		a.toolSpec = append(a.toolSpec, spec)
+	}
+	a.toolSpec = append(a.toolSpec, finalAnswerSpec)
+	var team []prompts.Agent
+	for _, m := range opts.ManagedAgents {
+		if m == nil || m == a {
+			return nil, errors.New("starlarkagent: a managed agent is nil or the agent itself")
+		}
+		if m.opts.Description == "" {
+			return nil, fmt.Errorf("starlarkagent: managed agent %q needs a Description", m.name)
+		}
+		if seen[m.name] {
+			return nil, fmt.Errorf("starlarkagent: managed agent name %q is already used", m.name)
+		}
+		seen[m.name] = true
+		tools = append(tools, instrument(m.AsTool(), a))
+		team = append(team, prompts.Agent{Name: m.name, Description: m.opts.Description})
+	}
+
+	imports := executors.NewImportPolicy(opts.AuthorizedImports, nil).Authorized
+	system, err := a.prompts.Render(prompts.SystemPrompt, prompts.Data{
+		Tools:             a.toolSpec,
+		ManagedAgents:     team,
+		AuthorizedImports: imports,
+		CodeOpen:          tags[0],
+		CodeClose:         tags[1],
+		Instructions:      opts.Instructions,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("starlarkagent: %w", err)
+	}
+	a.system = system
+	a.memory.System.SystemPrompt = system
+
+	a.exec = opts.Executor
+	if a.exec == nil {
+		if a.exec, err = defaultExecutor(opts); err != nil {
+			return nil, fmt.Errorf("starlarkagent: %w", err)
+		}
+	}
+	if err := a.exec.SetTools(tools); err != nil {
+		a.exec.Close()
+		return nil, fmt.Errorf("starlarkagent: set tools: %w", err)
+	}
+	return a, nil
+}
+
+// finalAnswerSpec documents final_answer, which every executor provides.
+var finalAnswerSpec = tool.Spec{
+	Name:        "final_answer",
+	Description: "Provides a final answer to the given problem, and ends the task.",
+	Inputs:      []tool.Input{{Name: "answer", Type: tool.Any, Description: "The final answer to the problem"}},
+	Output:      tool.Any,
+}
+
+// Name returns the agent's name.
+func (a *Agent) Name() string { return a.name }
+
+// Description returns the agent's description.
+func (a *Agent) Description() string { return a.opts.Description }
+
+// SystemPrompt returns the system prompt rendered for this agent.
+func (a *Agent) SystemPrompt() string { return a.system }
+
+// Tools returns the specs of the tools the code may call, final_answer last.
+func (a *Agent) Tools() []tool.Spec { return slices.Clone(a.toolSpec) }
+
+// Memory returns a copy of the agent's memory: its system prompt and the
+// steps of its runs so far, including those of a run in progress (it may
+// be called from a step callback). Steps are shared with the agent; do not
+// modify them.
+func (a *Agent) Memory() *Memory {
+	a.memMu.Lock()
+	defer a.memMu.Unlock()
+	return &Memory{System: a.memory.System, Steps: slices.Clone(a.memory.Steps)}
+}
+
+// appendStep adds a step to memory.
+func (a *Agent) appendStep(s Step) {
+	a.memMu.Lock()
+	defer a.memMu.Unlock()
+	a.memory.Steps = append(a.memory.Steps, s)
+}
+
+// SetMemory replaces the agent's memory, for instance with one read back
+// from JSON, so that a run with Resume continues it. The system prompt of
+// m is kept if set.
+func (a *Agent) SetMemory(m *Memory) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.memMu.Lock()
+	defer a.memMu.Unlock()
+	a.memory = Memory{System: m.System, Steps: slices.Clone(m.Steps)}
+	if a.memory.System.SystemPrompt == "" {
+		a.memory.System.SystemPrompt = a.system
+	}
+}
+
+// Close releases the agent's executor and those of its managed agents.
+// It waits for a run in progress to end; cancel its context first.
+func (a *Agent) Close() error {
+	a.closeOnce.Do(func() {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		errs := []error{a.exec.Close()}
+		for _, m := range a.managed {
+			errs = append(errs, m.Close())
+		}
+		a.closeErr = errors.Join(errs...)
+	})
+	return a.closeErr
+}

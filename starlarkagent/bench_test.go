@@ -1,0 +1,127 @@
+package starlarkagent
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/star-agent/star-agent/providers"
+)
+
+// localModel answers with a trivial action in the engine's Python until
+// the last step of its run.
+func localModel(steps int) func(context.Context, []providers.Message, providers.GenerateOptions) (*providers.Message, error) {
+	act := &providers.Message{Role: providers.RoleAssistant, Content: "Thought: go on.\n<code>\nx = 1\n", Usage: &providers.Usage{InputTokens: 10, OutputTokens: 5}}
+	fin := &providers.Message{Role: providers.RoleAssistant, Content: "Thought: done.\n<code>\nfinal_answer(x)\n", Usage: &providers.Usage{InputTokens: 10, OutputTokens: 5}}
+	return func(_ context.Context, msgs []providers.Message, _ providers.GenerateOptions) (*providers.Message, error) {
+		if (len(msgs)-2)/2 >= steps-1 {
+			return fin, nil
+		}
+		return act, nil
+	}
+}
+
+type funcModel func(context.Context, []providers.Message, providers.GenerateOptions) (*providers.Message, error)
+
+func (f funcModel) ModelID() string { return "instant" }
+func (f funcModel) Generate(ctx context.Context, m []providers.Message, o providers.GenerateOptions) (*providers.Message, error) {
+	return f(ctx, m, o)
+}
+
+// BenchmarkStepLocal is the cost per step of the whole loop on the real
+// Starlark engine with a trivial action (x = 1) and an instant model.
+func BenchmarkStepLocal(b *testing.B) {
+	const steps = 10
+	a, err := New(Options{Model: funcModel(localModel(steps)), MaxSteps: steps})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := a.Run(context.Background(), "task", RunOptions{})
+		if err != nil || res.Output != int64(1) {
+			b.Fatalf("%v %v", res.Output, err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
+}
+
+// BenchmarkIdleAgentLocal reports the heap held by an idle agent with its
+// own Starlark engine.
+func BenchmarkIdleAgentLocal(b *testing.B) {
+	const n = 200
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		keep := make([]*Agent, n)
+		for i := range keep {
+			a, err := New(Options{Model: funcModel(localModel(1))})
+			if err != nil {
+				b.Fatal(err)
+			}
+			keep[i] = a
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "B/agent")
+		for _, a := range keep {
+			a.Close()
+		}
+	}
+}
+
+// BenchmarkAgentAfterRunLocal reports the heap held by an agent that has
+// run 10 steps on the Starlark engine and keeps their memory (the state of
+// an agent between a run and a resumed one).
+func BenchmarkAgentAfterRunLocal(b *testing.B) {
+	const n, steps = 200, 10
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		keep := make([]*Agent, n)
+		for i := range keep {
+			a, err := New(Options{Model: funcModel(localModel(steps)), MaxSteps: steps})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := a.Run(context.Background(), "task", RunOptions{}); err != nil {
+				b.Fatal(err)
+			}
+			keep[i] = a
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n, "B/agent")
+		for _, a := range keep {
+			a.Close()
+		}
+	}
+}
+
+// BenchmarkConcurrentAgentsLocal runs 1,000 agents at once on the Starlark
+// engine and reports steps per second.
+func BenchmarkConcurrentAgentsLocal(b *testing.B) {
+	const agents, steps = 1000, 5
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for range agents {
+			wg.Go(func() {
+				a, err := New(Options{Model: funcModel(localModel(steps))})
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				defer a.Close()
+				if _, err := a.Run(context.Background(), "task", RunOptions{}); err != nil {
+					b.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	b.ReportMetric(float64(agents*steps*b.N)/b.Elapsed().Seconds(), "steps/s")
+}

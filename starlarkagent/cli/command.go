@@ -1,0 +1,352 @@
+// Package cli is the "star-agent run" command: flags, model selection,
+// recording, the printing of steps, logging and trace export. It is a
+// package rather than part of the star-agent command so that programs and
+// tests can build the same command around their own tools (see
+// starlarkagent/agenttest).
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/providers/replay"
+	"github.com/star-agent/star-agent/starlarkagent"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
+)
+
+// runFlags are the flags of star-agent run.
+type runFlags struct {
+	model, modelType, modelID string
+	apiBase, apiKey           string
+	replayFile, recordFile    string
+	imports                   []string
+	maxSteps, planEvery       int
+	timeout                   time.Duration
+	stream, json, verbose     bool
+	logFormat, otel           string
+	instructions              string
+	markdown                  bool
+	managed                   []string
+	answerRegexp              string
+}
+
+// Config adapts the run command to a program.
+type Config struct {
+	// Tools are given to the agent in addition to final_answer.
+	Tools []tool.Tool
+	// Configure, when set, may change the agent's options after the flags
+	// have set them (add managed agents, checks, instructions...).
+	Configure func(*starlarkagent.Options) error
+	// Model, when set, replaces the model the flags choose; for tests.
+	Model providers.Model
+}
+
+// ExitError carries the exit status a command failure should produce:
+// 1 for a failed run, 2 for a usage error, 130 for an interrupted run.
+type ExitError struct {
+	Code int
+	Err  error // nil when the failure was already reported
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("exit status %d", e.Code)
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+func usageError(format string, args ...any) error {
+	return &ExitError{Code: 2, Err: fmt.Errorf(format, args...)}
+}
+
+// Main runs "star-agent run ARGS..." built with cfg, and returns the exit
+// status. Errors are printed to stderr.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, cfg Config) int {
+	cmd := NewRunCommand(cfg)
+	cmd.SilenceErrors, cmd.SilenceUsage = true, true
+	cmd.SetArgs(args)
+	cmd.SetIn(stdin)
+	cmd.SetOut(stdout)
+	cmd.SetErr(stderr)
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError("%w\nRun '%s --help' for usage.", err, c.CommandPath())
+	})
+	err := cmd.Execute()
+	if err == nil {
+		return 0
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			fmt.Fprintln(stderr, "star-agent:", ee.Err)
+		}
+		return ee.Code
+	}
+	fmt.Fprintln(stderr, "star-agent:", err)
+	return 2
+}
+
+// NewRunCommand returns the run command.
+func NewRunCommand(cfg Config) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run [flags] [TASK]",
+		Short: "Run an agent on a task",
+		Long: `Run a code agent on TASK: the model writes each step as Python, which runs in
+the local Starlark engine; the steps, their output and errors, and the final
+answer are printed. Without TASK, tasks are read from standard input, one per
+line, in one conversation.
+
+The model is chosen with --model PROVIDER:NAME:
+  openai:gpt-4o-mini          OpenAI, or any OpenAI-compatible server with --api-base
+                              (key from --api-key or OPENAI_API_KEY)
+  gemini:gemini-2.5-flash     Google Gemini (key from GEMINI_API_KEY or GOOGLE_API_KEY)
+  ollama:qwen2.5-coder        a local Ollama server (OLLAMA_HOST, default localhost:11434)
+  replay:FILE                 a session recorded with --record (same as --replay FILE)
+
+Exit status: 0 when the run ends with an answer (state success or max_steps),
+1 when it fails, 2 for a usage error, 130 when interrupted.`,
+		Example: `  star-agent run --model openai:gpt-4o-mini "What is the 20th Fibonacci number?"
+  star-agent run --replay testdata/sessions/demo.jsonl "Which of the first 30 Fibonacci numbers are prime? Give them and their sum."
+  star-agent run --model ollama:qwen2.5-coder --record session.jsonl --json "..."`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAgent(cmd, f, args, cfg)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.model, "model", "", "the model, as `PROVIDER:NAME` (openai, gemini, ollama, replay)")
+	fl.StringVar(&f.modelType, "model-type", "", "the provider (openai, gemini, ollama, replay), with --model-id")
+	fl.StringVar(&f.modelID, "model-id", "", "the model name (or the recording, for replay)")
+	fl.StringVar(&f.apiBase, "api-base", "", "base URL of an OpenAI-compatible server")
+	fl.StringVar(&f.apiKey, "api-key", "", "API key (default from OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY)")
+	fl.StringVar(&f.replayFile, "replay", "", "play the recorded session `FILE` instead of calling a model")
+	fl.StringVar(&f.recordFile, "record", "", "record every model exchange to `FILE` as JSON lines")
+	fl.StringSliceVar(&f.imports, "imports", nil, "modules the code may import, in addition to the defaults")
+	fl.IntVar(&f.maxSteps, "max-steps", starlarkagent.DefaultMaxSteps, "most action steps before the answer is written from memory")
+	fl.IntVar(&f.planEvery, "planning-interval", 0, "plan before step 1 and every `N` steps (0: no planning)")
+	fl.IntVar(&f.planEvery, "plan-every", 0, "same as --planning-interval")
+	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run after this long (0: no limit)")
+	fl.BoolVar(&f.stream, "stream", false, "print the model's output as it streams in")
+	fl.BoolVar(&f.json, "json", false, "print the run's result as one JSON object instead of the steps")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every step and model call (and keep model inputs in --json)")
+	fl.StringVar(&f.logFormat, "log-format", "text", "log format on standard error: text or json")
+	fl.StringVar(&f.otel, "otel", "", "export OpenTelemetry traces: stdout (written to standard error) or otlp (default from OTEL_TRACES_EXPORTER)")
+	fl.StringVar(&f.instructions, "instructions", "", "instructions appended to the system prompt")
+	fl.BoolVar(&f.markdown, "markdown", false, "ask for code in markdown fences instead of <code> tags")
+	fl.StringArrayVar(&f.managed, "managed", nil, "add a team member `NAME:DESCRIPTION`, an agent with the same model and flags (repeatable)")
+	fl.StringVar(&f.answerRegexp, "answer-regexp", "", "reject final answers that do not match `REGEXP` (the model is told and tries again)")
+	return cmd
+}
+
+func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
+	model := cfg.Model
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	if f.maxSteps < 1 {
+		return usageError("--max-steps must be at least 1")
+	}
+	if f.planEvery < 0 {
+		return usageError("--planning-interval must not be negative")
+	}
+	logger, err := newLogger(stderr, f.logFormat, f.verbose)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	defer stop()
+
+	if model == nil {
+		if model, err = newModel(f); err != nil {
+			return err
+		}
+	}
+	if f.recordFile != "" {
+		file, err := os.Create(f.recordFile)
+		if err != nil {
+			return usageError("--record: %v", err)
+		}
+		defer file.Close()
+		model = replay.NewRecorder(model, file)
+	}
+	tracer, shutdown, err := newTracer(ctx, f.otel, stderr)
+	if err != nil {
+		return err
+	}
+	defer shutdown()
+
+	opts := starlarkagent.Options{
+		Model:             model,
+		AuthorizedImports: f.imports,
+		MaxSteps:          f.maxSteps,
+		PlanningInterval:  f.planEvery,
+		Instructions:      f.instructions,
+		Logger:            logger,
+		Tracer:            tracer,
+	}
+	if f.markdown {
+		opts.CodeBlockTags = starlarkagent.MarkdownCodeBlockTags
+	}
+	opts.Tools = cfg.Tools
+	if f.answerRegexp != "" {
+		re, err := regexp.Compile(f.answerRegexp)
+		if err != nil {
+			return usageError("--answer-regexp: %v", err)
+		}
+		opts.FinalAnswerChecks = append(opts.FinalAnswerChecks, func(_ context.Context, answer any, _ *starlarkagent.Memory) error {
+			if s := answerText(answer); !re.MatchString(s) {
+				return fmt.Errorf("it does not match the regular expression %s", re)
+			}
+			return nil
+		})
+	}
+	for _, m := range f.managed {
+		name, desc, ok := strings.Cut(m, ":")
+		if !ok || strings.TrimSpace(desc) == "" {
+			return usageError("--managed must be NAME:DESCRIPTION, not %q", m)
+		}
+		sub := opts
+		sub.Name, sub.Description, sub.ManagedAgents = name, strings.TrimSpace(desc), nil
+		member, err := starlarkagent.New(sub)
+		if err != nil {
+			return usageError("--managed %s: %v", name, err)
+		}
+		opts.ManagedAgents = append(opts.ManagedAgents, member)
+	}
+	if cfg.Configure != nil {
+		if err := cfg.Configure(&opts); err != nil {
+			return &ExitError{Code: 2, Err: err}
+		}
+	}
+	agent, err := starlarkagent.New(opts)
+	if err != nil {
+		return &ExitError{Code: 1, Err: err}
+	}
+	defer agent.Close()
+
+	if len(args) == 1 {
+		res := runTask(ctx, agent, args[0], f, false, stdout)
+		return exitFor(ctx, res, f.json)
+	}
+	// Interactive: one task per line, in one conversation.
+	in := bufio.NewScanner(cmd.InOrStdin())
+	in.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	var last *starlarkagent.RunResult
+	for resume := false; ; resume = true {
+		fmt.Fprint(stderr, "task> ")
+		if !in.Scan() {
+			fmt.Fprintln(stderr)
+			break
+		}
+		task := strings.TrimSpace(in.Text())
+		if task == "" {
+			resume = resume && last != nil
+			continue
+		}
+		last = runTask(ctx, agent, task, f, resume, stdout)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if last == nil {
+		return usageError("no task given: pass TASK as an argument or write tasks on standard input")
+	}
+	return exitFor(ctx, last, f.json)
+}
+
+// runTask runs one task and prints its steps (or its JSON result).
+func runTask(ctx context.Context, agent *starlarkagent.Agent, task string, f runFlags, resume bool, w io.Writer) *starlarkagent.RunResult {
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, f.timeout, fmt.Errorf("--timeout %s reached", f.timeout))
+		defer cancel()
+	}
+	opts := starlarkagent.RunOptions{Resume: resume}
+	var res *starlarkagent.RunResult
+	if f.json {
+		res, _ = agent.Run(ctx, task, opts)
+		if !f.verbose {
+			dropModelInputs(res.Steps)
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.Encode(res)
+		return res
+	}
+	p := &stepPrinter{w: w, stream: f.stream}
+	starlarkagent.PrintStep(w, &starlarkagent.TaskStep{Task: task})
+	for ev := range agent.Stream(ctx, task, opts) {
+		if end, ok := ev.(*starlarkagent.RunEnd); ok {
+			res = end.Result
+		}
+		p.event(ev)
+	}
+	return res
+}
+
+// answerText is an answer as str() shows it.
+func answerText(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case nil:
+		return "None"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// exitFor turns a run's result into the command's exit status.
+func exitFor(ctx context.Context, res *starlarkagent.RunResult, quiet bool) error {
+	switch {
+	case res.Err == nil:
+		return nil
+	case errors.Is(res.Err, starlarkagent.ErrInterrupted) && errors.Is(ctx.Err(), context.Canceled):
+		return &ExitError{Code: 130, Err: errors.New("interrupted")}
+	case quiet:
+		return &ExitError{Code: 1}
+	}
+	return &ExitError{Code: 1, Err: res.Err}
+}
+
+// dropModelInputs keeps --json output readable: model inputs repeat the
+// whole conversation at every step.
+func dropModelInputs(steps []starlarkagent.Step) {
+	for _, s := range steps {
+		switch s := s.(type) {
+		case *starlarkagent.ActionStep:
+			s.ModelInput = nil
+		case *starlarkagent.PlanningStep:
+			s.ModelInput = nil
+		}
+	}
+}
+
+func newLogger(w io.Writer, format string, verbose bool) (*slog.Logger, error) {
+	level := slog.LevelWarn
+	if verbose {
+		level = slog.LevelDebug
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, usageError("--log-format must be text or json, not %q", format)
+}

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"os"
+	"strings"
+
+	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/providers/openai"
+	"github.com/star-agent/star-agent/providers/replay"
+)
+
+// noModelHelp tells a user how to configure a model.
+const noModelHelp = `no model configured. Pass one of:
+  --model openai:gpt-4o-mini       (set OPENAI_API_KEY, or --api-key)
+  --model gemini:gemini-2.5-flash  (set GEMINI_API_KEY or GOOGLE_API_KEY)
+  --model ollama:qwen2.5-coder     (a local Ollama server; OLLAMA_HOST to change it)
+  --model openai:NAME --api-base URL  (any OpenAI-compatible server)
+  --replay FILE                    (play a session recorded with --record)`
+
+// newModel builds the model the flags describe.
+func newModel(f runFlags) (providers.Model, error) {
+	provider, name := f.modelType, f.modelID
+	if f.model != "" {
+		if provider != "" {
+			return nil, usageError("pass either --model or --model-type, not both")
+		}
+		var ok bool
+		provider, name, ok = strings.Cut(f.model, ":")
+		if !ok {
+			return nil, usageError("--model must be PROVIDER:NAME, e.g. openai:gpt-4o-mini, not %q", f.model)
+		}
+	}
+	if f.replayFile != "" {
+		if provider != "" && provider != "replay" {
+			return nil, usageError("pass either --replay or --model, not both")
+		}
+		provider, name = "replay", f.replayFile
+	}
+	switch provider {
+	case "":
+		return nil, usageError("%s", noModelHelp)
+	case "replay":
+		if name == "" {
+			return nil, usageError("replay needs a recording: --replay FILE")
+		}
+		m, err := replay.Open(name)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		return m, nil
+	case "openai", "ollama":
+		if name == "" {
+			return nil, usageError("--model %s:NAME needs a model name", provider)
+		}
+		opts := openai.Options{Model: name, APIKey: f.apiKey, BaseURL: f.apiBase}
+		if provider == "openai" && opts.APIKey == "" {
+			opts.APIKey = os.Getenv("OPENAI_API_KEY")
+		}
+		if provider == "ollama" && opts.BaseURL == "" {
+			opts.BaseURL = ollamaBaseURL(os.Getenv("OLLAMA_HOST"))
+		}
+		if provider == "openai" && opts.APIKey == "" && opts.BaseURL == "" {
+			return nil, usageError("--model openai:%s needs an API key: set OPENAI_API_KEY or pass --api-key (or --api-base for a local server)", name)
+		}
+		m, err := openai.New(opts)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		return m, nil
+	case "gemini":
+		return newGemini(f, name)
+	}
+	return nil, usageError("unknown model provider %q\n%s", provider, noModelHelp)
+}
+
+// ollamaBaseURL is the OpenAI-compatible endpoint of an Ollama server.
+func ollamaBaseURL(host string) string {
+	if host == "" {
+		return "http://localhost:11434/v1"
+	}
+	if !strings.Contains(host, "://") {
+		host = "http://" + host
+	}
+	return strings.TrimSuffix(host, "/") + "/v1"
+}
+
+func geminiKey(f runFlags) string {
+	for _, k := range []string{f.apiKey, os.Getenv("GEMINI_API_KEY"), os.Getenv("GOOGLE_API_KEY")} {
+		if k != "" {
+			return k
+		}
+	}
+	return ""
+}

@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	sa "github.com/star-agent/star-agent/starlarkagent"
+)
+
+// stepPrinter prints a streamed run for people: each step as it ends, or
+// with --stream the model's output as it arrives and then the rest of the
+// step.
+type stepPrinter struct {
+	w        io.Writer
+	stream   bool
+	inStep   bool // model output of a step is being streamed
+	streamed int  // step number whose header has been printed
+}
+
+func (p *stepPrinter) event(ev sa.Event) {
+	switch ev := ev.(type) {
+	case *sa.ModelDelta:
+		if !p.stream {
+			return
+		}
+		if !p.inStep {
+			if ev.Step == 0 {
+				fmt.Fprintln(p.w, "━━━ Model ━━━")
+			} else {
+				fmt.Fprintf(p.w, "━━━ Step %d ━━━\n", ev.Step)
+			}
+			p.inStep, p.streamed = true, ev.Step
+		}
+		io.WriteString(p.w, ev.Content)
+	case *sa.StepEnd:
+		if p.stream && p.inStep {
+			p.inStep = false
+			fmt.Fprintln(p.w)
+			if st, ok := ev.Step.(*sa.ActionStep); ok {
+				p.afterStream(st)
+				return
+			}
+			if _, ok := ev.Step.(*sa.PlanningStep); ok {
+				return
+			}
+		}
+		sa.PrintStep(p.w, ev.Step)
+	case *sa.RunEnd:
+		res := ev.Result
+		n := actionSteps(res)
+		steps := "steps"
+		if n == 1 {
+			steps = "step"
+		}
+		fmt.Fprintf(p.w, "━━━ %s ━━━ [%d %s | %s | input tokens: %d | output tokens: %d]\n",
+			stateTitle(res), n, steps, res.Timing.Duration().Round(100_000),
+			res.TokenUsage.InputTokens, res.TokenUsage.OutputTokens)
+		if res.Err != nil {
+			fmt.Fprintf(p.w, "Error: %v\n", res.Err)
+		}
+	}
+}
+
+// afterStream prints what streaming did not show: the step's outcome.
+func (p *stepPrinter) afterStream(st *sa.ActionStep) {
+	var b strings.Builder
+	for _, c := range st.ToolCalls {
+		fmt.Fprintf(&b, "Tool call: %s\n", c.Name)
+	}
+	if st.Observation != "" {
+		b.WriteString(strings.TrimRight(st.Observation, "\n"))
+		b.WriteString("\n")
+	}
+	if st.Error != nil && st.Error.Kind != sa.ErrorParse {
+		fmt.Fprintf(&b, "Error: %s\n", st.Error.Message)
+	} else if st.Error != nil {
+		b.WriteString("Error: no code block found in the model's output.\n")
+	}
+	fmt.Fprintf(&b, "[step %d: %s | input tokens: %d | output tokens: %d]\n", st.Number,
+		st.Timing.Duration().Round(100_000), st.Usage.InputTokens, st.Usage.OutputTokens)
+	io.WriteString(p.w, b.String())
+}
+
+func stateTitle(res *sa.RunResult) string {
+	switch res.State {
+	case sa.StateSuccess:
+		return "Run succeeded"
+	case sa.StateMaxSteps:
+		return "Run reached max steps"
+	}
+	return "Run failed"
+}
+
+func actionSteps(res *sa.RunResult) int {
+	n := 0
+	for _, s := range res.Steps {
+		if _, ok := s.(*sa.ActionStep); ok {
+			n++
+		}
+	}
+	return n
+}

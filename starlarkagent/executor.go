@@ -1,0 +1,15 @@
+package starlarkagent
+
+import (
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/local"
+)
+
+// defaultExecutor is the local Starlark engine configured from opts.
+func defaultExecutor(opts Options) (executors.Executor, error) {
+	limits := opts.Limits
+	if opts.MaxPrintOutput > 0 {
+		limits.MaxOutput = opts.MaxPrintOutput
+	}
+	return local.New(local.Options{Limits: limits, AuthorizedImports: opts.AuthorizedImports})
+}

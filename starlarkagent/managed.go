@@ -1,0 +1,96 @@
+package starlarkagent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/star-agent/star-agent/prompts"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
+)
+
+// AsTool returns the agent as a tool another agent's code can call as
+// name(task, additional_args=None). The call runs the agent on the task
+// (wrapped in the managed-agent prompt, memory reset) with the caller's
+// context, adds its token usage to the caller's step, and returns its
+// report: the final answer, and with Options.ProvideRunSummary a summary of
+// its steps. Agents given in Options.ManagedAgents are wrapped this way.
+func (a *Agent) AsTool() tool.Tool { return managedTool{a} }
+
+type managedTool struct{ a *Agent }
+
+// Spec implements tool.Tool.
+func (m managedTool) Spec() tool.Spec {
+	return tool.Spec{
+		Name:        m.a.name,
+		Description: m.a.opts.Description,
+		Inputs: []tool.Input{
+			{Name: "task", Type: tool.String, Description: "Long, detailed description of the task."},
+			{Name: "additional_args", Type: tool.Object, Nullable: true,
+				Description: "Values to hand to the team member, such as data or file names."},
+		},
+		Output: tool.String,
+	}
+}
+
+// Call implements tool.Tool.
+func (m managedTool) Call(ctx context.Context, args map[string]any) (any, error) {
+	a := m.a
+	task, _ := args["task"].(string)
+	extra, _ := args["additional_args"].(map[string]any)
+	full, err := a.prompts.Render(prompts.ManagedAgentTask, prompts.Data{Name: a.name, Task: task})
+	if err != nil {
+		return nil, err
+	}
+	res, err := a.Run(ctx, full, RunOptions{AdditionalArgs: extra})
+	if s := scopeFrom(ctx); s != nil {
+		s.addManaged(res.TokenUsage)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("team member %s failed: %w", a.name, err)
+	}
+	report, err := a.prompts.Render(prompts.ManagedAgentReply, prompts.Data{Name: a.name, FinalAnswer: pyStr(res.Output)})
+	if err != nil {
+		return nil, err
+	}
+	if a.opts.ProvideRunSummary {
+		report += "\n\nFor more detail, find below a summary of this agent's work:\n<summary_of_work>\n" +
+			summary(res.Steps) + "\n</summary_of_work>"
+	}
+	return report, nil
+}
+
+// summary lists what each action step did, for a manager to read.
+func summary(steps []Step) string {
+	var b strings.Builder
+	for _, s := range steps {
+		st, ok := s.(*ActionStep)
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "Step %d:\n", st.Number)
+		if st.Code != "" {
+			b.WriteString(st.Code)
+			b.WriteString("\n")
+		}
+		if st.Observation != "" {
+			b.WriteString(truncate(st.Observation, 2000))
+			b.WriteString("\n")
+		}
+		if st.Error != nil {
+			b.WriteString("Error: ")
+			b.WriteString(truncate(st.Error.Message, 2000))
+			b.WriteString("\n")
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// team describes the managed agents to the prompts.
+func (a *Agent) team() []prompts.Agent {
+	var out []prompts.Agent
+	for _, m := range a.managed {
+		out = append(out, prompts.Agent{Name: m.name, Description: m.opts.Description})
+	}
+	return out
+}

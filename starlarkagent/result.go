@@ -1,0 +1,101 @@
+package starlarkagent
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+
+	"github.com/star-agent/star-agent/providers"
+)
+
+// RunOptions tune one run. The zero value starts a fresh run.
+type RunOptions struct {
+	// AdditionalArgs are handed to the code as global variables, and listed
+	// to the model after the task.
+	AdditionalArgs map[string]any
+	// Resume keeps the memory of earlier runs, so that the model sees them
+	// and the new task continues the conversation. Without it the memory
+	// starts again from the system prompt. (The executor's variables are
+	// kept either way, as in smolagents.)
+	Resume bool
+	// MaxSteps, when positive, overrides Options.MaxSteps for this run.
+	MaxSteps int
+}
+
+// RunState says how a run ended.
+type RunState string
+
+// The states a run ends in.
+const (
+	// StateSuccess: the code called final_answer and every check passed.
+	StateSuccess RunState = "success"
+	// StateMaxSteps: the step budget ran out; Output was written from
+	// memory by one last model call.
+	StateMaxSteps RunState = "max_steps"
+	// StateError: the run failed (model error, broken executor,
+	// cancellation); Err says why.
+	StateError RunState = "error"
+)
+
+// ErrInterrupted is matched (with errors.Is) by the error of a run whose
+// context was cancelled, or whose stream the consumer stopped reading.
+var ErrInterrupted = errors.New("run interrupted")
+
+// RunResult is the outcome of a run.
+type RunResult struct {
+	// Output is the final answer: the value passed to final_answer (a
+	// JSON-shaped Go value), or the text written from memory at max steps.
+	Output any
+	State  RunState
+	// Steps are the memory steps of this run, from its task step on.
+	Steps []Step
+	// TokenUsage sums the tokens of every model call of the run, those of
+	// managed agents included.
+	TokenUsage providers.Usage
+	Timing     Timing
+	// Err is why the run failed when State is StateError.
+	Err error
+}
+
+type runResultJSON struct {
+	Output     any               `json:"output"`
+	State      RunState          `json:"state"`
+	Steps      []json.RawMessage `json:"steps"`
+	TokenUsage providers.Usage   `json:"token_usage"`
+	Timing     Timing            `json:"timing"`
+	Error      string            `json:"error,omitempty"`
+}
+
+// MarshalJSON writes output, state, steps (each tagged with its "type"),
+// token_usage {input_tokens, output_tokens}, timing and error.
+func (r *RunResult) MarshalJSON() ([]byte, error) {
+	steps, err := marshalSteps(r.Steps)
+	if err != nil {
+		return nil, err
+	}
+	j := runResultJSON{Output: r.Output, State: r.State, Steps: steps, TokenUsage: r.TokenUsage, Timing: r.Timing}
+	if r.Err != nil {
+		j.Error = r.Err.Error()
+	}
+	return marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; Err keeps only its text.
+func (r *RunResult) UnmarshalJSON(b []byte) error {
+	var j runResultJSON
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&j); err != nil {
+		return err
+	}
+	j.Output = fixNumbers(j.Output)
+	steps, err := unmarshalSteps(j.Steps)
+	if err != nil {
+		return err
+	}
+	*r = RunResult{Output: j.Output, State: j.State, Steps: steps, TokenUsage: j.TokenUsage, Timing: j.Timing}
+	if j.Error != "" {
+		r.Err = errors.New(j.Error)
+	}
+	return nil
+}

@@ -1,0 +1,492 @@
+package starlarkagent
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/prompts"
+	"github.com/star-agent/star-agent/providers"
+)
+
+// Run solves task and returns the result, which is never nil; the error is
+// the result's Err.
+func (a *Agent) Run(ctx context.Context, task string, opts RunOptions) (*RunResult, error) {
+	res := a.run(ctx, task, opts, nil)
+	return res, res.Err
+}
+
+// Stream solves task like Run, yielding events as they happen: model
+// deltas (when the model streams), each step's code before it runs, tool
+// calls, observations, step ends, the final answer, and last a RunEnd with
+// the result. When the run fails, the RunEnd is yielded with the error.
+// Stopping the iteration cancels the run.
+func (a *Agent) Stream(ctx context.Context, task string, opts RunOptions) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		stopped := false
+		emit := func(e Event) bool {
+			if stopped {
+				return false
+			}
+			var err error
+			if end, ok := e.(*RunEnd); ok {
+				err = end.Result.Err
+			}
+			stopped = !yield(e, err)
+			return !stopped
+		}
+		a.run(ctx, task, opts, emit)
+	}
+}
+
+// runner holds the state of one run.
+type runner struct {
+	a        *Agent
+	ctx      context.Context
+	cancel   context.CancelFunc
+	emitFn   func(Event) bool
+	task     string
+	maxSteps int
+	usage    providers.Usage
+}
+
+func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func(Event) bool) *RunResult {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	start := time.Now()
+	ctx, span := a.tracer.Start(ctx, "invoke_agent "+a.name, trace.WithAttributes(
+		attrOperation.String("invoke_agent"),
+		attrAgentName.String(a.name),
+		attrRequestModel.String(a.model.ModelID()),
+	))
+	defer span.End()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	r := &runner{a: a, ctx: ctx, cancel: cancel, emitFn: emit, task: task, maxSteps: a.opts.MaxSteps}
+	if opts.MaxSteps > 0 {
+		r.maxSteps = opts.MaxSteps
+	}
+	if r.maxSteps == 0 {
+		r.maxSteps = DefaultMaxSteps
+	}
+	a.memMu.Lock()
+	if !opts.Resume {
+		a.memory = Memory{System: SystemPromptStep{SystemPrompt: a.system}}
+	}
+	first := len(a.memory.Steps)
+	a.memMu.Unlock()
+	a.appendStep(&TaskStep{Task: task, AdditionalArgs: opts.AdditionalArgs})
+	a.log.Info("run started", "task", clip(task, 200), "max_steps", r.maxSteps, "resume", opts.Resume)
+
+	res := &RunResult{}
+	if len(opts.AdditionalArgs) > 0 {
+		if err := a.exec.SetVariables(opts.AdditionalArgs); err != nil {
+			res.State, res.Err = StateError, fmt.Errorf("starlarkagent: additional args: %w", err)
+		}
+	}
+	if res.Err == nil {
+		r.loop(res)
+	}
+	res.TokenUsage = r.usage
+	a.memMu.Lock()
+	res.Steps = slices.Clone(a.memory.Steps[first:])
+	a.memMu.Unlock()
+	res.Timing = Timing{Start: start, End: time.Now()}
+
+	span.SetAttributes(
+		attrInputTokens.Int(res.TokenUsage.InputTokens),
+		attrOutputTokens.Int(res.TokenUsage.OutputTokens),
+		attrRunState.String(string(res.State)),
+	)
+	if res.Err != nil {
+		setError(span, res.Err)
+		a.log.Warn("run failed", "error", res.Err, "steps", len(res.Steps),
+			"input_tokens", res.TokenUsage.InputTokens, "output_tokens", res.TokenUsage.OutputTokens,
+			"duration", res.Timing.Duration())
+	} else {
+		a.log.Info("run ended", "state", res.State, "steps", len(res.Steps),
+			"input_tokens", res.TokenUsage.InputTokens, "output_tokens", res.TokenUsage.OutputTokens,
+			"duration", res.Timing.Duration())
+	}
+	r.emit(&RunEnd{Result: res})
+	return res
+}
+
+// emit passes e to the stream, if any. When the consumer stops reading,
+// the run is cancelled.
+func (r *runner) emit(e Event) {
+	if r.emitFn != nil && !r.emitFn(e) {
+		r.emitFn = nil
+		r.cancel()
+	}
+}
+
+// interrupted wraps the context's error so that errors.Is matches both it
+// and ErrInterrupted.
+func (r *runner) interrupted() error {
+	cause := context.Cause(r.ctx)
+	if cause == nil {
+		cause = context.Canceled
+	}
+	return fmt.Errorf("starlarkagent: %w: %w", ErrInterrupted, cause)
+}
+
+func (r *runner) loop(res *RunResult) {
+	a := r.a
+	for n := 1; ; n++ {
+		if r.ctx.Err() != nil {
+			res.State, res.Err = StateError, r.interrupted()
+			return
+		}
+		if n > r.maxSteps {
+			r.finalFromMemory(res)
+			return
+		}
+		if iv := a.opts.PlanningInterval; iv > 0 && (n == 1 || (n-1)%iv == 0) {
+			if err := r.plan(n); err != nil {
+				res.State, res.Err = StateError, err
+				return
+			}
+		}
+		st, err := r.action(n)
+		if err != nil {
+			res.State, res.Err = StateError, err
+			return
+		}
+		if st.IsFinal {
+			r.finish(res, &FinalAnswerStep{Output: st.Output}, StateSuccess)
+			return
+		}
+	}
+}
+
+// finish records the final answer.
+func (r *runner) finish(res *RunResult, fa *FinalAnswerStep, state RunState) {
+	r.a.appendStep(fa)
+	r.endStep(fa)
+	res.Output, res.State = fa.Output, state
+	r.emit(&FinalAnswer{Output: fa.Output})
+}
+
+// endStep runs the callbacks and reports the step.
+func (r *runner) endStep(s Step) {
+	for _, cb := range r.a.opts.StepCallbacks {
+		cb(r.ctx, s)
+	}
+	r.emit(&StepEnd{Step: s})
+}
+
+// stopSequences end the model's answer where the loop takes over.
+func (r *runner) stopSequences() []string {
+	p := r.a.parser
+	stops := []string{"Observation:", "Calling tools:"}
+	if !strings.Contains(p.open, p.close) {
+		stops = append(stops, p.close)
+	}
+	return stops
+}
+
+// action runs one action step and appends it to memory. The error ends the
+// run; a step error the model can act on is in the step instead.
+func (r *runner) action(n int) (st *ActionStep, err error) {
+	a := r.a
+	st = &ActionStep{Number: n, Timing: Timing{Start: time.Now()}}
+	st.ModelInput = a.memory.Messages()
+	defer func() {
+		st.Timing.End = time.Now()
+		a.appendStep(st)
+		r.logStep(st)
+		r.endStep(st)
+	}()
+
+	text, usage, err := r.generate(st.ModelInput, r.stopSequences(), n)
+	st.Usage = usage
+	if err != nil {
+		if r.ctx.Err() != nil {
+			st.Error = &StepError{Kind: ErrorInterrupted, Message: "the run was interrupted during the model call"}
+			return st, r.interrupted()
+		}
+		st.Error = &StepError{Kind: ErrorModel, Message: err.Error()}
+		return st, fmt.Errorf("starlarkagent: step %d: model: %w", n, err)
+	}
+	st.ModelOutput = a.parser.complete(text)
+	code, ok := a.parser.parse(st.ModelOutput)
+	if !ok {
+		st.Error = &StepError{Kind: ErrorParse, Message: a.parser.parseErrorMessage(st.ModelOutput)}
+		r.emit(&Observation{Step: n, Err: st.Error})
+		return st, nil
+	}
+	st.Code = code
+	r.emit(&CodeAction{Step: n, Code: code})
+
+	res, scope, err := r.execute(code, n)
+	st.ToolCalls, st.ManagedUsage = scope.calls, scope.managed
+	r.usage = r.usage.Add(scope.managed)
+	st.Imports, st.Engine = res.Imports, res.Engine
+	for _, c := range st.ToolCalls {
+		r.emit(&ToolCallEvent{Step: n, Call: c})
+	}
+	maxLogs := a.opts.MaxPrintOutput
+	if maxLogs == 0 {
+		maxLogs = executors.DefaultMaxOutput
+	}
+	switch {
+	case r.ctx.Err() != nil:
+		st.Observation = partialLogs(res, maxLogs)
+		st.Error = &StepError{Kind: ErrorInterrupted, Message: "the run was interrupted during the execution of the code"}
+		return st, r.interrupted()
+	case err != nil:
+		st.Error = &StepError{Kind: ErrorExecutor, Message: err.Error()}
+		return st, fmt.Errorf("starlarkagent: step %d: executor: %w", n, err)
+	case res.Err != nil:
+		st.Observation = partialLogs(res, maxLogs)
+		st.Error = &StepError{Kind: ErrorExecution, Type: res.Err.Type, Message: executionErrorMessage(res.Err),
+			Line: res.Err.Line, Source: res.Err.Source}
+		r.emit(&Observation{Step: n, Text: st.Observation, Err: st.Error})
+		return st, nil
+	}
+	st.Observation = observation(res, maxLogs)
+	st.Output = res.Value
+	if res.IsFinal {
+		if msg := r.check(res.Value); msg != "" {
+			st.Error = &StepError{Kind: ErrorFinalAnswerCheck, Message: msg}
+		} else {
+			st.IsFinal = true
+		}
+	}
+	r.emit(&Observation{Step: n, Text: st.Observation, Err: st.Error})
+	return st, nil
+}
+
+// check runs the final-answer checks and returns why the answer was
+// rejected, or "".
+func (r *runner) check(answer any) string {
+	for i, check := range r.a.opts.FinalAnswerChecks {
+		if err := check(r.ctx, answer, &r.a.memory); err != nil {
+			return fmt.Sprintf("Check %d of the final answer failed: the answer %s was rejected: %v",
+				i+1, clip(pyRepr(answer), 200), err)
+		}
+	}
+	return ""
+}
+
+// execScope collects what happens during one execution: tool calls and
+// the token usage of managed agents. Tools find it in their context.
+type execScope struct {
+	mu      sync.Mutex
+	calls   []ToolCall
+	managed providers.Usage
+}
+
+type scopeKey struct{}
+
+func scopeFrom(ctx context.Context) *execScope {
+	s, _ := ctx.Value(scopeKey{}).(*execScope)
+	return s
+}
+
+func (s *execScope) addCall(c ToolCall) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, c)
+}
+
+func (s *execScope) addManaged(u providers.Usage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.managed = s.managed.Add(u)
+}
+
+// execute runs code in a span of its own.
+func (r *runner) execute(code string, n int) (executors.Result, *execScope, error) {
+	scope := &execScope{}
+	ctx := context.WithValue(r.ctx, scopeKey{}, scope)
+	ctx, span := r.a.tracer.Start(ctx, "execute_code", trace.WithAttributes(
+		attrAgentName.String(r.a.name),
+		attrStep.Int(n),
+	))
+	defer span.End()
+	r.a.log.Debug("executing code", "step", n, "code", code)
+	res, err := r.a.exec.Execute(ctx, code)
+	span.SetAttributes(attrEngine.String(res.Engine), attrInterpreterSteps.Int64(int64(res.Steps)))
+	switch {
+	case err != nil:
+		setError(span, err)
+	case res.Err != nil:
+		span.SetAttributes(attrErrorType.String(res.Err.Type))
+		span.SetStatus(codes.Error, res.Err.Error())
+	}
+	scope.mu.Lock()
+	defer scope.mu.Unlock()
+	return res, &execScope{calls: scope.calls, managed: scope.managed}, err
+}
+
+// generate calls the model in a chat span, streaming when the run is
+// streamed and the model can.
+func (r *runner) generate(msgs []providers.Message, stops []string, step int) (string, providers.Usage, error) {
+	a := r.a
+	model := a.model.ModelID()
+	ctx, span := a.tracer.Start(r.ctx, "chat "+model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(
+		attrOperation.String("chat"),
+		attrRequestModel.String(model),
+		attrAgentName.String(a.name),
+	))
+	defer span.End()
+	opts := providers.GenerateOptions{StopSequences: stops}
+	var (
+		text  string
+		usage providers.Usage
+		err   error
+	)
+	if sm, ok := a.model.(providers.StreamingModel); ok && r.emitFn != nil {
+		var b strings.Builder
+		for d, derr := range sm.GenerateStream(ctx, msgs, opts) {
+			if derr != nil {
+				err = derr
+				break
+			}
+			if d.Content != "" {
+				b.WriteString(d.Content)
+				r.emit(&ModelDelta{Step: step, Content: d.Content})
+			}
+			if d.Usage != nil {
+				usage = *d.Usage
+			}
+		}
+		text = b.String()
+	} else {
+		var msg *providers.Message
+		msg, err = a.model.Generate(ctx, msgs, opts)
+		if msg != nil {
+			text = msg.Content
+			if msg.Usage != nil {
+				usage = *msg.Usage
+			}
+		}
+	}
+	r.usage = r.usage.Add(usage)
+	span.SetAttributes(attrInputTokens.Int(usage.InputTokens), attrOutputTokens.Int(usage.OutputTokens))
+	if err != nil {
+		setError(span, err)
+		return "", usage, err
+	}
+	a.log.Debug("model answered", "step", step, "output", text,
+		"input_tokens", usage.InputTokens, "output_tokens", usage.OutputTokens)
+	return text, usage, nil
+}
+
+// plan writes or updates the plan before action step n.
+func (r *runner) plan(n int) error {
+	a := r.a
+	st := &PlanningStep{Timing: Timing{Start: time.Now()}}
+	data := prompts.Data{Tools: a.toolSpec, ManagedAgents: a.team(), Task: r.task, RemainingSteps: r.maxSteps - n + 1}
+	var msgs []providers.Message
+	if n == 1 {
+		text, err := a.prompts.Render(prompts.InitialPlan, data)
+		if err != nil {
+			return err
+		}
+		msgs = []providers.Message{{Role: providers.RoleUser, Content: text}}
+	} else {
+		pre, err := a.prompts.Render(prompts.UpdatePlanPre, data)
+		if err != nil {
+			return err
+		}
+		post, err := a.prompts.Render(prompts.UpdatePlanPost, data)
+		if err != nil {
+			return err
+		}
+		msgs = append([]providers.Message{{Role: providers.RoleSystem, Content: pre}}, a.memory.Messages()[1:]...)
+		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: post})
+	}
+	st.ModelInput = msgs
+	text, usage, err := r.generate(msgs, []string{"<end_plan>"}, 0)
+	st.Usage = usage
+	if err != nil {
+		if r.ctx.Err() != nil {
+			return r.interrupted()
+		}
+		return fmt.Errorf("starlarkagent: planning before step %d: %w", n, err)
+	}
+	// Servers drop the stop sequence; a model that wrote it anyway (or a
+	// recording that kept it) must not leak it into the plan.
+	text, _, _ = strings.Cut(text, "<end_plan>")
+	st.ModelOutput = text
+	plan := strings.TrimSpace(text)
+	if n == 1 {
+		st.Plan = initialPlanIntro + plan + "\n```"
+	} else {
+		st.Plan = fmt.Sprintf(updatedPlanIntro, r.task) + plan + "\n```"
+	}
+	st.Timing.End = time.Now()
+	a.appendStep(st)
+	a.log.Info("plan written", "before_step", n, "duration", st.Timing.Duration(),
+		"input_tokens", usage.InputTokens, "output_tokens", usage.OutputTokens)
+	r.endStep(st)
+	return nil
+}
+
+// finalFromMemory asks the model for the best answer it can write from
+// memory, once the step budget has run out.
+func (r *runner) finalFromMemory(res *RunResult) {
+	a := r.a
+	data := prompts.Data{Task: r.task}
+	pre, err := a.prompts.Render(prompts.FinalAnswerPre, data)
+	if err == nil {
+		var post string
+		post, err = a.prompts.Render(prompts.FinalAnswerPost, data)
+		msgs := append([]providers.Message{{Role: providers.RoleSystem, Content: pre}}, a.memory.Messages()[1:]...)
+		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: post})
+		if err == nil {
+			a.log.Warn("max steps reached; writing the answer from memory", "max_steps", r.maxSteps)
+			var text string
+			var usage providers.Usage
+			text, usage, err = r.generate(msgs, nil, 0)
+			if err == nil {
+				r.finish(res, &FinalAnswerStep{Output: strings.TrimSpace(text), FromMemory: true, Usage: usage}, StateMaxSteps)
+				return
+			}
+		}
+	}
+	if r.ctx.Err() != nil {
+		err = r.interrupted()
+	}
+	res.State, res.Err = StateError, fmt.Errorf("starlarkagent: max steps (%d) reached, and the final answer failed: %w", r.maxSteps, err)
+}
+
+func (r *runner) logStep(st *ActionStep) {
+	attrs := []any{"step", st.Number, "duration", st.Timing.Duration(),
+		"input_tokens", st.Usage.InputTokens, "output_tokens", st.Usage.OutputTokens}
+	if len(st.Imports) > 0 {
+		attrs = append(attrs, "imports", st.Imports)
+	}
+	if len(st.ToolCalls) > 0 {
+		attrs = append(attrs, "tool_calls", len(st.ToolCalls))
+	}
+	if st.Error != nil {
+		attrs = append(attrs, "error_kind", st.Error.Kind, "error", clip(st.Error.Message, 300))
+		r.a.log.Info("step failed", attrs...)
+		return
+	}
+	if st.IsFinal {
+		attrs = append(attrs, "final_answer", true)
+	}
+	r.a.log.Info("step ended", attrs...)
+}
+
+// clip shortens s for a log line.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,93 @@
+package starlarkagent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
+)
+
+// Span attributes, from the OpenTelemetry GenAI semantic conventions where
+// they have a name for the thing, and star_agent.* where they do not.
+const (
+	attrOperation        = attribute.Key("gen_ai.operation.name")
+	attrAgentName        = attribute.Key("gen_ai.agent.name")
+	attrRequestModel     = attribute.Key("gen_ai.request.model")
+	attrInputTokens      = attribute.Key("gen_ai.usage.input_tokens")
+	attrOutputTokens     = attribute.Key("gen_ai.usage.output_tokens")
+	attrToolName         = attribute.Key("gen_ai.tool.name")
+	attrErrorType        = attribute.Key("error.type")
+	attrRunState         = attribute.Key("star_agent.run.state")
+	attrStep             = attribute.Key("star_agent.step")
+	attrEngine           = attribute.Key("star_agent.engine")
+	attrInterpreterSteps = attribute.Key("star_agent.interpreter_steps")
+)
+
+// setError marks a span as failed, with error.type set to the error's
+// most specific known class.
+func setError(span trace.Span, err error) {
+	typ := "_OTHER"
+	var ee *executors.ExecError
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, ErrInterrupted):
+		typ = "cancelled"
+	case errors.Is(err, context.DeadlineExceeded):
+		typ = "timeout"
+	case errors.As(err, &ee):
+		typ = ee.Type
+	default:
+		typ = fmt.Sprintf("%T", errors.Unwrap(err))
+		if typ == "<nil>" {
+			typ = fmt.Sprintf("%T", err)
+		}
+	}
+	span.SetAttributes(attrErrorType.String(typ))
+	span.RecordError(err)
+	span.SetStatus(codes.Error, err.Error())
+}
+
+// instrumented wraps a tool given to the executor: each call gets an
+// execute_tool span and a log line, and is recorded in the step.
+type instrumented struct {
+	t    tool.Tool
+	spec tool.Spec
+	a    *Agent
+}
+
+func instrument(t tool.Tool, a *Agent) tool.Tool {
+	return &instrumented{t: t, spec: t.Spec(), a: a}
+}
+
+// Spec implements tool.Tool.
+func (w *instrumented) Spec() tool.Spec { return w.spec }
+
+// Call implements tool.Tool.
+func (w *instrumented) Call(ctx context.Context, args map[string]any) (any, error) {
+	ctx, span := w.a.tracer.Start(ctx, "execute_tool "+w.spec.Name, trace.WithAttributes(
+		attrOperation.String("execute_tool"),
+		attrToolName.String(w.spec.Name),
+		attrAgentName.String(w.a.name),
+	))
+	defer span.End()
+	start := time.Now()
+	out, err := w.t.Call(ctx, args)
+	call := ToolCall{Name: w.spec.Name, Arguments: args, Result: out, Duration: time.Since(start)}
+	if err != nil {
+		call.Error = err.Error()
+		setError(span, err)
+		w.a.log.Info("tool failed", "tool", w.spec.Name, "error", err, "duration", call.Duration)
+	} else {
+		w.a.log.Debug("tool called", "tool", w.spec.Name, "duration", call.Duration)
+	}
+	if s := scopeFrom(ctx); s != nil {
+		s.addCall(call)
+	}
+	return out, err
+}
