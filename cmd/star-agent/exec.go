@@ -15,10 +15,14 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/router"
+	"github.com/star-agent/star-agent/executors/wasm"
 )
 
 type execFlags struct {
 	json      bool
+	engine    string
+	executor  string
 	imports   []string
 	timeout   time.Duration
 	maxSteps  uint64
@@ -45,6 +49,13 @@ the words the model would see. With --json, one JSON object per file:
    "error": null|{"type": str, "message": str, "line": int},
    "engine": "starlark", "steps": int, "duration_ms": number}
 
+With --executor wasm, code can also run in CPython 3.11 compiled to
+WebAssembly, in process: --engine python sends every file there, and
+--engine auto (the default with --executor) runs each file in the Starlark
+engine unless it needs CPython (an import only CPython has, syntax the
+Starlark engine cannot run), carrying variables between the two; "engine" in
+the JSON output says which ran ("starlark" or "python:wasm").
+
 Exit status: 0 when every file ran without error, 1 when user code failed,
 2 for usage or configuration errors (unreadable file, bad flag).`,
 		Example: `  star-agent exec step1.py step2.py
@@ -62,6 +73,8 @@ Exit status: 0 when every file ran without error, 1 when user code failed,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.json, "json", false, "print one JSON object per executed file (JSON lines)")
+	fl.StringVar(&f.engine, "engine", "", "where code runs: starlark, python, or auto (Starlark unless the code needs CPython); default auto with --executor, else starlark")
+	fl.StringVar(&f.executor, "executor", "", "full-Python executor for --engine python|auto: wasm (CPython in WebAssembly, in process)")
 	fl.StringSliceVar(&f.imports, "imports", nil, "additional authorized imports, comma-separated (e.g. numpy,pandas)")
 	fl.DurationVar(&f.timeout, "timeout", executors.DefaultTimeout, "wall-time limit per file")
 	fl.Uint64Var(&f.maxSteps, "max-steps", executors.DefaultMaxSteps, "interpreter step limit per file")
@@ -99,16 +112,14 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		files = append(files, execFile{name: name, code: string(data)})
 	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	opts := local.Options{
-		Limits:            executors.Limits{MaxSteps: f.maxSteps, Timeout: f.timeout, MaxMemory: mem, MaxOutput: f.maxOutput},
-		AuthorizedImports: f.imports,
-	}
+	limits := executors.Limits{MaxSteps: f.maxSteps, Timeout: f.timeout, MaxMemory: mem, MaxOutput: f.maxOutput}
+	var live io.Writer
 	if !f.json {
-		opts.Stdout = stdout
+		live = stdout
 	}
-	ex, err := local.New(opts)
+	ex, err := newExecutor(f, limits, live)
 	if err != nil {
-		return usageError("%v", err)
+		return err
 	}
 	defer ex.Close()
 
@@ -140,6 +151,57 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	return nil
 }
 
+// newExecutor builds the executor the flags ask for.
+func newExecutor(f execFlags, limits executors.Limits, live io.Writer) (executors.Executor, error) {
+	engine := f.engine
+	if engine == "" {
+		engine = "starlark"
+		if f.executor != "" {
+			engine = "auto"
+		}
+	}
+	switch f.executor {
+	case "", "wasm":
+	default:
+		return nil, usageError("--executor %q is not known; the available full-Python executor is wasm", f.executor)
+	}
+	newLocal := func() (*local.Executor, error) {
+		l, err := local.New(local.Options{Limits: limits, AuthorizedImports: f.imports, Stdout: live})
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		return l, nil
+	}
+	newPython := func() (*wasm.Executor, error) {
+		if f.executor == "" {
+			return nil, usageError("--engine %s needs a full-Python executor: add --executor wasm", engine)
+		}
+		p, err := wasm.New(wasm.Options{Limits: limits, Imports: executors.NewImportPolicy(f.imports, nil)})
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		return p, nil
+	}
+	switch engine {
+	case "starlark":
+		return newLocal()
+	case "python":
+		return newPython()
+	case "auto":
+		p, err := newPython()
+		if err != nil {
+			return nil, err
+		}
+		l, err := newLocal()
+		if err != nil {
+			p.Close()
+			return nil, err
+		}
+		return router.New(l, p), nil
+	}
+	return nil, usageError("--engine %q is not known: use starlark, python or auto", engine)
+}
+
 type jsonError struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
@@ -154,6 +216,7 @@ type jsonResult struct {
 	Engine      string     `json:"engine"`
 	Steps       uint64     `json:"steps"`
 	DurationMS  float64    `json:"duration_ms"`
+	Notes       []string   `json:"notes,omitempty"`
 }
 
 func writeJSONResult(w io.Writer, res executors.Result) error {
@@ -163,6 +226,7 @@ func writeJSONResult(w io.Writer, res executors.Result) error {
 		Engine:     res.Engine,
 		Steps:      res.Steps,
 		DurationMS: float64(res.Duration.Microseconds()) / 1000,
+		Notes:      res.Notes,
 	}
 	if res.IsFinal {
 		out.FinalAnswer = res.Value
@@ -179,11 +243,17 @@ func writeJSONResult(w io.Writer, res executors.Result) error {
 }
 
 func writeTextResult(stdout, stderr io.Writer, name string, res executors.Result, several bool) {
-	if res.Truncated {
+	if res.Engine != local.Engine {
+		// Only the Starlark engine streams output as it is printed.
+		fmt.Fprint(stdout, res.Stdout)
+	} else if res.Truncated {
 		// The live copy stops at the limit; say so where the reader looks.
 		if i := strings.LastIndex(res.Stdout, "\n[output truncated"); i >= 0 {
 			fmt.Fprint(stdout, res.Stdout[i:])
 		}
+	}
+	for _, note := range res.Notes {
+		fmt.Fprintf(stderr, "note: %s\n", note)
 	}
 	if res.IsFinal {
 		fmt.Fprintf(stdout, "Final answer: %s\n", displayValue(res))

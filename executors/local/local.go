@@ -228,8 +228,9 @@ func (e *Executor) callTool(t tool.Tool) func(*starlark.Thread, *starlark.Builti
 	}
 }
 
-// SetVariables binds values (JSON-shaped Go values, or anything that
-// marshals to JSON) as global variables of the code.
+// SetVariables binds values as global variables of the code: JSON-shaped
+// Go values, the runner protocol's Tuple, Set and Dict (as another engine's
+// Variables returns them), or anything that marshals to JSON.
 func (e *Executor) SetVariables(vars map[string]any) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -237,7 +238,7 @@ func (e *Executor) SetVariables(vars map[string]any) error {
 		if !isIdentifier(name) || strings.HasPrefix(name, "__") {
 			return fmt.Errorf("local: variable name %q is not a valid Python identifier", name)
 		}
-		v, err := builtins.FromGo(x)
+		v, err := importValue(x)
 		if err != nil {
 			return fmt.Errorf("local: variable %s: %w", name, err)
 		}
@@ -260,7 +261,7 @@ func (e *Executor) Variables(context.Context) (vars map[string]any, skipped map[
 		if strings.HasPrefix(name, "__") {
 			continue
 		}
-		x, err := builtins.ToGo(v)
+		x, err := exportValue(v, 0)
 		if err != nil {
 			_, skipped[name] = builtins.Classify(err)
 			continue

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
@@ -346,5 +347,31 @@ func TestErrorLineAfterRedefinitions(t *testing.T) {
 	res = run(t, e, "total = 1\ndouble(None)")
 	if res.Err == nil || res.Err.Type != "TypeError" || res.Err.Line != 2 {
 		t.Fatalf("%+v", res.Err)
+	}
+}
+
+func TestVariablesKeepPythonTypes(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	err := e.SetVariables(map[string]any{
+		"t": runner.Tuple{int64(1), "a"},
+		"s": runner.Set{int64(3)},
+		"d": runner.Dict{{Key: int64(1), Value: "one"}},
+		"b": []byte("hi"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := run(t, e, "[t, s, d, b]"); res.Err != nil || res.Repr != "[(1, 'a'), {3}, {1: 'one'}, b'hi']" {
+		t.Fatalf("%+v %s", res.Err, res.Repr)
+	}
+	vars, _, _ := e.Variables(context.Background())
+	if _, ok := vars["t"].(runner.Tuple); !ok {
+		t.Errorf("tuple exported as %T", vars["t"])
+	}
+	if _, ok := vars["d"].(runner.Dict); !ok {
+		t.Errorf("int-keyed dict exported as %T", vars["d"])
+	}
+	if err := e.SetVariables(map[string]any{"o": runner.Opaque{Type: "Decimal", Repr: "Decimal('1')"}}); err == nil {
+		t.Error("an opaque Python object was accepted")
 	}
 }

@@ -102,7 +102,8 @@ func (r *Router) Execute(ctx context.Context, code string) (executors.Result, er
 			res.Notes = append(notes, res.Notes...)
 			return res, err
 		}
-		notes = append(notes, fmt.Sprintf("this step ran in full Python because the Starlark engine cannot run it (%s)", res.Err.Message))
+		why, _, _ := strings.Cut(res.Err.Message, ";")
+		notes = append(notes, fmt.Sprintf("this step ran in full Python because the Starlark engine cannot run it (%s)", why))
 	} else {
 		notes = append(notes, fmt.Sprintf("this step ran in full Python because it uses %s, which only exist there", strings.Join(names, ", ")))
 	}
