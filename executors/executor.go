@@ -133,7 +133,7 @@ func (l Limits) Validate() error {
 //	Code execution failed at line 'x = d["k"]' due to: KeyError: 'k'
 //	Code parsing failed on line 3 due to: SyntaxError: invalid syntax
 func (e *ExecError) Describe() string {
-	if e.Type == "SyntaxError" {
+	if e.Type == "SyntaxError" || e.Type == "IndentationError" || e.Type == "TabError" {
 		s := fmt.Sprintf("Code parsing failed on line %d due to: %s", e.Line, e.Error())
 		if e.Source != "" {
 			s += "\n" + e.Source

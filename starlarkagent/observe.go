@@ -35,6 +35,18 @@ func observation(res executors.Result, maxLogs int) string {
 	}
 	b.WriteString("Last output from code snippet:\n")
 	b.WriteString(truncate(lastOutput(res), MaxOutputLength))
+	return b.String() + notes(res)
+}
+
+// notes renders what the executor has to tell the model beyond the code's
+// own output: variables that could not move between engines, a sandbox
+// that was restarted.
+func notes(res executors.Result) string {
+	var b strings.Builder
+	for _, n := range res.Notes {
+		b.WriteString("\nNote: ")
+		b.WriteString(n)
+	}
 	return b.String()
 }
 
@@ -54,26 +66,7 @@ func lastOutput(res executors.Result) string {
 // before failing.
 func partialLogs(res executors.Result, maxLogs int) string {
 	if res.Stdout == "" {
-		return ""
+		return strings.TrimPrefix(notes(res), "\n")
 	}
-	return "Execution logs:\n" + truncate(res.Stdout, maxLogs)
-}
-
-// executionErrorMessage is what the model reads about an exception.
-func executionErrorMessage(e *executors.ExecError) string {
-	exc := e.Type
-	if e.Message != "" {
-		exc += ": " + e.Message
-	}
-	switch {
-	case e.Type == "SyntaxError" || e.Type == "IndentationError":
-		msg := fmt.Sprintf("Code parsing failed on line %d due to: %s", e.Line, exc)
-		if e.Source != "" {
-			msg += "\n" + e.Source
-		}
-		return msg
-	case e.Source != "":
-		return fmt.Sprintf("Code execution failed at line '%s' due to: %s", e.Source, exc)
-	}
-	return "Code execution failed due to: " + exc
+	return "Execution logs:\n" + truncate(res.Stdout, maxLogs) + notes(res)
 }

@@ -249,7 +249,7 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 		return st, fmt.Errorf("starlarkagent: step %d: executor: %w", n, err)
 	case res.Err != nil:
 		st.Observation = partialLogs(res, maxLogs)
-		st.Error = &StepError{Kind: ErrorExecution, Type: res.Err.Type, Message: executionErrorMessage(res.Err),
+		st.Error = &StepError{Kind: ErrorExecution, Type: res.Err.Type, Message: res.Err.Describe(),
 			Line: res.Err.Line, Source: res.Err.Source}
 		r.emit(&Observation{Step: n, Text: st.Observation, Err: st.Error})
 		return st, nil

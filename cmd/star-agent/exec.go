@@ -16,7 +16,6 @@ import (
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local"
 	"github.com/star-agent/star-agent/executors/router"
-	"github.com/star-agent/star-agent/executors/wasm"
 )
 
 type execFlags struct {
@@ -117,9 +116,9 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	if !f.json {
 		live = stdout
 	}
-	ex, err := newExecutor(f, limits, live)
+	ex, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Limits: limits, Imports: f.imports, Stdout: live})
 	if err != nil {
-		return err
+		return usageError("%v", err)
 	}
 	defer ex.Close()
 
@@ -149,57 +148,6 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		return &exitError{code: 1}
 	}
 	return nil
-}
-
-// newExecutor builds the executor the flags ask for.
-func newExecutor(f execFlags, limits executors.Limits, live io.Writer) (executors.Executor, error) {
-	engine := f.engine
-	if engine == "" {
-		engine = "starlark"
-		if f.executor != "" {
-			engine = "auto"
-		}
-	}
-	switch f.executor {
-	case "", "wasm":
-	default:
-		return nil, usageError("--executor %q is not known; the available full-Python executor is wasm", f.executor)
-	}
-	newLocal := func() (*local.Executor, error) {
-		l, err := local.New(local.Options{Limits: limits, AuthorizedImports: f.imports, Stdout: live})
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		return l, nil
-	}
-	newPython := func() (*wasm.Executor, error) {
-		if f.executor == "" {
-			return nil, usageError("--engine %s needs a full-Python executor: add --executor wasm", engine)
-		}
-		p, err := wasm.New(wasm.Options{Limits: limits, Imports: executors.NewImportPolicy(f.imports, nil)})
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		return p, nil
-	}
-	switch engine {
-	case "starlark":
-		return newLocal()
-	case "python":
-		return newPython()
-	case "auto":
-		p, err := newPython()
-		if err != nil {
-			return nil, err
-		}
-		l, err := newLocal()
-		if err != nil {
-			p.Close()
-			return nil, err
-		}
-		return router.New(l, p), nil
-	}
-	return nil, usageError("--engine %q is not known: use starlark, python or auto", engine)
 }
 
 type jsonError struct {

@@ -21,6 +21,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/router"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/replay"
 	"github.com/star-agent/star-agent/starlarkagent"
@@ -41,6 +43,7 @@ type runFlags struct {
 	markdown                  bool
 	managed                   []string
 	answerRegexp              string
+	engine, executor          string
 }
 
 // Config adapts the run command to a program.
@@ -146,6 +149,8 @@ Exit status: 0 when the run ends with an answer (state success or max_steps),
 	fl.BoolVar(&f.json, "json", false, "print the run's result as one JSON object instead of the steps")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every step and model call (and keep model inputs in --json)")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format on standard error: text or json")
+	fl.StringVar(&f.engine, "engine", "", "where code runs: starlark, python, or auto (Starlark unless the code needs CPython); default auto with --executor, else starlark")
+	fl.StringVar(&f.executor, "executor", "", "full-Python executor for --engine python|auto: wasm (CPython in WebAssembly, in process)")
 	fl.StringVar(&f.otel, "otel", "", "export OpenTelemetry traces: stdout (written to standard error) or otlp (default from OTEL_TRACES_EXPORTER)")
 	fl.StringVar(&f.instructions, "instructions", "", "instructions appended to the system prompt")
 	fl.BoolVar(&f.markdown, "markdown", false, "ask for code in markdown fences instead of <code> tags")
@@ -189,7 +194,15 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 	}
 	defer shutdown()
 
+	var executor executors.Executor
+	if f.engine != "" || f.executor != "" {
+		executor, err = router.Open(router.Config{Engine: f.engine, Executor: f.executor, Imports: f.imports})
+		if err != nil {
+			return usageError("%v", err)
+		}
+	}
 	opts := starlarkagent.Options{
+		Executor:          executor,
 		Model:             model,
 		AuthorizedImports: f.imports,
 		MaxSteps:          f.maxSteps,
