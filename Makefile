@@ -1,40 +1,55 @@
-# star-agent: build, test, benchmark and demo.
-GO       ?= go
-BIN      := bin/star-agent
-PKGS     := ./...
+# star-agent: build, test, benchmark and demo. `make help` lists the targets.
+GO   ?= go
+BIN  := bin/star-agent
+DEMO_TASK := Which of the first 30 Fibonacci numbers are prime? Give them and their sum.
 
-.PHONY: all build test test-race vet fmt cover bench fuzz demo clean
+.PHONY: help all build demo test vet cover bench bench-wasm fuzz wasm wasm-deps wasm-check wasm-force clean
 
 all: build
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
 build: ## build the CLI into bin/
 	$(GO) build -o $(BIN) ./cmd/star-agent
 
-vet:
-	$(GO) vet $(PKGS)
+demo: build ## the main job: an agent solves a task in several steps on a recorded session
+	./$(BIN) run --replay testdata/sessions/demo.jsonl "$(DEMO_TASK)"
+	@echo
+	./$(BIN) exec testdata/examples/analysis.py
+
+vet: ## go vet and a gofmt check
+	$(GO) vet ./...
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-test: vet ## vet, gofmt check, then every test
-	$(GO) test -count=1 $(PKGS)
-
-test-race:
-	$(GO) test -count=1 -race ./starlarkagent/... ./executors/local/...
+test: vet ## vet, gofmt, every test, and the race detector on the agent loop (what CI runs)
+	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race ./starlarkagent/...
 
 cover: ## total statement coverage
-	$(GO) test -count=1 -coverpkg=./... -coverprofile=coverage.out $(PKGS) >/dev/null
+	$(GO) test -count=1 -coverpkg=./... -coverprofile=coverage.out ./... >/dev/null
 	@$(GO) tool cover -func=coverage.out | tail -1
 
-bench: ## benchmarks (side by side with CPython where python3 exists)
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime=1x -count=1 ./builtins/... >/dev/null 2>&1 || true
-	$(GO) test -run '^$$' -bench . -benchmem ./executors/local/... ./executors/local/pyfront/...
+bench: ## benchmarks, side by side with CPython where python3 exists
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./executors/local/ ./executors/local/pyfront/ ./starlarkagent/
+	$(GO) test -run '^$$' -bench . -benchtime 20x -count=1 ./executors/wasm/
 
 fuzz: ## a short fuzzing session of the engine and the front end
 	$(GO) test -run '^$$' -fuzz FuzzExecute -fuzztime 60s ./executors/local/
 	$(GO) test -run '^$$' -fuzz FuzzLower -fuzztime 60s ./executors/local/pyfront/
 
-demo: build ## the main job: run star-agent on an example
-	./$(BIN) exec testdata/examples/analysis.py
+wasm-deps: ## install the Debian packages that build CPython for WebAssembly (root)
+	executors/wasm/cpython/deps.sh
+
+wasm-check: ## exit 1 if the embedded CPython artifacts are missing or their recipe changed
+	executors/wasm/cpython/build.sh --check
+
+wasm: ## build CPython for wasm32-wasi, only if missing or the recipe changed
+	executors/wasm/cpython/build.sh
+
+wasm-force: ## rebuild CPython for wasm32-wasi
+	executors/wasm/cpython/build.sh --force
 
 clean:
 	rm -rf bin coverage.out
