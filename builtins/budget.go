@@ -22,6 +22,8 @@ type Budget struct {
 	Done <-chan struct{}
 	// Reason says why Done was closed ("timeout", "cancelled").
 	Reason func() string
+
+	pending int64 // granted since the last Settle
 }
 
 const budgetKey = "star-agent.budget"
@@ -54,16 +56,27 @@ func Alloc(thread *starlark.Thread, n int64) error {
 		return memoryError(b, n)
 	}
 	// What is granted counts as live until the next measurement, so that
-	// many grants in a row cannot add up past the limit between walks;
-	// garbage among them is forgiven when a walk finds it unreachable.
+	// many grants in a row cannot add up past the limit between walks.
+	// A measurement taken here, inside a builtin, keeps the grants made
+	// since the last measurement between steps: they may be the builtin's
+	// own buffer, which no walk can see. Only Settle, called between
+	// interpreter steps, forgives them.
 	if b.Live+n > b.Limit && b.Measure != nil {
-		b.Live = b.Measure()
+		b.Live = b.Measure() + b.pending
 	}
 	if b.Live+n > b.Limit {
 		return memoryError(b, n)
 	}
 	b.Live += n
+	b.pending += n
 	return nil
+}
+
+// Settle records a measurement taken between interpreter steps, when no
+// builtin holds memory of its own: it forgives earlier grants.
+func (b *Budget) Settle(live int64) {
+	b.Live = live
+	b.pending = 0
 }
 
 func memoryError(b *Budget, n int64) error {

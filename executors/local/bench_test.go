@@ -98,10 +98,10 @@ func BenchmarkTypicalAction(b *testing.B) {
 }
 
 var programs = []struct{ name, setup, stmt string }{
-	{"fib25", "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n", "fib(25)"},
-	{"loop1M", "def loop():\n    t = 0\n    for i in range(1000000):\n        t += i\n    return t\n", "loop()"},
-	{"dict100k", "def build():\n    d = {}\n    for i in range(100000):\n        d[i] = i\n    return d\n", "build()"},
-	{"join100k", "def build():\n    parts = []\n    for i in range(100000):\n        parts.append(str(i))\n    return ','.join(parts)\n", "build()"},
+	{"fib25", "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n", "r = fib(25)"},
+	{"loop1M", "def loop():\n    t = 0\n    for i in range(1000000):\n        t += i\n    return t\n", "r = loop()"},
+	{"dict100k", "def build():\n    d = {}\n    for i in range(100000):\n        d[i] = i\n    return d\n", "r = build()"},
+	{"join100k", "def build():\n    parts = []\n    for i in range(100000):\n        parts.append(str(i))\n    return ','.join(parts)\n", "r = build()"},
 }
 
 // BenchmarkPrograms runs CPU-bound programs in the engine, with its limits

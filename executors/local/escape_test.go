@@ -226,3 +226,21 @@ func TestPeakRSSMeasurable(t *testing.T) {
 	}
 	_ = context.Background
 }
+
+// TestBuiltinBufferAtDefaultBudget: a builtin's own growing buffer (here
+// str.join's) is invisible to the engine's walk; grants made inside the
+// builtin must stay charged when it re-measures. At the default budget this
+// once grew past 2 GiB.
+func TestBuiltinBufferAtDefaultBudget(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	runtime.GC()
+	resetPeakRSS()
+	before := peakRSS()
+	res := run(t, e, "sep = 'x' * (1 << 20)\ny = sep.join([''] * 100000)")
+	if res.Err == nil || res.Err.Type != "MemoryError" {
+		t.Fatalf("want MemoryError, got %+v", res.Err)
+	}
+	if grown := peakRSS() - before; grown > 4*executors.DefaultMaxMemory {
+		t.Fatalf("peak RSS grew by %d MiB with a %d MiB budget", grown>>20, executors.DefaultMaxMemory>>20)
+	}
+}

@@ -70,7 +70,7 @@ func (m *monitor) install() {
 	m.thread.SetMaxExecutionSteps(min(interval, m.limits.MaxSteps))
 	m.heapAtStart = m.heap()
 	m.heapAtWalk, m.heapAtGC = m.heapAtStart, m.heapAtStart
-	m.budget.Live = m.measure()
+	m.budget.Settle(m.measure())
 }
 
 func (m *monitor) heap() uint64 {
@@ -126,7 +126,7 @@ func (m *monitor) check(thread *starlark.Thread) {
 	if m.ticks%4 == 0 && steps >= m.walkAfter {
 		grown := int64(m.heap()) - int64(m.heapAtWalk)
 		if grown > m.limits.MaxMemory/8 {
-			m.budget.Live = m.measure()
+			m.budget.Settle(m.measure())
 			if m.budget.Live > m.limits.MaxMemory {
 				m.liveAtAbort = m.budget.Live
 				m.abort("memory")
