@@ -23,7 +23,8 @@ type Budget struct {
 	// Reason says why Done was closed ("timeout", "cancelled").
 	Reason func() string
 
-	pending int64 // granted since the last Settle
+	pending   int64  // granted within the current builtin call
+	pendingAt uint64 // the thread's step count when pending began
 }
 
 const budgetKey = "star-agent.budget"
@@ -55,12 +56,16 @@ func Alloc(thread *starlark.Thread, n int64) error {
 	if n < 0 || n > b.Limit {
 		return memoryError(b, n)
 	}
+	// The step counter does not move while a builtin runs: grants made at
+	// another step count belong to a call that has returned.
+	if steps := thread.ExecutionSteps(); steps != b.pendingAt {
+		b.pending, b.pendingAt = 0, steps
+	}
 	// What is granted counts as live until the next measurement, so that
 	// many grants in a row cannot add up past the limit between walks.
-	// A measurement taken here, inside a builtin, keeps the grants made
-	// since the last measurement between steps: they may be the builtin's
-	// own buffer, which no walk can see. Only Settle, called between
-	// interpreter steps, forgives them.
+	// A measurement taken here keeps the grants made earlier in the same
+	// builtin call: they may be the builtin's own buffer, which no walk can
+	// see.
 	if b.Live+n > b.Limit && b.Measure != nil {
 		b.Live = b.Measure() + b.pending
 	}
@@ -73,7 +78,7 @@ func Alloc(thread *starlark.Thread, n int64) error {
 }
 
 // Settle records a measurement taken between interpreter steps, when no
-// builtin holds memory of its own: it forgives earlier grants.
+// builtin holds memory of its own.
 func (b *Budget) Settle(live int64) {
 	b.Live = live
 	b.pending = 0

@@ -447,29 +447,43 @@ func defineStrMethods() {
 		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &it); err != nil {
 			return nil, err
 		}
-		var b strings.Builder
-		charged := 0
-		i := 0
+		// Collect the parts first: the result's exact size is then known,
+		// charged once and allocated once (a growing builder would hold up
+		// to three times the result while it doubles).
+		var parts []string
+		total := 0
 		err := forEach(th, it, func(v starlark.Value) error {
 			s, ok := v.(starlark.String)
 			if !ok {
-				return Errorf("TypeError", "sequence item %d: expected str instance, %s found", i, TypeName(v))
+				return Errorf("TypeError", "sequence item %d: expected str instance, %s found", len(parts), TypeName(v))
 			}
-			if i > 0 {
-				b.WriteString(sep)
-			}
-			i++
-			if need := b.Len() + len(s); need-charged > 1<<16 {
-				if err := Alloc(th, int64(need-charged)); err != nil {
-					return err
-				}
-				charged = need
-			}
-			b.WriteString(string(s))
+			parts = append(parts, string(s))
+			total += len(s)
 			return nil
 		})
 		if err != nil {
 			return nil, err
+		}
+		if len(parts) > 1 {
+			total += len(sep) * (len(parts) - 1)
+		}
+		if total > 1<<16 {
+			if err := Alloc(th, int64(total)); err != nil {
+				return nil, err
+			}
+		}
+		var b strings.Builder
+		b.Grow(total)
+		for i, p := range parts {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			b.WriteString(p)
+			if i%4096 == 4095 {
+				if err := Interrupted(th); err != nil {
+					return nil, err
+				}
+			}
 		}
 		return starlark.String(b.String()), nil
 	})
