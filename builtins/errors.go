@@ -44,8 +44,34 @@ var errorPatterns = []struct {
 	typ     string
 	rewrite func(m []string) string // nil keeps the message
 }{
+	{regexp.MustCompile(`^too few values to unpack \(got (\d+), want (\d+)\)`), "ValueError", func(m []string) string {
+		return "not enough values to unpack (expected " + m[2] + ", got " + m[1] + ")"
+	}},
+	{regexp.MustCompile(`^too many values to unpack \(got \d+, want (\d+)\)`), "ValueError", func(m []string) string {
+		return "too many values to unpack (expected " + m[1] + ")"
+	}},
+	{regexp.MustCompile(`^function (\w+) missing (\d+) arguments? \((.*)\)$`), "TypeError", missingArgs},
+	{regexp.MustCompile(`^function (\w+) accepts (\d+) positional arguments? \((\d+) given\)$`), "TypeError", func(m []string) string {
+		s := "s"
+		if m[2] == "1" {
+			s = ""
+		}
+		were := "were"
+		if m[3] == "1" {
+			were = "was"
+		}
+		return m[1] + "() takes " + m[2] + " positional argument" + s + " but " + m[3] + " " + were + " given"
+	}},
+	{regexp.MustCompile(`^function (\w+) got an unexpected keyword argument (\w+)$`), "TypeError", func(m []string) string {
+		return m[1] + "() got an unexpected keyword argument '" + m[2] + "'"
+	}},
+	{regexp.MustCompile(`^function (\w+) got multiple values for parameter (\w+)$`), "TypeError", func(m []string) string {
+		return m[1] + "() got multiple values for argument '" + m[2] + "'"
+	}},
+	{regexp.MustCompile(`^index -?\d+ out of range: empty (\w+)`), "IndexError", func(m []string) string { return pyTypeName(m[1]) + " index out of range" }},
 	{regexp.MustCompile(`^floating-point division by zero`), "ZeroDivisionError", func([]string) string { return "division by zero" }},
-	{regexp.MustCompile(`^(floored division|integer modulo) by zero`), "ZeroDivisionError", func([]string) string { return "integer division or modulo by zero" }},
+	{regexp.MustCompile(`^integer modulo by zero`), "ZeroDivisionError", func([]string) string { return "integer modulo by zero" }},
+	{regexp.MustCompile(`^floored division by zero`), "ZeroDivisionError", func([]string) string { return "integer division or modulo by zero" }},
 	{regexp.MustCompile(`division by zero|modulo by zero`), "ZeroDivisionError", nil},
 	{regexp.MustCompile(`^key (.+) not in \S+$`), "KeyError", func(m []string) string { return pyLiteral(m[1]) }},
 	{regexp.MustCompile(`^pop: missing key`), "KeyError", nil},
@@ -58,6 +84,10 @@ var errorPatterns = []struct {
 	}},
 	{regexp.MustCompile(`has no \.\S+ field or method|has no .* attribute|can't assign to .* field`), "AttributeError", nil},
 	{regexp.MustCompile(`^undefined: (\w+)`), "NameError", func(m []string) string { return "name '" + m[1] + "' is not defined" }},
+	{regexp.MustCompile(`^global variable (\w+) referenced before assignment`), "NameError", func(m []string) string { return "name '" + m[1] + "' is not defined" }},
+	{regexp.MustCompile(`^local variable (\w+) referenced before assignment`), "UnboundLocalError", func(m []string) string {
+		return "cannot access local variable '" + m[1] + "' where it is not associated with a value"
+	}},
 	{regexp.MustCompile(`not defined|local variable .* referenced before assignment|global variable .* referenced before assignment`), "NameError", nil},
 	{regexp.MustCompile(`excessive repeat|too large to allocate`), "MemoryError", nil},
 	{regexp.MustCompile(`float (overflow|too large)|int too large|out of range for float`), "OverflowError", nil},
@@ -75,6 +105,28 @@ var errorPatterns = []struct {
 	{regexp.MustCompile(`^unhashable type: (\w+)$`), "TypeError", func(m []string) string { return "unhashable type: '" + pyTypeName(m[1]) + "'" }},
 	{regexp.MustCompile(`not iterable|unsupported|unhashable|not callable|got .* want|want .*, got|missing argument|unexpected keyword|takes (exactly|at most|no) |accepts no|got multiple values|invalid .*type|not supported|for parameter|operand|cannot (use|compare|convert)|not implemented`), "TypeError", nil},
 	{regexp.MustCompile(`invalid|not found in|unknown|empty separator|bad |must be|substring not found|not in list|could not convert|cannot parse|no such`), "ValueError", nil},
+}
+
+// missingArgs words a call with missing arguments as CPython does:
+// "f() missing 2 required positional arguments: 'a' and 'b'".
+func missingArgs(m []string) string {
+	names := strings.Split(m[3], ", ")
+	for i, n := range names {
+		names[i] = "'" + n + "'"
+	}
+	list := names[0]
+	switch len(names) {
+	case 1:
+	case 2:
+		list = names[0] + " and " + names[1]
+	default:
+		list = strings.Join(names[:len(names)-1], ", ") + ", and " + names[len(names)-1]
+	}
+	s := "s"
+	if len(names) == 1 {
+		s = ""
+	}
+	return m[1] + "() missing " + m[2] + " required positional argument" + s + ": " + list
 }
 
 // pyTypeName turns go.starlark.net's type names into Python's.
@@ -135,6 +187,10 @@ var ExceptionParents = map[string]string{
 // Classify returns the Python exception type and message of err, which may
 // be an *Error, an *Interrupt or any error produced by go.starlark.net.
 func Classify(err error) (typ, msg string) {
+	var exc *Exception
+	if errors.As(err, &exc) {
+		return exc.describe()
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Type, e.Msg

@@ -42,6 +42,9 @@ func starlarkMethod(th *starlark.Thread, recv starlark.HasAttrs, name string, ar
 // getAttr reads attribute name of x with Python semantics: the methods
 // above for built-in values, ordinary attributes otherwise.
 func getAttr(th *starlark.Thread, x starlark.Value, name string) (starlark.Value, error) {
+	if v, ok := specialAttr(x, name); ok {
+		return v, nil
+	}
 	var table map[string]*starlark.Builtin
 	switch v := x.(type) {
 	case starlark.String:

@@ -431,9 +431,6 @@ func statModule() starlark.StringDict {
 // enumModule is minimal: Enum, IntEnum and auto need class support from
 // the front end, so they are absent and using them is a clear
 // AttributeError rather than a guessed numbering.
-func enumModule() starlark.StringDict {
-	return starlark.StringDict{"unique": fn("unique", identity)}
-}
 
 func init() {
 	register("typing", typingModule)

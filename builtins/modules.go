@@ -52,7 +52,23 @@ func (m *PyModule) AttrNames() []string {
 var modules = map[string]func() *PyModule{}
 
 func register(name string, build func() starlark.StringDict) {
-	modules[name] = func() *PyModule { return &PyModule{name: name, members: build()} }
+	modules[name] = func() *PyModule {
+		members := build()
+		// The module's exception classes, which "except" needs by name.
+		for _, exc := range moduleExceptions[name] {
+			members[exc] = exceptionClasses[exc]
+		}
+		return &PyModule{name: name, members: members}
+	}
+}
+
+// moduleExceptions are the exception classes modules raise (see
+// ExceptionParents for their bases).
+var moduleExceptions = map[string][]string{
+	"json":       {"JSONDecodeError"},
+	"statistics": {"StatisticsError"},
+	"re":         {"error"},
+	"queue":      {"Empty", "Full"},
 }
 
 // Module returns the importable module called name (a dotted name such

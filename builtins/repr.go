@@ -20,10 +20,11 @@ type Representer interface {
 }
 
 // Repr renders v as CPython's repr() would. Values whose repr runs user
-// code are rendered on a fresh thread without a budget; the engine should
-// prefer ReprValue with the execution's thread.
+// code (a class's __repr__) are rendered on a scratch thread with small
+// step and memory limits; the engine should prefer ReprValue with the
+// execution's thread.
 func Repr(v starlark.Value) string {
-	s, err := ReprValue(&starlark.Thread{Name: "repr"}, v)
+	s, err := ReprValue(scratchThread("repr"), v)
 	if err != nil {
 		return v.String()
 	}
@@ -32,11 +33,27 @@ func Repr(v starlark.Value) string {
 
 // Str renders v as CPython's str() would.
 func Str(v starlark.Value) string {
-	s, err := StrValue(&starlark.Thread{Name: "str"}, v)
+	s, err := StrValue(scratchThread("str"), v)
 	if err != nil {
 		return v.String()
 	}
 	return s
+}
+
+// Limits of scratchThread: user code run outside an execution (a
+// __repr__ called to render a value for the engine) must stay bounded.
+const (
+	scratchSteps  = 1_000_000
+	scratchMemory = 64 << 20
+)
+
+// scratchThread returns a thread for running user code outside an
+// execution, under its own small limits.
+func scratchThread(name string) *starlark.Thread {
+	th := &starlark.Thread{Name: name}
+	th.SetMaxExecutionSteps(scratchSteps)
+	SetBudget(th, &Budget{Limit: scratchMemory})
+	return th
 }
 
 // ReprValue is repr(v) on thread th, which bounds the size of the result

@@ -42,7 +42,8 @@ func init() {
 }
 
 // Runtime returns the helpers named in helpers.go and runtime_names.go,
-// except HelperImport, which the engine provides.
+// except HelperImport, which the engine provides. Each call returns a
+// new HelperBox: an executor calls it once and keeps the result.
 func Runtime() starlark.StringDict {
 	return starlark.StringDict{
 		HelperMul:    starlark.NewBuiltin(HelperMul, saMul),
@@ -52,6 +53,22 @@ func Runtime() starlark.StringDict {
 		HelperIs:     starlark.NewBuiltin(HelperIs, saIs),
 		HelperIter:   starlark.NewBuiltin(HelperIter, saIter),
 		HelperMod:    starlark.NewBuiltin(HelperMod, saMod),
+
+		HelperEnter:     starlark.NewBuiltin(HelperEnter, saEnter),
+		HelperBox:       &ThreadBox{},
+		HelperTry:       starlark.NewBuiltin(HelperTry, saTry),
+		HelperExcMatch:  starlark.NewBuiltin(HelperExcMatch, saExcMatch),
+		HelperRaise:     starlark.NewBuiltin(HelperRaise, saRaise),
+		HelperReraise:   starlark.NewBuiltin(HelperReraise, saReraise),
+		HelperAssert:    starlark.NewBuiltin(HelperAssert, saAssert),
+		HelperCell:      starlark.NewBuiltin(HelperCell, saCell),
+		HelperGlobals:   starlark.NewBuiltin(HelperGlobals, saGlobals),
+		HelperClass:     starlark.NewBuiltin(HelperClass, saClass),
+		HelperSuper:     starlark.NewBuiltin(HelperSuper, saSuper),
+		HelperSetSlice:  starlark.NewBuiltin(HelperSetSlice, saSetSlice),
+		HelperUnbind:    starlark.NewBuiltin(HelperUnbind, saUnbind),
+		HelperDelGlobal: starlark.NewBuiltin(HelperDelGlobal, saDelGlobal),
+		HelperDelSlice:  starlark.NewBuiltin(HelperDelSlice, saDelSlice),
 	}
 }
 
@@ -121,9 +138,15 @@ func mul(th *starlark.Thread, a, b starlark.Value) (starlark.Value, error) {
 	}
 	r, err := starlark.Binary(syntax.STAR, a, b)
 	if err != nil {
-		if _, isSeq := seq.(starlark.Sequence); isSeq || seq.Type() == "string" {
-			if _, isFloat := n.(starlark.Float); isFloat {
-				return nil, Errorf("TypeError", "can't multiply sequence by non-int of type 'float'")
+		for _, pair := range [][2]starlark.Value{{a, b}, {b, a}} {
+			if !strings.Contains(err.Error(), "unknown binary op") {
+				break // an error of a user-defined __mul__
+			}
+			switch pair[0].(type) {
+			case starlark.String, starlark.Bytes, *starlark.List, starlark.Tuple:
+				if !isNumber(pair[1]) || pair[1].Type() == "float" {
+					return nil, Errorf("TypeError", "can't multiply sequence by non-int of type '%s'", TypeName(pair[1]))
+				}
 			}
 		}
 		return nil, binaryError("*", a, b, err)
@@ -365,7 +388,7 @@ func saMod(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 		if _, ok := b.(starlark.Float); ok {
 			return nil, Errorf("ZeroDivisionError", "float modulo")
 		}
-		return nil, Errorf("ZeroDivisionError", "integer division or modulo by zero")
+		return nil, Errorf("ZeroDivisionError", "integer modulo by zero")
 	}
 	r, err := starlark.Binary(syntax.PERCENT, a, b)
 	if err != nil {

@@ -47,6 +47,11 @@ func Universe() starlark.StringDict {
 	for name, fn := range universeFuncs {
 		u[name] = starlark.NewBuiltin(name, fn)
 	}
+	u["property"] = propertyFn
+	u["staticmethod"] = staticmethodFn
+	u["classmethod"] = classmethodFn
+	u["NotImplemented"] = notImplemented
+	universeExceptions(u)
 	return u
 }
 
@@ -179,6 +184,12 @@ func pyAbs(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 		return nil, err
 	}
 	switch x := x.(type) {
+	case *Instance:
+		v, ok, err := x.callDunder(th, "__abs__")
+		if !ok {
+			return nil, Errorf("TypeError", "bad operand type for abs(): '%s'", x.class.name)
+		}
+		return v, err
 	case starlark.Int:
 		if x.Sign() < 0 {
 			return starlark.MakeInt(0).Sub(x), nil
@@ -687,6 +698,12 @@ func pyLenFn(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwa
 	}
 	if s, ok := x.(starlark.String); ok {
 		return starlark.MakeInt(pyLen(string(s))), nil
+	}
+	if l, ok := x.(interface {
+		PyLen(th *starlark.Thread) (int, error)
+	}); ok {
+		n, err := l.PyLen(th)
+		return starlark.MakeInt(n), err
 	}
 	if n := starlark.Len(x); n >= 0 {
 		return starlark.MakeInt(n), nil

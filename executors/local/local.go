@@ -218,7 +218,9 @@ func (e *Executor) callTool(t tool.Tool) func(*starlark.Thread, *starlark.Builti
 			if errors.As(err, &be) {
 				return nil, be
 			}
-			return nil, builtins.Errorf("ToolError", "tool %s failed: %v", spec.Name, err)
+			// As in smolagents, str(e) is the tool's own message; the
+			// type says it came from a tool.
+			return nil, builtins.Errorf("ToolError", "%v", err)
 		}
 		v, err := builtins.FromGo(out)
 		if err != nil {

@@ -298,6 +298,9 @@ func testPredeclared(out *strings.Builder) starlark.StringDict {
 	d[builtins.HelperAdd] = builtins.Add
 	d[builtins.HelperIAdd] = builtins.IAdd
 	d[builtins.HelperMod] = builtins.Runtime()[builtins.HelperMod]
+	d[builtins.HelperEnter] = builtins.Runtime()[builtins.HelperEnter]
+	d[builtins.HelperBox] = builtins.Runtime()[builtins.HelperBox]
+	d[builtins.HelperAssert] = builtins.Runtime()[builtins.HelperAssert]
 	return d
 }
 

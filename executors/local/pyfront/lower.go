@@ -22,9 +22,17 @@ const (
 type lowerer struct {
 	file    *string
 	ntemp   int
-	loops   []string // per enclosing loop: the flag a break must set, or ""
+	loops   []string // per enclosing loop: the flag a break must set, or ""; closureMark at a try body
 	imports []Import
+	scopes  []*scope // Python's scope chain at the current position (scope.go)
+	// handlers holds, per enclosing except clause of the current
+	// function, the temporary holding its exception (for a bare raise).
+	handlers []string
 }
+
+// closureMark in loops marks the boundary of a try body lowered to a
+// function: a break or continue beyond it becomes a signal.
+const closureMark = "\x00closure"
 
 // module lowers a parsed module.
 func (l *lowerer) module(stmts []Stmt) (out []syntax.Stmt, err error) {
@@ -37,7 +45,31 @@ func (l *lowerer) module(stmts []Stmt) (out []syntax.Stmt, err error) {
 			err = b.err
 		}
 	}()
-	return l.stmts(stmts, make([]syntax.Stmt, 0, len(stmts))), nil
+	mod := newScope(scopeModule)
+	mod.gdecl = map[string]bool{}
+	l.scopes = []*scope{mod}
+	body := l.stmts(stmts, make([]syntax.Stmt, 0, len(stmts)+1))
+	return l.prologue(mod, stmts, body), nil
+}
+
+// prologue prepends to a lowered module the call that records its thread
+// (builtins.HelperEnter) and the declarations of the globals that try
+// bodies assign through the globals view: "if False: x = None" gives x a
+// slot in the module without running anything.
+func (l *lowerer) prologue(mod *scope, stmts []Stmt, body []syntax.Stmt) []syntax.Stmt {
+	at := pos{Line: 1, Col: 1}
+	if len(stmts) > 0 {
+		at = stmts[0].at()
+	}
+	pre := []syntax.Stmt{&syntax.ExprStmt{X: l.call(builtins.HelperEnter, at, l.ident(builtins.HelperBox, at))}}
+	for _, name := range sortedKeys(mod.gdecl) {
+		pre = append(pre, &syntax.IfStmt{
+			If:   l.pos(at),
+			Cond: l.ident("False", at),
+			True: []syntax.Stmt{l.assign(l.ident(name, at), l.ident("None", at), at)},
+		})
+	}
+	return append(pre, body...)
 }
 
 // ---- helpers ----
@@ -104,7 +136,11 @@ func (l *lowerer) checkName(name string, at pos) {
 }
 
 func (l *lowerer) checkAttr(name string, at pos) {
-	if isDunder(name) {
+	// The special methods a class may define are plain attributes of
+	// the front end's objects (super().__init__, Base.__str__(self),
+	// type(x).__name__); reflective ones (__class__, __dict__, ...) do
+	// not exist here and stay refused.
+	if isDunder(name) && !specialMethods[name] && name != "__name__" && name != "__cause__" {
 		panic(bailout{&Error{Line: int(at.Line), Col: int(at.Col), Type: "AttributeError", Msg: "access to attribute '" + name + "' is not allowed"}})
 	}
 }
@@ -164,13 +200,28 @@ func (l *lowerer) stmt(s Stmt, out []syntax.Stmt) []syntax.Stmt {
 		if n.X != nil {
 			r.Result = l.expr(l.hoist(n.X, &out))
 		}
+		if c := l.returnClosure(); c != nil {
+			// return from inside a try body: the body function returns
+			// (value,), which the code after the try returns.
+			c.sigReturn = true
+			if r.Result == nil {
+				r.Result = l.ident("None", n.pos)
+			}
+			r.Result = &syntax.TupleExpr{Lparen: l.pos(n.pos), List: []syntax.Expr{r.Result}, Rparen: l.pos(n.pos)}
+		}
 		return append(out, r)
 	case *Simple:
 		switch n.Kind {
 		case kwPass:
 			return append(out, &syntax.BranchStmt{Token: syntax.PASS, TokenPos: l.pos(n.pos)})
 		case kwContinue:
+			if l.loops[len(l.loops)-1] == closureMark {
+				return l.signal(out, "c", n.pos)
+			}
 			return append(out, &syntax.BranchStmt{Token: syntax.CONTINUE, TokenPos: l.pos(n.pos)})
+		}
+		if l.loops[len(l.loops)-1] == closureMark {
+			return l.signal(out, "b", n.pos)
 		}
 		if flag := l.loops[len(l.loops)-1]; flag != "" {
 			out = append(out, l.assign(l.ident(flag, n.pos), l.ident("True", n.pos), n.pos))
@@ -181,9 +232,7 @@ func (l *lowerer) stmt(s Stmt, out []syntax.Stmt) []syntax.Stmt {
 	case *ImportFrom:
 		return l.importFrom(n, out)
 	case *Global:
-		// Module level: a no-op. In a function, funcDef has checked that
-		// the names are only read, which Starlark does without a
-		// declaration.
+		// A declaration: name resolution (scope.go) does the work.
 		for _, name := range n.Names {
 			l.checkName(name, n.pos)
 		}
@@ -193,11 +242,11 @@ func (l *lowerer) stmt(s Stmt, out []syntax.Stmt) []syntax.Stmt {
 	case *Assert:
 		return l.assertStmt(n, out)
 	case *Raise:
-		l.needs(n.pos, "the raise statement")
+		return l.raise(n, out)
 	case *Try:
-		l.needs(n.pos, "the try statement")
+		return l.try(n, out)
 	case *ClassDef:
-		l.needs(n.pos, "the class statement")
+		return l.classDef(n, out)
 	case *With:
 		l.needs(n.pos, "the with statement")
 	case *Match:
@@ -218,7 +267,7 @@ func (l *lowerer) hoist(x Expr, out *[]syntax.Stmt) Expr {
 		}
 		l.checkName(w.Target.ID, w.Target.pos)
 		v := l.hoist(w.Value, out)
-		*out = append(*out, l.assign(l.ident(w.Target.ID, w.Target.pos), l.expr(v), w.pos))
+		*out = append(*out, l.assign(l.name(w.Target.ID, w.Target.pos, true), l.expr(v), w.pos))
 		x = y
 	}
 }
@@ -300,7 +349,7 @@ func (l *lowerer) assignStmt(n *Assign, out []syntax.Stmt) []syntax.Stmt {
 	var src syntax.Expr
 	if first, ok := unparen(n.Targets[0]).(*Name); ok {
 		out = l.assignTo(first, v, n.pos, out)
-		src = l.ident(first.ID, n.pos)
+		src = l.name(first.ID, n.pos, false)
 	} else {
 		t := l.temp()
 		out = append(out, l.assign(l.ident(t, n.pos), v, n.pos))
@@ -326,6 +375,11 @@ func (l *lowerer) assignTo(t Expr, v syntax.Expr, at pos, out []syntax.Stmt) []s
 		}
 	}
 	if star < 0 {
+		if sub, ok := unparen(t).(*Subscript); ok {
+			if sl, ok := sub.Index.(*Slice); ok {
+				return l.setSlice(sub, sl, v, at, out)
+			}
+		}
 		return append(out, l.assign(l.target(t), v, at))
 	}
 	tmp := l.temp()
@@ -381,7 +435,7 @@ func (l *lowerer) target(t Expr) syntax.Expr {
 		return l.target(n.X)
 	case *Name:
 		l.checkName(n.ID, n.pos)
-		return l.ident(n.ID, n.pos)
+		return l.name(n.ID, n.pos, true)
 	case *Attr:
 		l.checkAttr(n.Name, n.pos)
 		return &syntax.DotExpr{X: l.expr(n.X), Dot: l.pos(n.Dot), NamePos: l.pos(n.pos), Name: l.ident(n.Name, n.pos)}
@@ -658,16 +712,60 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 	if n.Async {
 		l.needs(n.pos, "async def")
 	}
-	l.checkName(n.Name, n.NamePos)
+	if py, _ := l.pyScope(); py == nil || py.kind != scopeClass || !specialMethods[n.Name] {
+		l.checkName(n.Name, n.NamePos)
+	}
 	if at, ok := findYield(n.Body); ok {
 		l.needs(at, "a generator function (yield)")
 	}
-	l.checkGlobals(n.Body)
+	l.checkDeclarations(n.Body)
+	// Decorators are evaluated before the def binds its name, which
+	// matters when they refer to it (@x.setter on def x).
+	decos := make([]syntax.Expr, len(n.Decorators))
+	for i, d := range n.Decorators {
+		decos[i] = l.expr(d)
+		if rootName(d) == n.Name {
+			tmp := l.temp()
+			out = append(out, l.assign(l.ident(tmp, d.at()), decos[i], d.at()))
+			decos[i] = l.ident(tmp, d.at())
+		}
+	}
 	params := l.params(n.Params)
-	loops := l.loops
-	l.loops = nil
-	body := l.body(n.Body, n.pos)
-	l.loops = loops
+	loops, handlers := l.loops, l.handlers
+	l.loops, l.handlers = nil, nil
+	fs := newScope(scopeFunc)
+	fs.names = functionLocals(n.Params, n.Body)
+	fs.globals = declaredNames(n.Body, false)
+	fs.cells = map[string]bool{}
+	for name := range closureBindings(n.Body) {
+		if fs.names[name] {
+			fs.cells[name] = true
+		}
+	}
+	for name := range nestedNonlocals(n.Body) {
+		if fs.names[name] {
+			fs.cells[name] = true
+		}
+	}
+	for name := range deletedNames(n.Body) {
+		if fs.names[name] {
+			fs.cells[name] = true
+		}
+	}
+	if len(n.Params) > 0 && n.Params[0].Kind == paramNormal {
+		fs.self = n.Params[0].Name
+	}
+	l.scopes = append(l.scopes, fs)
+	body := l.cellInits(fs, n.Params, n.pos)
+	body = append(body, l.body(n.Body, n.pos)...)
+	if fs.usesG {
+		// The function assigns globals it declares: through its module's
+		// globals view, as Starlark cannot assign them by name.
+		g := l.assign(l.ident(gview, n.pos), l.call(builtins.HelperGlobals, n.pos), n.pos)
+		body = append([]syntax.Stmt{g}, body...)
+	}
+	l.scopes = l.scopes[:len(l.scopes)-1]
+	l.loops, l.handlers = loops, handlers
 	def := &syntax.DefStmt{
 		Def:    l.pos(n.pos),
 		Name:   l.ident(n.Name, n.NamePos),
@@ -677,16 +775,64 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 		Body:   body,
 	}
 	out = append(out, def)
+	// The def binds a Starlark local; where Python's variable lives
+	// elsewhere (a cell, a global assigned from a try body), store it.
+	if t, ok := l.name(n.Name, n.NamePos, true).(*syntax.Ident); !ok || t.Name != n.Name {
+		out = append(out, l.assign(l.name(n.Name, n.NamePos, true), l.ident(n.Name, n.NamePos), n.pos))
+		if c := l.innerClosure(); c != nil && c.atModule {
+			if len(n.Decorators) > 0 {
+				l.needs(n.pos, "a decorated def inside a try statement at module level")
+			}
+			if c.defs == nil {
+				c.defs = map[string]bool{}
+			}
+			c.defs[n.Name] = true
+		}
+	}
 	if len(n.Decorators) == 0 {
 		return out
 	}
 	// @d1 @d2 def f  becomes  def f; f = d1(d2(f)).
-	var v syntax.Expr = l.ident(n.Name, n.NamePos)
+	var v syntax.Expr = l.name(n.Name, n.NamePos, false)
 	for i := len(n.Decorators) - 1; i >= 0; i-- {
 		d := n.Decorators[i]
-		v = &syntax.CallExpr{Fn: l.expr(d), Lparen: l.pos(d.at()), Args: []syntax.Expr{v}, Rparen: l.pos(d.at())}
+		v = &syntax.CallExpr{Fn: decos[i], Lparen: l.pos(d.at()), Args: []syntax.Expr{v}, Rparen: l.pos(d.at())}
 	}
-	return append(out, l.assign(l.ident(n.Name, n.NamePos), v, n.pos))
+	return append(out, l.assign(l.name(n.Name, n.NamePos, true), v, n.pos))
+}
+
+// rootName is the name an expression such as x.setter or f(a).b starts
+// from, or "".
+func rootName(x Expr) string {
+	switch n := x.(type) {
+	case *Name:
+		return n.ID
+	case *Attr:
+		return rootName(n.X)
+	case *Call:
+		return rootName(n.Fn)
+	case *Paren:
+		return rootName(n.X)
+	}
+	return ""
+}
+
+// cellInits creates the cells of a function's cell variables at its
+// start, parameters holding their argument.
+func (l *lowerer) cellInits(fs *scope, params []Param, at pos) []syntax.Stmt {
+	var out []syntax.Stmt
+	isParam := map[string]bool{}
+	for _, p := range params {
+		isParam[p.Name] = true
+	}
+	for _, name := range sortedKeys(fs.cells) {
+		args := []syntax.Expr{l.str(name, at)}
+		if isParam[name] {
+			args = append(args, l.ident(name, at))
+		}
+		out = append(out, l.assign(l.ident(cellName(name), at), l.call(builtins.HelperCell, at, args...), at))
+	}
+	return out
 }
 
 func (l *lowerer) params(ps []Param) []syntax.Expr {
@@ -732,71 +878,6 @@ func findYield(body []Stmt) (pos, bool) {
 	return pos{}, false
 }
 
-// checkGlobals refuses global and nonlocal declarations of names the
-// function assigns: Starlark cannot assign a variable of another scope.
-// Declarations of names only read are dropped by stmt.
-func (l *lowerer) checkGlobals(body []Stmt) {
-	var decls []*Global
-	bound := map[string]bool{}
-	walkStmts(body, func(x Expr) {
-		if w, ok := x.(*NamedExpr); ok {
-			bound[w.Target.ID] = true
-		}
-	}, func(s Stmt) {
-		switch n := s.(type) {
-		case *Global:
-			decls = append(decls, n)
-		case *Assign:
-			for _, t := range n.Targets {
-				bindTargets(t, bound)
-			}
-		case *AugAssign:
-			bindTargets(n.Target, bound)
-		case *AnnAssign:
-			bindTargets(n.Target, bound)
-		case *For:
-			bindTargets(n.Target, bound)
-		case *FuncDef:
-			bound[n.Name] = true
-		case *ClassDef:
-			bound[n.Name] = true
-		case *ImportStmt:
-			for _, a := range n.Names {
-				bound[importBinding(a)] = true
-			}
-		case *ImportFrom:
-			for _, a := range n.Names {
-				bound[a.Name] = true
-				bound[a.As] = true
-			}
-		case *Del:
-			for _, t := range n.Targets {
-				bindTargets(t, bound)
-			}
-		case *With:
-			for _, it := range n.Items {
-				if it.Var != nil {
-					bindTargets(it.Var, bound)
-				}
-			}
-		case *Try:
-			for _, h := range n.Handlers {
-				bound[h.Name] = true
-			}
-		}
-	})
-	for _, g := range decls {
-		for _, name := range g.Names {
-			if bound[name] {
-				if g.Nonlocal {
-					l.needs(g.pos, "assigning a variable of an enclosing function (nonlocal "+name+")")
-				}
-				l.needs(g.pos, "assigning a global variable in a function (global "+name+")")
-			}
-		}
-	}
-}
-
 func bindTargets(t Expr, bound map[string]bool) {
 	switch n := t.(type) {
 	case *Name:
@@ -834,7 +915,7 @@ func (l *lowerer) importStmt(n *ImportStmt, out []syntax.Stmt) []syntax.Stmt {
 			// import a.b binds a, the top-level package.
 			args = append(args, l.ident("True", a.pos))
 		}
-		out = append(out, l.assign(l.ident(name, a.pos), l.call(builtins.HelperImport, a.pos, args...), a.pos))
+		out = append(out, l.assign(l.name(name, a.pos, true), l.call(builtins.HelperImport, a.pos, args...), a.pos))
 	}
 	return out
 }
@@ -864,7 +945,7 @@ func (l *lowerer) importFrom(n *ImportFrom, out []syntax.Stmt) []syntax.Stmt {
 		}
 		l.checkName(name, a.pos)
 		v := &syntax.DotExpr{X: mod, Dot: l.pos(a.pos), NamePos: l.pos(a.pos), Name: l.ident(a.Name, a.pos)}
-		out = append(out, l.assign(l.ident(name, a.pos), v, a.pos))
+		out = append(out, l.assign(l.name(name, a.pos, true), v, a.pos))
 	}
 	return out
 }
@@ -875,8 +956,10 @@ func (l *lowerer) del(n *Del, out []syntax.Stmt) []syntax.Stmt {
 		case *Seq:
 			out = l.del(&Del{pos: n.pos, Targets: x.Elts}, out)
 		case *Subscript:
-			if _, ok := x.Index.(*Slice); ok {
-				l.needs(x.pos, "deleting a slice (del x[a:b])")
+			if sl, ok := x.Index.(*Slice); ok {
+				args := append([]syntax.Expr{l.expr(x.X)}, l.sliceArgs(sl, x.pos)...)
+				out = append(out, &syntax.ExprStmt{X: l.call(builtins.HelperDelSlice, x.pos, args...)})
+				continue
 			}
 			// del x[k]  becomes  __sa_del = x.pop(k): lists and dicts both
 			// remove the element; the assignment keeps the removed value
@@ -886,7 +969,7 @@ func (l *lowerer) del(n *Del, out []syntax.Stmt) []syntax.Stmt {
 			out = append(out, l.assign(l.ident("__sa_del", n.pos), c, x.pos))
 		case *Name:
 			l.checkName(x.ID, x.pos)
-			l.needs(x.pos, "deleting a variable (del "+x.ID+")")
+			out = append(out, l.delName(x))
 		case *Attr:
 			l.checkAttr(x.Name, x.pos)
 			l.needs(x.pos, "deleting an attribute")
@@ -898,16 +981,62 @@ func (l *lowerer) del(n *Del, out []syntax.Stmt) []syntax.Stmt {
 }
 
 func (l *lowerer) assertStmt(n *Assert, out []syntax.Stmt) []syntax.Stmt {
-	// assert c, m  becomes  if not c: fail("AssertionError: " + str(m)),
-	// with str spelled __sa_fmt(m, "s", "") in case the user rebound str.
-	var msg syntax.Expr = l.str("AssertionError", n.pos)
+	// assert c, m  becomes  if not c: __sa_assert(m), which raises a real
+	// AssertionError; m is evaluated only when the test fails.
+	var args []syntax.Expr
 	if n.Msg != nil {
-		str := l.call(builtins.HelperFormat, n.Msg.at(), l.expr(n.Msg), l.str("s", n.pos), l.str("", n.pos))
-		msg = l.binary(syntax.PLUS, l.str("AssertionError: ", n.pos), str, n.pos)
+		args = append(args, l.expr(n.Msg))
 	}
 	return append(out, &syntax.IfStmt{
 		If:   l.pos(n.pos),
 		Cond: &syntax.UnaryExpr{OpPos: l.pos(n.pos), Op: syntax.NOT, X: l.expr(n.Test)},
-		True: []syntax.Stmt{&syntax.ExprStmt{X: l.call("fail", n.pos, msg)}},
+		True: []syntax.Stmt{&syntax.ExprStmt{X: l.call(builtins.HelperAssert, n.pos, args...)}},
 	})
+}
+
+// setSlice lowers x[lo:hi:step] = v (v already lowered) to
+// __sa_setslice(x, lo, hi, step, v). Python evaluates v first: it is
+// bound to a temporary unless the target's parts cannot observe the
+// difference.
+func (l *lowerer) setSlice(sub *Subscript, sl *Slice, v syntax.Expr, at pos, out []syntax.Stmt) []syntax.Stmt {
+	if !pure(sub.X) || (sl.Lo != nil && !pure(sl.Lo)) || (sl.Hi != nil && !pure(sl.Hi)) || (sl.Step != nil && !pure(sl.Step)) {
+		tmp := l.temp()
+		out = append(out, l.assign(l.ident(tmp, at), v, at))
+		v = l.ident(tmp, at)
+	}
+	args := append([]syntax.Expr{l.expr(sub.X)}, l.sliceArgs(sl, sub.pos)...)
+	return append(out, &syntax.ExprStmt{X: l.call(builtins.HelperSetSlice, sub.pos, append(args, v)...)})
+}
+
+// sliceArgs lowers the bounds of a slice, None where absent.
+func (l *lowerer) sliceArgs(sl *Slice, at pos) []syntax.Expr {
+	var args []syntax.Expr
+	for _, b := range []Expr{sl.Lo, sl.Hi, sl.Step} {
+		if b == nil {
+			args = append(args, l.ident("None", at))
+		} else {
+			args = append(args, l.expr(b))
+		}
+	}
+	return args
+}
+
+// delName lowers del x: a function's variables that are deleted live in
+// cells (see funcDef), which can be emptied; globals are unbound in
+// their module.
+func (l *lowerer) delName(x *Name) syntax.Stmt {
+	ref := l.name(x.ID, x.pos, true)
+	if d, ok := ref.(*syntax.DotExpr); ok {
+		if id, ok := d.X.(*syntax.Ident); ok && id.Name == cellName(x.ID) {
+			return &syntax.ExprStmt{X: l.call(builtins.HelperUnbind, x.pos, id)}
+		}
+		return &syntax.ExprStmt{X: l.call(builtins.HelperDelGlobal, x.pos, l.str(x.ID, x.pos))}
+	}
+	if py, _ := l.pyScope(); py.kind != scopeModule {
+		l.needs(x.pos, "deleting a variable (del "+x.ID+") here")
+	}
+	// At module level the name needs a slot in the module even if
+	// nothing else in this step mentions it.
+	l.scopes[0].gdecl[x.ID] = true
+	return &syntax.ExprStmt{X: l.call(builtins.HelperDelGlobal, x.pos, l.str(x.ID, x.pos))}
 }

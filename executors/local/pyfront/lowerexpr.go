@@ -28,7 +28,7 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 			return l.str("__main__", n.pos)
 		}
 		l.checkName(n.ID, n.pos)
-		return l.ident(n.ID, n.pos)
+		return l.name(n.ID, n.pos, false)
 	case *Num:
 		if n.Imag {
 			l.needs(n.pos, "complex number "+n.Raw)
@@ -100,7 +100,16 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 	case *Lambda:
 		loops := l.loops
 		l.loops = nil
-		lam := &syntax.LambdaExpr{Lambda: l.pos(n.pos), Params: l.params(n.Params), Body: l.expr(n.Body)}
+		params := l.params(n.Params)
+		ls := newScope(scopeLocal)
+		for _, p := range n.Params {
+			if p.Name != "" {
+				ls.names[p.Name] = true
+			}
+		}
+		l.scopes = append(l.scopes, ls)
+		lam := &syntax.LambdaExpr{Lambda: l.pos(n.pos), Params: params, Body: l.expr(n.Body)}
+		l.scopes = l.scopes[:len(l.scopes)-1]
 		l.loops = loops
 		return lam
 	case *Seq:
@@ -133,7 +142,7 @@ func (l *lowerer) optExpr(x Expr) syntax.Expr {
 // attr is x.name, through __sa_attr for the names builtins.CompatAttrs
 // lists, which give builtin values their Python methods.
 func (l *lowerer) attr(x syntax.Expr, name string, dot, at pos) syntax.Expr {
-	if builtins.CompatAttrs[name] {
+	if builtins.CompatAttrs[name] || name == "__name__" || name == "__cause__" {
 		return l.call(builtins.HelperAttr, at, x, l.str(name, at))
 	}
 	return &syntax.DotExpr{X: x, Dot: l.pos(dot), NamePos: l.pos(at), Name: l.ident(name, at)}
@@ -458,14 +467,27 @@ func (l *lowerer) dict(n *Dict) syntax.Expr {
 
 func (l *lowerer) comp(n *Comp) syntax.Expr {
 	c := &syntax.Comprehension{Lbrack: l.pos(n.pos), Rbrack: l.pos(n.End)}
+	// The first iterable is evaluated in the enclosing scope (in Python
+	// and in Starlark); the rest of the comprehension has its own.
+	first := l.iterable(n.Clauses[0].Iter)
+	cs := newScope(scopeLocal)
 	for _, cl := range n.Clauses {
+		bindTargets(cl.Target, cs.names)
+	}
+	l.scopes = append(l.scopes, cs)
+	defer func() { l.scopes = l.scopes[:len(l.scopes)-1] }()
+	for i, cl := range n.Clauses {
 		if cl.Async {
 			l.needs(cl.pos, "async comprehensions")
 		}
 		if hasStar(cl.Target) {
 			l.needs(cl.pos, "a starred target in a comprehension")
 		}
-		c.Clauses = append(c.Clauses, &syntax.ForClause{For: l.pos(cl.pos), Vars: l.target(cl.Target), In: l.pos(cl.pos), X: l.iterable(cl.Iter)})
+		iter := first
+		if i > 0 {
+			iter = l.iterable(cl.Iter)
+		}
+		c.Clauses = append(c.Clauses, &syntax.ForClause{For: l.pos(cl.pos), Vars: l.target(cl.Target), In: l.pos(cl.pos), X: iter})
 		for _, cond := range cl.Ifs {
 			c.Clauses = append(c.Clauses, &syntax.IfClause{If: l.pos(cond.at()), Cond: l.expr(cond)})
 		}
@@ -486,6 +508,9 @@ func (l *lowerer) comp(n *Comp) syntax.Expr {
 }
 
 func (l *lowerer) callExpr(n *Call) syntax.Expr {
+	if nm, ok := n.Fn.(*Name); ok && nm.ID == "super" {
+		return l.super(n)
+	}
 	c := &syntax.CallExpr{Fn: l.expr(n.Fn), Lparen: l.pos(n.pos), Rparen: l.pos(n.Rparen)}
 	// Starlark wants positional, keyword, *args, **kwargs, each at most
 	// once. Positional arguments from the first * on become one *args;

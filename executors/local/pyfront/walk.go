@@ -6,6 +6,9 @@ package pyfront
 // walkStmts calls fx for every expression and fs for every statement in
 // body, not descending into nested function or class bodies or lambdas.
 func walkStmts(body []Stmt, fx func(Expr), fs func(Stmt)) {
+	if fx == nil {
+		fx = func(Expr) {}
+	}
 	for _, s := range body {
 		if fs != nil {
 			fs(s)

@@ -1,0 +1,349 @@
+package builtins
+
+// Python exceptions: the built-in exception classes, the error that
+// carries a raised exception through go.starlark.net, and the helpers the
+// front end lowers try, except and raise to.
+//
+// A try body is lowered to a nested function that __sa_try calls: an
+// error it returns is converted to an exception instance, unless it is
+// one user code must never catch (final_answer's *Final, an *Interrupt,
+// or a cancelled thread: timeouts and the engine's limits). Handlers are
+// ordinary code after the call that tests the exception with
+// __sa_exc_match; a handler that does not match re-raises the original
+// error with __sa_reraise, so an uncaught exception keeps its position
+// and traceback.
+
+import (
+	"errors"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.starlark.net/starlark"
+)
+
+// Names of the exception helpers (see the file comment).
+const (
+	// HelperTry: __sa_try(body) calls body() and returns (None, result),
+	// or (exception, None) if it raised a catchable exception.
+	HelperTry = "__sa_try"
+	// HelperExcMatch: __sa_exc_match(exc, T) reports whether exc is an
+	// instance of T (a class or a tuple of classes); T None is a bare
+	// except.
+	HelperExcMatch = "__sa_exc_match"
+	// HelperRaise: __sa_raise(x) raises x (a class or an instance);
+	// __sa_raise(x, cause) is raise x from cause.
+	HelperRaise = "__sa_raise"
+	// HelperReraise: __sa_reraise(exc) raises a caught exception again,
+	// with its original error (position, traceback) when it has one.
+	HelperReraise = "__sa_reraise"
+	// HelperAssert: __sa_assert() raises AssertionError;
+	// __sa_assert(msg) raises AssertionError(msg).
+	HelperAssert = "__sa_assert"
+)
+
+// Exception is the error of a raised Python exception: a user exception
+// class or a built-in one raised by raise. Classify reports its class
+// name and str().
+type Exception struct {
+	Value *Instance
+}
+
+func (e *Exception) Error() string {
+	typ, msg := e.describe()
+	if msg == "" {
+		return typ
+	}
+	return typ + ": " + msg
+}
+
+func (e *Exception) describe() (typ, msg string) {
+	th := e.Value.class.thread()
+	if th == nil {
+		th = scratchThread("str")
+	}
+	msg, err := e.Value.PyStr(th)
+	if err != nil {
+		msg = "<exception str() failed>"
+	}
+	return e.Value.class.name, msg
+}
+
+// The built-in exception hierarchy of CPython 3.11 (the part code can
+// meet here), as parent -> children.
+var exceptionTree = [][2]string{
+	{"", "BaseException"},
+	{"BaseException", "Exception"}, {"BaseException", "SystemExit"},
+	{"BaseException", "KeyboardInterrupt"}, {"BaseException", "GeneratorExit"},
+	{"Exception", "ArithmeticError"}, {"ArithmeticError", "ZeroDivisionError"},
+	{"ArithmeticError", "OverflowError"}, {"ArithmeticError", "FloatingPointError"},
+	{"Exception", "AssertionError"}, {"Exception", "AttributeError"},
+	{"Exception", "BufferError"}, {"Exception", "EOFError"},
+	{"Exception", "ImportError"}, {"ImportError", "ModuleNotFoundError"},
+	{"Exception", "LookupError"}, {"LookupError", "IndexError"}, {"LookupError", "KeyError"},
+	{"Exception", "MemoryError"},
+	{"Exception", "NameError"}, {"NameError", "UnboundLocalError"},
+	{"Exception", "OSError"}, {"OSError", "TimeoutError"}, {"OSError", "FileNotFoundError"},
+	{"OSError", "FileExistsError"}, {"OSError", "PermissionError"},
+	{"OSError", "IsADirectoryError"}, {"OSError", "NotADirectoryError"},
+	{"OSError", "ConnectionError"}, {"ConnectionError", "ConnectionRefusedError"},
+	{"ConnectionError", "ConnectionResetError"}, {"ConnectionError", "BrokenPipeError"},
+	{"Exception", "ReferenceError"},
+	{"Exception", "RuntimeError"}, {"RuntimeError", "NotImplementedError"},
+	{"RuntimeError", "RecursionError"},
+	{"Exception", "StopIteration"}, {"Exception", "StopAsyncIteration"},
+	{"Exception", "SyntaxError"}, {"SyntaxError", "IndentationError"},
+	{"IndentationError", "TabError"},
+	{"Exception", "SystemError"}, {"Exception", "TypeError"},
+	{"Exception", "ValueError"}, {"ValueError", "UnicodeError"},
+	{"UnicodeError", "UnicodeDecodeError"}, {"UnicodeError", "UnicodeEncodeError"},
+	{"UnicodeError", "UnicodeTranslateError"},
+	{"Exception", "Warning"}, {"Warning", "UserWarning"}, {"Warning", "DeprecationWarning"},
+	{"Warning", "RuntimeWarning"}, {"Warning", "FutureWarning"},
+	// Raised by the engine when a tool fails; catchable like any error.
+	{"Exception", "ToolError"},
+	// dataclasses.FrozenInstanceError.
+	{"AttributeError", "FrozenInstanceError"},
+}
+
+// exceptionClasses are the built-in exception classes by name. They are
+// immutable after init: SetField on them is refused below.
+var exceptionClasses = map[string]*Class{}
+
+var excBase, excKeyError, excStopIteration *Class
+
+func init() {
+	for _, pc := range exceptionTree {
+		c := &Class{name: pc[1], dict: map[string]starlark.Value{}, exc: true}
+		if pc[0] != "" {
+			c.base = exceptionClasses[pc[0]]
+		}
+		exceptionClasses[pc[1]] = c
+	}
+	excBase = exceptionClasses["BaseException"]
+	excKeyError = exceptionClasses["KeyError"]
+	excStopIteration = exceptionClasses["StopIteration"]
+	// BaseException.__init__(self, *args) sets args, for user subclasses
+	// that call super().__init__(message).
+	excBase.dict["__init__"] = starlark.NewBuiltin("__init__", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		if len(kwargs) > 0 {
+			return nil, Errorf("TypeError", "BaseException.__init__() takes no keyword arguments")
+		}
+		if len(args) == 0 {
+			return nil, Errorf("TypeError", "BaseException.__init__() needs an argument")
+		}
+		inst, ok := args[0].(*Instance)
+		if !ok || !inst.class.exc {
+			return nil, Errorf("TypeError", "descriptor '__init__' requires a 'BaseException' object")
+		}
+		inst.args = append(starlark.Tuple(nil), args[1:]...)
+		return starlark.None, nil
+	})
+	excBase.order = []string{"__init__"}
+	// The parents the modules declare for their own exception types.
+	for name, parent := range ExceptionParents {
+		if _, ok := exceptionClasses[name]; !ok {
+			exceptionClasses[name] = &Class{name: name, dict: map[string]starlark.Value{}, exc: true, base: exceptionClasses[parent]}
+		}
+	}
+}
+
+// exceptionClass returns the built-in class for a type name, deriving an
+// unknown name from Exception so that "except Exception" still catches it.
+func exceptionClass(name string) *Class {
+	if c, ok := exceptionClasses[name]; ok {
+		return c
+	}
+	return &Class{name: name, dict: map[string]starlark.Value{}, exc: true, base: exceptionClasses["Exception"]}
+}
+
+// universeExceptions are the exception classes bound as builtins.
+func universeExceptions(u starlark.StringDict) {
+	for _, pc := range exceptionTree {
+		if pc[1] == "ToolError" || pc[1] == "FrozenInstanceError" {
+			continue
+		}
+		u[pc[1]] = exceptionClasses[pc[1]]
+	}
+	u["EnvironmentError"] = exceptionClasses["OSError"]
+	u["IOError"] = exceptionClasses["OSError"]
+}
+
+// Catchable reports whether user code may catch err: final_answer, an
+// interrupted or cancelled execution and the engine's limits never are.
+func Catchable(err error) bool {
+	var exc *Exception
+	if errors.As(err, &exc) {
+		return true
+	}
+	var f *Final
+	var in *Interrupt
+	if errors.As(err, &f) || errors.As(err, &in) {
+		return false
+	}
+	return !strings.Contains(err.Error(), "Starlark computation cancelled")
+}
+
+// exceptionOf converts a catchable error to the exception instance user
+// code sees, remembering the error so that a re-raise keeps it.
+func exceptionOf(err error) *Instance {
+	var exc *Exception
+	if errors.As(err, &exc) {
+		exc.Value.raised = err
+		return exc.Value
+	}
+	typ, msg := Classify(err)
+	inst := &Instance{class: exceptionClass(typ), attrs: map[string]starlark.Value{}, raised: err}
+	if msg != "" {
+		inst.args = starlark.Tuple{messageArg(typ, msg)}
+	}
+	if m := jsonErrorRE.FindStringSubmatch(msg); m != nil && typ == "JSONDecodeError" {
+		// json.JSONDecodeError's attributes, from the message json.go
+		// words as CPython does.
+		inst.attrs["msg"] = starlark.String(m[1])
+		for i, k := range []string{"lineno", "colno", "pos"} {
+			n, _ := strconv.Atoi(m[i+2])
+			inst.attrs[k] = starlark.MakeInt(n)
+		}
+		inst.order = []string{"msg", "lineno", "colno", "pos"}
+	}
+	return inst
+}
+
+var jsonErrorRE = regexp.MustCompile(`^(.*): line (\d+) column (\d+) \(char (\d+)\)$`)
+
+// messageArg recovers the argument of a KeyError from its message, which
+// Classify renders as the key's repr ('x', 3).
+func messageArg(typ, msg string) starlark.Value {
+	if typ != "KeyError" {
+		return starlark.String(msg)
+	}
+	if len(msg) >= 2 && msg[0] == '\'' && msg[len(msg)-1] == '\'' && !strings.ContainsAny(msg[1:len(msg)-1], `'\`) {
+		return starlark.String(msg[1 : len(msg)-1])
+	}
+	if n, err := strconv.ParseInt(msg, 10, 64); err == nil {
+		return starlark.MakeInt64(n)
+	}
+	return starlark.String(msg)
+}
+
+func isStopIteration(err error) bool {
+	var exc *Exception
+	if errors.As(err, &exc) {
+		return exc.Value.class.IsSubclassOf(excStopIteration)
+	}
+	typ, _ := Classify(err)
+	return typ == "StopIteration"
+}
+
+func saTry(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) != 1 || len(kwargs) != 0 {
+		return nil, Errorf("TypeError", "%s takes 1 argument", HelperTry)
+	}
+	r, err := starlark.Call(th, args[0], nil, nil)
+	if err == nil {
+		return starlark.Tuple{starlark.None, r}, nil
+	}
+	if !Catchable(err) || Interrupted(th) != nil {
+		return nil, err
+	}
+	return starlark.Tuple{exceptionOf(err), starlark.None}, nil
+}
+
+func saExcMatch(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var exc, t starlark.Value
+	if err := starlark.UnpackPositionalArgs(HelperExcMatch, args, kwargs, 2, &exc, &t); err != nil {
+		return nil, err
+	}
+	inst, ok := exc.(*Instance)
+	if !ok {
+		return nil, Errorf("TypeError", "%s: not an exception", HelperExcMatch)
+	}
+	if t == starlark.None {
+		return starlark.True, nil
+	}
+	ok, err := excMatches(inst, t)
+	return starlark.Bool(ok), err
+}
+
+func excMatches(inst *Instance, t starlark.Value) (bool, error) {
+	switch t := t.(type) {
+	case *Class:
+		if t.exc {
+			return inst.class.IsSubclassOf(t), nil
+		}
+	case starlark.Tuple:
+		for _, e := range t {
+			ok, err := excMatches(inst, e)
+			if ok || err != nil {
+				return ok, err
+			}
+		}
+		return false, nil
+	}
+	return false, Errorf("TypeError", "catching classes that do not inherit from BaseException is not allowed")
+}
+
+// newException makes an exception instance from a raise operand.
+func newException(th *starlark.Thread, x starlark.Value) (*Instance, error) {
+	switch x := x.(type) {
+	case *Class:
+		if x.exc {
+			v, err := starlark.Call(th, x, nil, nil)
+			if err != nil {
+				return nil, err
+			}
+			if inst, ok := v.(*Instance); ok {
+				return inst, nil
+			}
+		}
+	case *Instance:
+		if x.class.exc {
+			return x, nil
+		}
+	}
+	return nil, Errorf("TypeError", "exceptions must derive from BaseException")
+}
+
+func saRaise(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var x, cause starlark.Value
+	if err := starlark.UnpackPositionalArgs(HelperRaise, args, kwargs, 1, &x, &cause); err != nil {
+		return nil, err
+	}
+	inst, err := newException(th, x)
+	if err != nil {
+		return nil, err
+	}
+	if cause != nil {
+		if cause == starlark.None {
+			inst.cause = starlark.None
+		} else if inst.cause, err = newException(th, cause); err != nil {
+			return nil, Errorf("TypeError", "exception causes must derive from BaseException")
+		}
+	}
+	inst.raised = nil // a new raise starts a new traceback
+	return nil, &Exception{Value: inst}
+}
+
+func saReraise(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	if err := starlark.UnpackPositionalArgs(HelperReraise, args, kwargs, 1, &x); err != nil {
+		return nil, err
+	}
+	inst, ok := x.(*Instance)
+	if !ok {
+		return nil, Errorf("TypeError", "%s: not an exception", HelperReraise)
+	}
+	if inst.raised != nil {
+		return nil, inst.raised
+	}
+	return nil, &Exception{Value: inst}
+}
+
+func saAssert(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	inst, err := starlark.Call(th, exceptionClasses["AssertionError"], args, kwargs)
+	if err != nil {
+		return nil, err
+	}
+	return nil, &Exception{Value: inst.(*Instance)}
+}

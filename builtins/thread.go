@@ -1,0 +1,67 @@
+package builtins
+
+import (
+	"reflect"
+
+	"go.starlark.net/starlark"
+)
+
+// go.starlark.net calls some methods of values without a thread
+// (Comparable.CompareSameType, HasAttrs.Attr, Hashable.Hash, Truth, ...),
+// yet an instance's __eq__, @property or __hash__ is user code that must
+// run on the execution's thread, under its step, time and memory limits.
+//
+// Runtime() gives each executor a ThreadBox, bound to HelperBox in its
+// globals; every lowered chunk starts with __sa_enter(__sa_box), which
+// stores the chunk's thread in the box, and every class the chunk
+// creates keeps the box. A thread-less call on an instance runs on the
+// thread in its class's box: the thread of the execution in progress,
+// since one executor runs one execution at a time.
+
+const (
+	// HelperBox is the global holding the executor's ThreadBox.
+	HelperBox = "__sa_box"
+	// HelperEnter: __sa_enter(__sa_box) records the calling thread in the
+	// box. The front end emits it first in every chunk.
+	HelperEnter = "__sa_enter"
+)
+
+// ThreadBox holds the thread of the execution in progress.
+type ThreadBox struct{ th *starlark.Thread }
+
+func (b *ThreadBox) String() string        { return "<thread box>" }
+func (b *ThreadBox) Type() string          { return "thread_box" }
+func (b *ThreadBox) Freeze()               {}
+func (b *ThreadBox) Truth() starlark.Bool  { return true }
+func (b *ThreadBox) Hash() (uint32, error) { return uint32(uintptrOf(b)), nil }
+
+func saEnter(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var box *ThreadBox
+	if len(args) != 1 || len(kwargs) > 0 {
+		return nil, Errorf("TypeError", "%s takes 1 argument", HelperEnter)
+	}
+	box, ok := args[0].(*ThreadBox)
+	if !ok {
+		return nil, Errorf("TypeError", "%s: not a thread box", HelperEnter)
+	}
+	box.th = th
+	return starlark.None, nil
+}
+
+// thread returns the thread to run c's user code on when the caller has
+// none, or nil.
+func (c *Class) thread() *starlark.Thread {
+	if c.box == nil {
+		return nil
+	}
+	return c.box.th
+}
+
+// uintptrOf is the address of a pointer value, for identity hashes.
+func uintptrOf(v any) uintptr {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer {
+		return rv.Pointer()
+	}
+	return 0
+}

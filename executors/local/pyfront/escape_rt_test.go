@@ -1,0 +1,133 @@
+package pyfront
+
+// Escape attempts against the exception and class runtime: nothing user
+// code writes may catch final_answer, a timeout or a limit stop, or
+// reach reflective attributes through exceptions, instances, classes or
+// super().
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/star-agent/star-agent/builtins"
+	"go.starlark.net/starlark"
+)
+
+func TestFinalAnswerCannotBeCaught(t *testing.T) {
+	for _, src := range []string{
+		"try:\n    final_answer(1)\nexcept:\n    print('caught')\n",
+		"try:\n    final_answer(1)\nexcept BaseException:\n    print('caught')\n",
+		"try:\n    final_answer(1)\nexcept Exception as e:\n    print('caught', e)\n",
+		"def f():\n    try:\n        final_answer(1)\n    finally:\n        return 2\nprint(f())\n",
+		"for i in range(3):\n    try:\n        final_answer(i)\n    finally:\n        continue\nprint('after')\n",
+		"try:\n    try:\n        final_answer(1)\n    except:\n        pass\nexcept:\n    pass\nprint('after')\n",
+		"class A:\n    def __eq__(self, o):\n        final_answer(7)\ntry:\n    A() == A()\nexcept:\n    print('caught')\n",
+	} {
+		out, err := runReal(src)
+		var f *builtins.Final
+		if !errors.As(err, &f) {
+			t.Errorf("%q: got %v (output %q), want final_answer to end the run", src, err, out)
+			continue
+		}
+		if out != "" {
+			t.Errorf("%q: printed %q after final_answer", src, out)
+		}
+	}
+}
+
+// TestCancellationCannotBeCaught cancels the thread (as the engine does on
+// a timeout or a step, depth or memory limit) inside try bodies.
+func TestCancellationCannotBeCaught(t *testing.T) {
+	srcs := []string{
+		"while True:\n    try:\n        while True:\n            pass\n    except:\n        pass\n",
+		"while True:\n    try:\n        x = [1] * 10\n    except BaseException:\n        pass\n    finally:\n        pass\n",
+		"def f():\n    try:\n        return f()\n    except RecursionError:\n        return 0\nwhile True:\n    try:\n        f()\n    except:\n        pass\n",
+	}
+	for _, src := range srcs {
+		th := &starlark.Thread{Name: "test"}
+		th.SetMaxExecutionSteps(1 << 40)
+		th.OnMaxSteps = func(*starlark.Thread) {}
+		go func() {
+			time.Sleep(50 * time.Millisecond)
+			th.Cancel("timeout")
+		}()
+		done := make(chan error, 1)
+		go func() {
+			_, err := runRealOn(th, src)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "cancelled") {
+				t.Errorf("%q: got %v, want the cancellation", src, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%q: a cancelled execution kept running", src)
+		}
+	}
+}
+
+// TestStepLimitCannotBeCaught stops at go.starlark.net's own step limit.
+func TestStepLimitCannotBeCaught(t *testing.T) {
+	th := &starlark.Thread{Name: "test"}
+	th.SetMaxExecutionSteps(100000)
+	th.OnMaxSteps = func(th *starlark.Thread) { th.Cancel("too many steps") }
+	_, err := runRealOn(th, "n = 0\nwhile True:\n    try:\n        n += 1\n    except:\n        pass\n")
+	if err == nil || !strings.Contains(err.Error(), "too many steps") {
+		t.Errorf("got %v, want the step limit", err)
+	}
+}
+
+// TestInterruptCannotBeCaught raises builtins.Interrupt from a builtin,
+// as a deadline inside a long builtin does.
+func TestInterruptCannotBeCaught(t *testing.T) {
+	done := make(chan struct{})
+	close(done)
+	th := &starlark.Thread{Name: "test"}
+	builtins.SetBudget(th, &builtins.Budget{Done: done, Reason: func() string { return "timeout" }})
+	_, err := runRealOn(th, "try:\n    sorted(range(100000))\nexcept:\n    print('caught')\n")
+	var in *builtins.Interrupt
+	if !errors.As(err, &in) {
+		t.Errorf("got %v, want the interrupt", err)
+	}
+}
+
+// TestReflectionThroughObjects tries, at run time, the attribute paths the
+// front end cannot see statically.
+func TestReflectionThroughObjects(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"try:\n    1/0\nexcept Exception as e:\n    getattr(e, '__class__')\n", "access to attribute '__class__' is not allowed"},
+		{"try:\n    1/0\nexcept Exception as e:\n    getattr(e, '__traceback__')\n", "access to attribute '__traceback__' is not allowed"},
+		{"class A:\n    pass\ngetattr(A(), '__dict__')\n", "access to attribute '__dict__' is not allowed"},
+		{"class A:\n    pass\ngetattr(A, '__subclasses__')\n", "access to attribute '__subclasses__' is not allowed"},
+		{"class A:\n    def f(self):\n        return getattr(super(), '__class__')\nA().f()\n", "access to attribute '__class__' is not allowed"},
+		{"class A:\n    pass\nsetattr(A(), '__class__', int)\n", "access to attribute '__class__' is not allowed"},
+		{"ValueError.x = 1\n", "cannot set 'x' attribute of immutable type 'ValueError'"},
+		{"Exception.__init__ = None\n", "cannot set '__init__' attribute of immutable type 'Exception'"},
+		{"class A:\n    pass\nA.__name__.x = 1\n", "can't assign to .x field of string"},
+		{"try:\n    raise ValueError\nexcept ValueError as e:\n    e.args = 'x'\n", "args must be a tuple"},
+		{"class A:\n    def f(self):\n        return super(A, 1).f()\nA().f()\n", "this form of super() is not supported"},
+		{"class A:\n    def f(self, o):\n        return super().f()\nclass B(A):\n    def f(self):\n        return A.f(1, 2)\nB().f()\n", "obj must be an instance or subtype of type"},
+		{"class A(dict):\n    pass\n", "subclassing the built-in type 'dict' is not supported"},
+	}
+	for _, tt := range tests {
+		out, err := runReal(tt.src)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: got %v (output %q), want an error containing %q", tt.src, err, out, tt.want)
+		}
+	}
+}
+
+// TestBuiltinClassesShared checks that a run cannot change the built-in
+// exception classes another run sees.
+func TestBuiltinClassesShared(t *testing.T) {
+	if _, err := runReal("try:\n    ValueError.marker = 1\nexcept TypeError:\n    pass\n"); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runReal("print(hasattr(ValueError, 'marker'), ValueError('x').args)\n")
+	if err != nil || out != "False ('x',)\n" {
+		t.Errorf("got %q, %v", out, err)
+	}
+}

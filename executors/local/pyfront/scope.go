@@ -1,0 +1,373 @@
+package pyfront
+
+// Scopes. Python resolves a name to the innermost function (or the
+// module) that binds it, skipping class bodies; Starlark resolves it the
+// same way except that nested functions cannot assign a variable of an
+// enclosing one, and the front end introduces functions Python does not
+// have (try bodies, class bodies). The lowerer therefore keeps Python's
+// scope chain and decides, for each name, how the lowered code reaches
+// the variable Python would use:
+//
+//   - natively, when Starlark's own resolution finds the same variable;
+//   - through a cell (__sa_c_x.v) when the variable belongs to a function
+//     and a try body of that function assigns it;
+//   - through the module's globals view (__sa_g.x) when a try body at
+//     module level assigns a global;
+//   - through __sa_globals().x when a method reads a global that its
+//     class body also binds (which Starlark would resolve to the class
+//     body's variable).
+
+import (
+	"github.com/star-agent/star-agent/builtins"
+	"go.starlark.net/syntax"
+)
+
+type scopeKind uint8
+
+const (
+	scopeModule  scopeKind = iota
+	scopeFunc              // a def (or method)
+	scopeClass             // a class body (lowered to a function)
+	scopeLocal             // a lambda or comprehension: its parameters or targets
+	scopeClosure           // a lowered try body: not a Python scope
+)
+
+type scope struct {
+	kind  scopeKind
+	names map[string]bool // names the scope binds (Python's locals)
+	cells map[string]bool // scopeFunc: locals held in cells
+
+	// scopeFunc: names declared global, and whether the function
+	// assigns one (through __sa_g, its module's globals view).
+	globals map[string]bool
+	usesG   bool
+
+	// scopeModule: names assigned through the globals view, which the
+	// module must declare so that they have a slot.
+	gdecl map[string]bool
+
+	// scopeClosure.
+	usesGlobals bool            // stores module globals through __sa_g
+	defs        map[string]bool // at module level: names a def in it binds
+	sigBreak    bool            // a break leaves it
+	sigCont     bool            // a continue leaves it
+	sigReturn   bool            // a return leaves it
+	atModule    bool            // belongs directly to the module
+
+	// scopeClass.
+	classCell string // temp holding the class's __class__ cell
+	className string
+
+	// scopeFunc: the first parameter, for super().
+	self string
+}
+
+func newScope(kind scopeKind) *scope {
+	return &scope{kind: kind, names: map[string]bool{}}
+}
+
+func cellName(name string) string { return "__sa_c_" + name }
+
+// gview is the local that holds the module's globals view in a closure.
+const gview = "__sa_g"
+
+// pyScope returns the innermost scope that is a Python scope (not a
+// closure), and the innermost closure above it, if any.
+func (l *lowerer) pyScope() (*scope, *scope) {
+	var closure *scope
+	for i := len(l.scopes) - 1; i >= 0; i-- {
+		s := l.scopes[i]
+		if s.kind == scopeClosure {
+			if closure == nil {
+				closure = s
+			}
+			continue
+		}
+		return s, closure
+	}
+	return nil, closure
+}
+
+// innerClosure returns the innermost closure if no Python function or
+// lambda lies between it and the current position.
+func (l *lowerer) innerClosure() *scope {
+	for i := len(l.scopes) - 1; i >= 0; i-- {
+		s := l.scopes[i]
+		switch s.kind {
+		case scopeClosure:
+			return s
+		case scopeLocal:
+			continue
+		}
+		return nil
+	}
+	return nil
+}
+
+// name lowers a use of a Python variable: a load, or a store target.
+func (l *lowerer) name(id string, at pos, store bool) syntax.Expr {
+	collided := false
+	var closure *scope
+	for i := len(l.scopes) - 1; i >= 0; i-- {
+		s := l.scopes[i]
+		switch s.kind {
+		case scopeClosure:
+			if closure == nil {
+				closure = s
+			}
+			if s.atModule && store && s.defs[id] {
+				l.needs(at, "assigning "+id+", which a def in the same try statement at module level binds,")
+			}
+			continue
+		case scopeLocal:
+			if s.names[id] {
+				return l.ident(id, at)
+			}
+			continue
+		case scopeClass:
+			if s.names[id] {
+				if l.isInnermostPy(i) {
+					return l.ident(id, at)
+				}
+				// A method reading a name its class body binds: Python
+				// skips the class body, Starlark would not.
+				collided = true
+			}
+			continue
+		case scopeFunc:
+			if s.globals[id] {
+				if store || l.boundBetween(i, id) {
+					s.usesG = true
+					l.scopes[0].gdecl[id] = true
+					return l.dot(l.ident(gview, at), id, at)
+				}
+				return l.ident(id, at)
+			}
+			if s.names[id] {
+				if s.cells[id] {
+					return l.dot(l.ident(cellName(id), at), "v", at)
+				}
+				if collided {
+					l.needs(at, "a method reading "+id+", which both its class body and the enclosing function bind,")
+				}
+				if closure != nil && store {
+					panic("pyfront: store to a local that is not a cell, from a try body")
+				}
+				return l.ident(id, at)
+			}
+			continue
+		case scopeModule:
+			if store && closure != nil {
+				closure.usesGlobals = true
+				s.gdecl[id] = true
+				return l.dot(l.ident(gview, at), id, at)
+			}
+			if collided {
+				return l.dot(l.call(builtins.HelperGlobals, at), id, at)
+			}
+			return l.ident(id, at)
+		}
+	}
+	return l.ident(id, at)
+}
+
+// boundBetween reports whether a function or class scope enclosing
+// scope i (below it, above the module) binds id, which Starlark would
+// resolve id to.
+func (l *lowerer) boundBetween(i int, id string) bool {
+	for j := i - 1; j > 0; j-- {
+		if s := l.scopes[j]; (s.kind == scopeFunc || s.kind == scopeClass) && s.names[id] {
+			return true
+		}
+	}
+	return false
+}
+
+// isInnermostPy reports whether scope i is the innermost Python scope.
+func (l *lowerer) isInnermostPy(i int) bool {
+	for j := len(l.scopes) - 1; j > i; j-- {
+		if l.scopes[j].kind != scopeClosure {
+			return false
+		}
+	}
+	return true
+}
+
+func (l *lowerer) dot(x syntax.Expr, name string, at pos) *syntax.DotExpr {
+	return &syntax.DotExpr{X: x, Dot: l.pos(at), NamePos: l.pos(at), Name: l.ident(name, at)}
+}
+
+// functionLocals returns the names a function body binds, parameters
+// included, minus those declared global or nonlocal.
+func functionLocals(params []Param, body []Stmt) map[string]bool {
+	names := map[string]bool{}
+	for _, p := range params {
+		if p.Name != "" {
+			names[p.Name] = true
+		}
+	}
+	declared := map[string]bool{}
+	bindings(body, names, declared)
+	for n := range declared {
+		delete(names, n)
+	}
+	return names
+}
+
+// bindings adds to names every name the statements bind in their own
+// scope (not in nested functions, classes, lambdas or comprehensions,
+// except for assignment expressions, which bind in the enclosing
+// function), and to declared the global and nonlocal names.
+func bindings(body []Stmt, names, declared map[string]bool) {
+	walkStmts(body, func(x Expr) {
+		if w, ok := x.(*NamedExpr); ok {
+			names[w.Target.ID] = true
+		}
+	}, func(s Stmt) {
+		switch n := s.(type) {
+		case *Global:
+			for _, name := range n.Names {
+				declared[name] = true
+			}
+		case *Assign:
+			for _, t := range n.Targets {
+				bindTargets(t, names)
+			}
+		case *AugAssign:
+			bindTargets(n.Target, names)
+		case *AnnAssign:
+			bindTargets(n.Target, names)
+		case *For:
+			bindTargets(n.Target, names)
+		case *FuncDef:
+			names[n.Name] = true
+		case *ClassDef:
+			names[n.Name] = true
+		case *ImportStmt:
+			for _, a := range n.Names {
+				names[importBinding(a)] = true
+			}
+		case *ImportFrom:
+			for _, a := range n.Names {
+				if a.As != "" {
+					names[a.As] = true
+				} else {
+					names[a.Name] = true
+				}
+			}
+		case *Del:
+			for _, t := range n.Targets {
+				bindTargets(t, names)
+			}
+		case *With:
+			for _, it := range n.Items {
+				if it.Var != nil {
+					bindTargets(it.Var, names)
+				}
+			}
+		case *Try:
+			for _, h := range n.Handlers {
+				if h.Name != "" {
+					names[h.Name] = true
+				}
+			}
+		}
+	})
+}
+
+// closureBindings returns the names bound inside the parts of try
+// statements in body that are lowered to nested functions: every try
+// body, and with a finally clause also the handlers and the else clause.
+func closureBindings(body []Stmt) map[string]bool {
+	out := map[string]bool{}
+	declared := map[string]bool{}
+	walkStmts(body, nil, func(s Stmt) {
+		t, ok := s.(*Try)
+		if !ok {
+			return
+		}
+		bindings(t.Body, out, declared)
+		if t.Finally != nil {
+			for _, h := range t.Handlers {
+				if h.Name != "" {
+					out[h.Name] = true
+				}
+				bindings(h.Body, out, declared)
+			}
+			bindings(t.Else, out, declared)
+		}
+	})
+	return out
+}
+
+// declaredNames returns the names a function body declares global (or,
+// with nonlocal set, nonlocal).
+func declaredNames(body []Stmt, nonlocal bool) map[string]bool {
+	out := map[string]bool{}
+	walkStmts(body, nil, func(s Stmt) {
+		if g, ok := s.(*Global); ok && g.Nonlocal == nonlocal {
+			for _, n := range g.Names {
+				out[n] = true
+			}
+		}
+	})
+	return out
+}
+
+// nestedNonlocals returns the names functions nested in body, at any
+// depth, declare nonlocal: the enclosing function that binds one must
+// keep it in a cell, which the nested function assigns.
+func nestedNonlocals(body []Stmt) map[string]bool {
+	out := map[string]bool{}
+	var visit func([]Stmt)
+	visit = func(stmts []Stmt) {
+		walkStmts(stmts, nil, func(s Stmt) {
+			switch n := s.(type) {
+			case *FuncDef:
+				for name := range declaredNames(n.Body, true) {
+					out[name] = true
+				}
+				visit(n.Body)
+			case *ClassDef:
+				visit(n.Body)
+			}
+		})
+	}
+	visit(body)
+	return out
+}
+
+// checkDeclarations refuses nonlocal declarations that no enclosing
+// function binds, as CPython's compiler does. It runs before the
+// function's own scope is pushed.
+func (l *lowerer) checkDeclarations(body []Stmt) {
+	walkStmts(body, nil, func(s Stmt) {
+		g, ok := s.(*Global)
+		if !ok || !g.Nonlocal {
+			return
+		}
+		for _, name := range g.Names {
+			found := false
+			for i := len(l.scopes) - 1; i > 0 && !found; i-- {
+				sc := l.scopes[i]
+				found = sc.kind == scopeFunc && sc.names[name]
+			}
+			if !found {
+				panic(bailout{&Error{Line: int(g.Line), Col: int(g.Col), Msg: "no binding for nonlocal '" + name + "' found"}})
+			}
+		}
+	})
+}
+
+// deletedNames returns the names del statements in body delete.
+func deletedNames(body []Stmt) map[string]bool {
+	out := map[string]bool{}
+	walkStmts(body, nil, func(s Stmt) {
+		if d, ok := s.(*Del); ok {
+			for _, t := range d.Targets {
+				bindTargets(t, out)
+			}
+		}
+	})
+	return out
+}

@@ -1,0 +1,5 @@
+print(1 == 1.0, 1 < 1.5, "a" < "b", "Z" < "a", "abc" < "abd", [1, 2] < [1, 2, 0])
+print((1, "a") < (1, "b"), None == None, None == 0, [] == [], {} == {}, {1: 2} == {1: 2})
+print(1 != "1", "10" < "9", 10 < 9, sorted(["10", "9", "100"]), sorted([10, 9, 100]))
+print(float("nan") in [float("nan")], 0.1 * 3 == 0.3, abs(0.1 * 3 - 0.3) < 1e-9)
+final_answer(sorted(["b", "A", "a", "B"]))

@@ -1,0 +1,18 @@
+items = [5, 3, 8, 3, 1]
+items.append(9)
+items.insert(0, 7)
+items.extend([2, 2])
+print(items, items.count(3), items.index(8), len(items))
+items.remove(3)
+popped = items.pop()
+first = items.pop(0)
+print(items, popped, first)
+items.sort(key=lambda x: -x)
+print(items)
+items.reverse()
+copy = items.copy()
+items.clear()
+print(items, copy)
+copy[1:3] = ["a", "b", "c"]
+print(copy, copy * 2 if len(copy) < 5 else copy[:3] + [0])
+final_answer(copy)

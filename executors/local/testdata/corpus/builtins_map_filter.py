@@ -1,0 +1,10 @@
+nums = ["3", "14", "15", "92", "65"]
+ints = list(map(int, nums))
+print(ints)
+print(list(map(lambda a, b: a * b, [1, 2, 3], [4, 5, 6])))
+odd = list(filter(lambda n: n % 2, ints))
+print(odd, list(filter(None, [0, 1, "", "a", None, [], [0]])))
+print(list(map(str.upper, ["a", "b"])), sum(map(len, ["ab", "cde"])))
+m = map(abs, [-1, -2])
+print(type(m).__name__, list(m), list(m))
+final_answer(odd)

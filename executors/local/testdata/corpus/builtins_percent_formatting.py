@@ -1,0 +1,6 @@
+print("%d items at %.2f each" % (3, 9.5))
+print("%5s|%-5s|%05.1f|%+d|%x|%X|%o|%e|%g" % ("ab", "cd", 3.14159, 5, 255, 255, 8, 1234.5, 0.00001))
+print("%s" % [1, 2], "%r" % "text", "%s and %s" % ("x", None), "%c%c" % (72, "i"))
+print("%%d stays literal, %d%%" % 50)
+print("%(a)s-%(b)03d" % {"a": "id", "b": 7}, "%.3s" % "abcdef", "%*d" % (5, 42))
+final_answer("%.1f%%" % 99.5)

@@ -1,0 +1,13 @@
+print("a", "b", "c")
+print("a", "b", "c", sep="")
+print("a", "b", "c", sep=", ", end=".\n")
+print("no newline", end="")
+print(" <- continued")
+print(1, 2.0, None, True, [1, "x"], sep=" | ")
+print()
+print("multi\nline", "value", sep="\n--\n")
+for i in range(3):
+    print(i, end=" " if i < 2 else "\n")
+print(*range(5), sep="+", end="=10\n")
+print("x", sep=None, end=None)
+final_answer("printed")

@@ -1,0 +1,6 @@
+r = range(2, 20, 3)
+print(r, list(r), len(r), r[1], r[-1], 11 in r, 12 in r, r.index(8))
+print(range(5), range(0, 5), range(10, 0, -2), list(range(10, 0, -2)))
+print(list(range(0)), list(range(-3, 3)), range(3) == range(0, 3), r[1:3])
+print(sum(range(101)), max(range(7)), list(reversed(range(3))))
+final_answer(list(range(1, 20, 4)))

@@ -1,0 +1,5 @@
+print([round(x) for x in [0.5, 1.5, 2.5, 3.5, -2.5, -3.5]])
+print(round(2.675, 2), round(1.25, 1), round(1.35, 1), round(0.125, 2))
+print(round(123.456, -1), round(5), round(5.0), round(-0.4), round(1e20))
+print(round(7, 2), round(7.123456789, 4), type(round(7.5)))
+final_answer([round(x, 1) for x in [1.05, 1.15, 1.25, 1.35]])

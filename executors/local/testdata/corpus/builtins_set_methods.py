@@ -1,0 +1,16 @@
+a = {1, 2, 3, 4}
+b = {3, 4, 5}
+print(a.union(b), a.intersection(b), a.difference(b), a.symmetric_difference(b))
+print(a.issubset({1, 2, 3, 4, 5}), a.issuperset({1, 2}), a.isdisjoint({9}))
+c = set(a)
+c.add(10)
+c.discard(99)
+c.remove(1)
+c.update([20, 30], {40})
+print(sorted(c), len(c))
+c.intersection_update({2, 3, 10, 20})
+c.difference_update({3})
+print(c)
+c.symmetric_difference_update({2, 7})
+print(c, c.pop() in {7, 10, 20}, frozenset([1, 2]))
+final_answer(sorted(a | b))

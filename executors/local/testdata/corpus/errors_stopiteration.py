@@ -1,0 +1,6 @@
+queue = iter(["job-1", "job-2"])
+print(next(queue))
+print(next(queue))
+print(next(queue, "no more jobs"))
+print(next(queue))
+final_answer("drained")

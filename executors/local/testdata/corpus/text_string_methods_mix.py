@@ -1,0 +1,10 @@
+raw = "   ***Product-Name: Super Widget 3000***   "
+cleaned = raw.strip().strip("*")
+print(repr(cleaned))
+key, _, value = cleaned.partition(":")
+print(key.lower().replace("-", "_"), "=", value.strip())
+print(value.strip().upper().center(24, "."))
+print("Widget" in value, value.find("3000"), value.rfind("e"))
+print(value.strip().split(" ", 1))
+print(value.strip().endswith(("000", "999")), cleaned.startswith("Product"))
+final_answer(value.strip().swapcase())
