@@ -41,6 +41,11 @@ type Class struct {
 	members []*Instance    // an enum's members in definition order
 }
 
+// shared reports a class the runtime defines (a built-in exception
+// class, enum.Enum): one object shared by every execution in the
+// process, which user code must not change.
+func (c *Class) shared() bool { return c.module != "__main__" }
+
 // dataclass returns the dataclass settings c has or inherits, or nil.
 func (c *Class) dataclass() *dataclassInfo {
 	for k := c; k != nil; k = k.base {
@@ -139,7 +144,7 @@ func (c *Class) AttrNames() []string {
 
 // SetField sets a class attribute (Counter.count = 0).
 func (c *Class) SetField(name string, v starlark.Value) error {
-	if c.module == "" {
+	if c.shared() {
 		// Built-in classes are shared by every execution in the process.
 		return Errorf("TypeError", "cannot set '%s' attribute of immutable type '%s'", name, c.name)
 	}
@@ -245,7 +250,7 @@ const dictEntryBytes = 64
 // dunder looks up a special method defined by a user class.
 func (o *Instance) dunder(name string) starlark.Value {
 	v, owner := o.class.lookup(name)
-	if owner == nil || owner.module == "" {
+	if owner == nil || owner.shared() {
 		return nil // built-in exception classes define none that matter here
 	}
 	return v
@@ -874,4 +879,26 @@ func specialAttr(x starlark.Value, name string) (starlark.Value, bool) {
 		}
 	}
 	return nil, false
+}
+
+// SizeOf lets the engine's memory walk see class attributes (a class
+// attribute can be a cache that grows without bound).
+func (c *Class) SizeOf(visit func(starlark.Value)) int64 {
+	if c.shared() {
+		return 0 // owned by the runtime, not by the execution
+	}
+	for _, v := range c.dict {
+		visit(v)
+	}
+	if c.base != nil {
+		visit(c.base)
+	}
+	return objectBytes + int64(len(c.dict))*dictEntryBytes
+}
+
+// SizeOf lets the engine's memory walk see the receiver.
+func (m *BoundMethod) SizeOf(visit func(starlark.Value)) int64 {
+	visit(m.self)
+	visit(m.fn)
+	return 32
 }

@@ -206,7 +206,7 @@ func dataclassFn(th *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 
 func makeDataclass(v starlark.Value, info *dataclassInfo) (starlark.Value, error) {
 	c, ok := v.(*Class)
-	if !ok || c.module == "" {
+	if !ok || c.shared() {
 		return nil, Errorf("TypeError", "dataclass() should be called on a class")
 	}
 	if info.order && !info.eq {

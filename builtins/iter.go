@@ -50,6 +50,12 @@ func forEach(th *starlark.Thread, v starlark.Value, f func(starlark.Value) error
 	if p, ok := v.(*Iterator); ok && p.err != nil {
 		return p.err
 	}
+	// Iterators over user code (an instance's __iter__ and __next__)
+	// end early when it raises; go.starlark.net cannot report that, so
+	// they keep the error for the caller.
+	if e, ok := iter.(interface{ Err() error }); ok {
+		return e.Err()
+	}
 	return nil
 }
 
@@ -197,6 +203,15 @@ func pyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
 			return nil, err
 		}
 		return sliceIterator(TypeName(v)+"_keyiterator", vals), nil
+	case *Instance:
+		// User __iter__/__next__ may raise, which a lazy iterator could
+		// not report through go.starlark.net's loops: collect eagerly,
+		// like the producers described at Iterator.Iterate.
+		vals, err := collect(th, v)
+		if err != nil {
+			return nil, err
+		}
+		return sliceIterator(TypeName(v)+"_iterator", vals), nil
 	case starlark.Iterable:
 		// Other iterables (the front end's generators) are iterated
 		// lazily; the iteration is released when exhausted.
@@ -207,8 +222,17 @@ func pyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
 				return e, true, nil
 			}
 			if iter != nil {
+				// An iterator over user code keeps the exception that
+				// ended it (see forEach).
+				var err error
+				if e, ok := iter.(interface{ Err() error }); ok {
+					err = e.Err()
+				}
 				iter.Done()
 				iter = nil
+				if err != nil {
+					return nil, false, err
+				}
 			}
 			return nil, false, nil
 		}), nil

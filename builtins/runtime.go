@@ -354,7 +354,11 @@ func saIter(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwar
 		return nil, err
 	}
 	switch v := x.(type) {
-	case starlark.String:
+	case starlark.String, *Instance:
+		// Strings iterate by code point. Instances run __iter__ and
+		// __next__, user code whose exceptions a native for loop would
+		// silently end on: their items are collected here, where an
+		// exception propagates (an infinite iterator meets the limits).
 		vals, err := collect(th, v)
 		if err != nil {
 			return nil, err

@@ -1,7 +1,11 @@
 package builtins
 
 // Names of runtime helpers added to the contract after helpers.go. Like
-// those, they begin with "__" so user code cannot name them.
+// those, they begin with "__" so user code cannot name them. The helpers
+// of exceptions, classes and scopes are declared next to their
+// implementations: exceptions.go (try, raise, assert), classdef.go
+// (class, super), scope.go (cells, globals, del), slices.go (slice
+// assignment and deletion) and thread.go (the thread box).
 const (
 	// HelperIs: __sa_is(a, b) is Python's "a is b".
 	HelperIs = "__sa_is"

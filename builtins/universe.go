@@ -440,6 +440,9 @@ func pyZip(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 	for i, a := range args {
 		it, err := pyIter(th, a)
 		if err != nil {
+			if _, ok := a.(starlark.Iterable); ok {
+				return nil, err // raised while iterating a user iterable
+			}
 			return nil, Errorf("TypeError", "zip argument #%d must support iteration", i+1)
 		}
 		srcs[i] = it

@@ -1,8 +1,10 @@
 // Package pyfront is the Python front end of the local engine: it parses
 // the Python 3.11 a model wrote (scan.go, parse.go, ast.go) and lowers it
-// to a go.starlark.net syntax tree (lower.go) that starlark.FileProgram
-// compiles, with calls to the runtime helpers named in builtins/helpers.go
-// where Starlark's semantics differ from Python's.
+// to a go.starlark.net syntax tree (lower.go, lowerexpr.go; try and raise
+// in lowertry.go, classes in lowerclass.go, and the scope analysis both
+// need in scope.go) that starlark.FileProgram compiles, with calls to the
+// runtime helpers of package builtins where Starlark's semantics differ
+// from Python's.
 //
 // It is not an interpreter and it does not resolve names: it never runs
 // code and never decides whether an import is allowed. Python it cannot

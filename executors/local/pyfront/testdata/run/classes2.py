@@ -200,3 +200,23 @@ class Countdown:
 print(list(Countdown(3)), sum(Countdown(4)), [x * 2 for x in Countdown(2)])
 it = Countdown(2)
 print(next(it), next(it), next(it, "done"))
+
+
+class Faulty:
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        raise KeyError("broken iterator")
+
+
+for attempt in [lambda: list(Faulty()), lambda: sum(Faulty()), lambda: [x for x in Faulty()], lambda: sorted(Faulty())]:
+    try:
+        attempt()
+    except KeyError as e:
+        print("propagated", e)
+try:
+    for item in Faulty():
+        print("never")
+except KeyError as e:
+    print("loop propagated", e)
