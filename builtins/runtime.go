@@ -45,7 +45,7 @@ func init() {
 // except HelperImport, which the engine provides. Each call returns a
 // new HelperBox: an executor calls it once and keeps the result.
 func Runtime() starlark.StringDict {
-	return starlark.StringDict{
+	d := starlark.StringDict{
 		HelperMul:    starlark.NewBuiltin(HelperMul, saMul),
 		HelperPow:    starlark.NewBuiltin(HelperPow, saPow),
 		HelperFormat: starlark.NewBuiltin(HelperFormat, saFmt),
@@ -70,7 +70,15 @@ func Runtime() starlark.StringDict {
 		HelperDelGlobal: starlark.NewBuiltin(HelperDelGlobal, saDelGlobal),
 		HelperDelSlice:  starlark.NewBuiltin(HelperDelSlice, saDelSlice),
 	}
+	for name, fn := range moreRuntime {
+		d[name] = starlark.NewBuiltin(name, fn)
+	}
+	return d
 }
+
+// moreRuntime holds helpers that files other than this one declare, each
+// in an init function, next to their implementation.
+var moreRuntime = map[string]func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error){}
 
 func twoArgs(name string, args starlark.Tuple, kwargs []starlark.Tuple) (a, b starlark.Value, err error) {
 	err = starlark.UnpackPositionalArgs(name, args, kwargs, 2, &a, &b)
