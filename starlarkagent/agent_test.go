@@ -510,6 +510,11 @@ func TestParseCode(t *testing.T) {
 		{"markdown", md, "Thought:\n```python\nx = 3\n```", "x = 3"},
 		{"tags fallback from markdown", md, "<code>x = 4</code>", "x = 4"},
 		{"none", tagged, "just words", ""},
+		{"one word", tagged, "Done.", ""},
+		{"prose with parentheses", md, "I will (first) look at the data.", ""},
+		{"bare code", tagged, "result = 6 * 7\nfinal_answer(result)\n", "result = 6 * 7\nfinal_answer(result)"},
+		{"bare code, markdown style", md, "import math\nprint(math.pi)", "import math\nprint(math.pi)"},
+		{"bare code the engine cannot lower", tagged, "x = 3j\nprint(x)", "x = 3j\nprint(x)"},
 		{"empty block", tagged, "<code>\n</code>", ""},
 	} {
 		got, ok := c.p.parse(c.p.complete(c.in))

@@ -1,9 +1,12 @@
 package starlarkagent
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/star-agent/star-agent/executors/local/pyfront"
 )
 
 // DefaultCodeBlockTags delimit code blocks unless Options.CodeBlockTags says
@@ -48,7 +51,8 @@ func (p codeParser) complete(out string) string {
 
 // parse returns the code of all code blocks of out, joined. It tries the
 // configured tags first, then the other style, since models trained on
-// either slip into the other.
+// either slip into the other, and last the whole output if it is a Python
+// program (see isBareCode).
 func (p codeParser) parse(out string) (string, bool) {
 	var blocks []string
 	if p.tagged != nil {
@@ -62,11 +66,34 @@ func (p codeParser) parse(out string) (string, bool) {
 		}
 	}
 	if len(blocks) == 0 && p.tagged == nil {
-		tagged := newCodeParser(DefaultCodeBlockTags)
-		return tagged.parse(out)
+		if code, ok := newCodeParser(DefaultCodeBlockTags).parse(out); ok {
+			return code, true
+		}
+	}
+	if len(blocks) == 0 && isBareCode(out) {
+		return strings.TrimSpace(out), true
 	}
 	code := strings.TrimSpace(strings.Join(blocks, "\n\n"))
 	return code, code != ""
+}
+
+// isBareCode reports whether a model output without any code block is
+// itself a Python program, as the reference agent accepts: it must parse as
+// Python (Python the local engine cannot lower still counts, since another
+// engine may run it) and do something, a call, an assignment or an import,
+// so that a one-word reply such as "Done." stays a format error.
+func isBareCode(out string) bool {
+	t := strings.TrimSpace(out)
+	if t == "" || !strings.ContainsAny(t, "(=") && !strings.Contains(t, "import ") {
+		return false
+	}
+	_, err := pyfront.Lower("<model output>", t)
+	var perr *pyfront.Error
+	if err == nil {
+		return true
+	}
+	// Forbidden names are valid Python whose run reports them.
+	return errors.As(err, &perr) && (perr.NeedsPython || perr.Type == "NameError" || perr.Type == "AttributeError")
 }
 
 // unfence removes a markdown fence a model put inside the tags.
