@@ -19,8 +19,8 @@ type CodeAction struct {
 	Code string
 }
 
-// ToolCallEvent reports a tool call the code made. Tool calls are reported
-// when the code's execution ends, before its Observation.
+// ToolCallEvent reports a tool call the code made, as the call returns and
+// while the code still runs (so before the step's Observation).
 type ToolCallEvent struct {
 	Step int
 	Call ToolCall

@@ -135,3 +135,36 @@ except Exception:
 		t.Errorf("observation %q", obs)
 	}
 }
+
+// TestStreamToolCallDuringExecution: a tool call is streamed when it
+// returns, while the code still runs, not when the step ends.
+func TestStreamToolCallDuringExecution(t *testing.T) {
+	var laterCalled bool
+	later := tool.MustNew("later", "Records that it ran.", func(context.Context, struct{}) (string, error) {
+		laterCalled = true
+		return "", nil
+	})
+	m := scripted.New(action("Call twice.", `lookup("paris")
+later()
+final_answer("ok")`))
+	a, err := New(Options{Model: m, Tools: []tool.Tool{lookup, later}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	var seen []string
+	for ev, err := range a.Stream(context.Background(), "t", RunOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := ev.(*ToolCallEvent); ok {
+			seen = append(seen, e.Call.Name)
+			if e.Call.Name == "lookup" && laterCalled {
+				t.Error("the lookup call was streamed after the code's next tool call ran")
+			}
+		}
+	}
+	if strings.Join(seen, ",") != "lookup,later" {
+		t.Errorf("tool call events %v", seen)
+	}
+}

@@ -232,9 +232,6 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 	st.ToolCalls, st.ManagedUsage = scope.calls, scope.managed
 	r.usage = r.usage.Add(scope.managed)
 	st.Imports, st.Engine = res.Imports, res.Engine
-	for _, c := range st.ToolCalls {
-		r.emit(&ToolCallEvent{Step: n, Call: c})
-	}
 	maxLogs := a.opts.MaxPrintOutput
 	if maxLogs == 0 {
 		maxLogs = executors.DefaultMaxOutput
@@ -285,6 +282,8 @@ type execScope struct {
 	mu      sync.Mutex
 	calls   []ToolCall
 	managed providers.Usage
+	// onCall reports a call as it returns, while the code still runs.
+	onCall func(ToolCall)
 }
 
 type scopeKey struct{}
@@ -296,8 +295,11 @@ func scopeFrom(ctx context.Context) *execScope {
 
 func (s *execScope) addCall(c ToolCall) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.calls = append(s.calls, c)
+	s.mu.Unlock()
+	if s.onCall != nil {
+		s.onCall(c)
+	}
 }
 
 func (s *execScope) addManaged(u providers.Usage) {
@@ -308,7 +310,7 @@ func (s *execScope) addManaged(u providers.Usage) {
 
 // execute runs code in a span of its own.
 func (r *runner) execute(code string, n int) (executors.Result, *execScope, error) {
-	scope := &execScope{}
+	scope := &execScope{onCall: func(c ToolCall) { r.emit(&ToolCallEvent{Step: n, Call: c}) }}
 	ctx := context.WithValue(r.ctx, scopeKey{}, scope)
 	ctx, span := r.a.tracer.Start(ctx, "execute_code", trace.WithAttributes(
 		attrAgentName.String(r.a.name),
