@@ -375,3 +375,17 @@ func TestVariablesKeepPythonTypes(t *testing.T) {
 		t.Error("an opaque Python object was accepted")
 	}
 }
+
+// TestUnrelatedRebindingKeepsFunctions: rebinding a global that a function
+// does not refer to leaves the function object as it is (Python has one
+// function object; the engine re-creates a function only when it must).
+func TestUnrelatedRebindingKeepsFunctions(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	run(t, e, "rows = [1, 2]\nlimit = 3\ndef small(xs):\n    return [x for x in xs if x < limit]\nkept = small")
+	if res := run(t, e, "rows = [5, 1]\nprint(kept is small, small(rows))"); res.Err != nil || res.Stdout != "True [1]\n" {
+		t.Errorf("unrelated rebinding: %q %v", res.Stdout, res.Err)
+	}
+	if res := run(t, e, "limit = 10\nprint(small(rows))"); res.Err != nil || res.Stdout != "[5, 1]\n" {
+		t.Errorf("rebinding a name the function reads: %q %v", res.Stdout, res.Err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
@@ -30,7 +31,8 @@ import (
 type definition struct {
 	name    string
 	src     string
-	unbound []string // names undefined when it was compiled
+	unbound []string        // names undefined when it was compiled
+	globals map[string]bool // the module's globals its body and defaults refer to
 }
 
 // recordDefinitions remembers the top-level defs among stmts, whose
@@ -61,8 +63,24 @@ func (e *Executor) recordDefinitions(stmts []syntax.Stmt, code string, unbound [
 		for last < len(lines) && (strings.HasPrefix(lines[last], " ") || strings.HasPrefix(lines[last], "\t")) {
 			last++
 		}
-		e.defs[fn] = definition{name: def.Name.Name, src: strings.Join(lines[first-1:last], "\n"), unbound: unbound}
+		e.defs[fn] = definition{name: def.Name.Name, src: strings.Join(lines[first-1:last], "\n"), unbound: unbound, globals: globalRefs(def)}
 	}
+}
+
+// globalRefs returns the names of module globals a resolved def refers to,
+// in its body (nested functions and comprehensions included) or anywhere
+// else in the statement.
+func globalRefs(def *syntax.DefStmt) map[string]bool {
+	refs := map[string]bool{}
+	syntax.Walk(def, func(n syntax.Node) bool {
+		if id, ok := n.(*syntax.Ident); ok {
+			if b, ok := id.Binding.(*resolve.Binding); ok && b.Scope == resolve.Global {
+				refs[id.Name] = true
+			}
+		}
+		return true
+	})
+	return refs
 }
 
 // earlier is a definition still bound, with its module's globals.
@@ -72,22 +90,19 @@ type earlier struct {
 	globals starlark.StringDict
 }
 
-// reads reports whether the definition's module refers to name (as a value
-// or as a name that was undefined when it was compiled).
+// reads reports whether the definition refers to the global name (as a
+// value or as a name that was undefined when it was compiled).
 func (l earlier) reads(name string) bool {
-	if slices.Contains(l.d.unbound, name) {
-		return true
-	}
-	_, ok := l.globals[name]
-	return ok
+	return l.d.globals[name] || slices.Contains(l.d.unbound, name)
 }
 
 // stale reports whether the definition would read a value other than the
 // current one of some global, or miss a name defined since.
 func (e *Executor) stale(l earlier) bool {
 	d := l.d
-	for name, v := range l.globals {
-		if cur, ok := e.globals[name]; ok && !same(cur, v) {
+	for name := range d.globals {
+		v, ok := l.globals[name]
+		if cur, found := e.globals[name]; ok && found && !same(cur, v) {
 			return true
 		}
 	}
@@ -269,10 +284,8 @@ func (e *Executor) settle(out outcome) {
 	stmts := out.file.Stmts
 	e.recordDefinitions(stmts[out.preludeLen:], out.chunk.code, out.unbound)
 	if out.chunk.prelude != "" {
-		// The prelude's definitions are re-recorded from their source.
-		p, err := pyfront.Lower("<prelude>", out.chunk.prelude)
-		if err == nil {
-			e.recordDefinitions(p.File.Stmts, out.chunk.prelude, out.unbound)
-		}
+		// The prelude's definitions, whose positions are lines of the
+		// prelude's source, are recorded again.
+		e.recordDefinitions(stmts[:out.preludeLen], out.chunk.prelude, out.unbound)
 	}
 }
