@@ -1,0 +1,722 @@
+package builtins
+
+import (
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// heapq. The sifts are CPython's (_heapqmodule.c) step for step, so a
+// heap holds its items in the same order as in CPython after every
+// operation (programs print heaps), and the same comparisons, all with <,
+// are made in the same order (user __lt__ methods may print or raise).
+// nlargest, nsmallest and merge follow heapq.py's algorithms for the same
+// reason. merge runs eagerly: it compares items, which can raise, and an
+// error raised inside a lazy iterator would silently end the caller's
+// loop (see Iterator.Iterate).
+
+// heapData is what the sifts work on: a user's list or a heap private
+// to nlargest, nsmallest or merge.
+type heapData interface {
+	Len() int
+	// Less reports whether item i is smaller than item j in the heap's
+	// order (larger, for a max-heap).
+	Less(i, j int) (bool, error)
+	Swap(i, j int) error
+}
+
+// listHeap is a user's list as a heap. CPython refuses to continue when a
+// comparison changed the list's size; so does Less.
+type listHeap struct {
+	th   *starlark.Thread
+	l    *starlark.List
+	size int
+	max  bool
+	n    int // comparisons made, for the deadline checks
+}
+
+func newListHeap(th *starlark.Thread, l *starlark.List, max bool) *listHeap {
+	return &listHeap{th: th, l: l, size: l.Len(), max: max}
+}
+
+func (h *listHeap) Len() int { return h.l.Len() }
+
+func (h *listHeap) Less(i, j int) (bool, error) {
+	if h.n++; h.n%checkEvery == 0 {
+		if err := Interrupted(h.th); err != nil {
+			return false, err
+		}
+	}
+	a, b := h.l.Index(i), h.l.Index(j)
+	if h.max {
+		a, b = b, a
+	}
+	lt, err := pyLess(a, b)
+	if err != nil {
+		return false, err
+	}
+	if h.l.Len() != h.size {
+		return false, Errorf("RuntimeError", "list changed size during iteration")
+	}
+	return lt, nil
+}
+
+func (h *listHeap) Swap(i, j int) error {
+	a, b := h.l.Index(i), h.l.Index(j)
+	if err := h.l.SetIndex(i, b); err != nil {
+		return err
+	}
+	return h.l.SetIndex(j, a)
+}
+
+// siftDown is CPython's siftdown: the item at pos moves towards the root
+// (startpos) while it is smaller than its parent.
+func siftDown(h heapData, startpos, pos int) error {
+	for pos > startpos {
+		parent := (pos - 1) >> 1
+		lt, err := h.Less(pos, parent)
+		if err != nil {
+			return err
+		}
+		if !lt {
+			break
+		}
+		if err := h.Swap(pos, parent); err != nil {
+			return err
+		}
+		pos = parent
+	}
+	return nil
+}
+
+// siftUp is CPython's siftup: the smaller child moves up until pos is a
+// leaf, then the item that was at pos sifts down to its place.
+func siftUp(h heapData, pos int) error {
+	end := h.Len()
+	start := pos
+	if pos >= end {
+		return Errorf("IndexError", "list index out of range")
+	}
+	limit := end >> 1
+	for pos < limit {
+		child := 2*pos + 1
+		if child+1 < end {
+			lt, err := h.Less(child, child+1)
+			if err != nil {
+				return err
+			}
+			if !lt {
+				child++
+			}
+		}
+		if err := h.Swap(child, pos); err != nil {
+			return err
+		}
+		pos = child
+	}
+	return siftDown(h, start, pos)
+}
+
+// heapify is CPython's heapify_internal, including the cache-friendly
+// order it uses for heaps of more than 2500 items (same result, same
+// comparisons, in another order).
+func heapify(h heapData) error {
+	n := h.Len()
+	if n <= 2500 {
+		for i := n/2 - 1; i >= 0; i-- {
+			if err := siftUp(h, i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	m := n >> 1
+	leftmost := keepTopBit(m+1) - 1
+	mhalf := m >> 1
+	run := func(from, to int) error {
+		for i := from; i >= to; i-- {
+			for j := i; ; j >>= 1 {
+				if err := siftUp(h, j); err != nil {
+					return err
+				}
+				if j&1 == 0 {
+					break
+				}
+			}
+		}
+		return nil
+	}
+	if err := run(leftmost-1, mhalf); err != nil {
+		return err
+	}
+	return run(m-1, leftmost)
+}
+
+func keepTopBit(n int) int {
+	i := 0
+	for n > 1 {
+		n >>= 1
+		i++
+	}
+	return n << i
+}
+
+// heapList checks the heap argument as CPython does.
+func heapList(fname string, v starlark.Value, argument string) (*starlark.List, error) {
+	l, ok := v.(*starlark.List)
+	if !ok {
+		return nil, Errorf("TypeError", "%s() %s must be list, not %s", fname, argument, TypeName(v))
+	}
+	return l, nil
+}
+
+// heapArgs checks the positional arguments of the C functions of _heapq.
+func heapArgs(name string, args starlark.Tuple, kwargs []starlark.Tuple, n int) error {
+	if len(kwargs) > 0 {
+		return Errorf("TypeError", "_heapq.%s() takes no keyword arguments", name)
+	}
+	if len(args) != n {
+		if n == 1 {
+			return Errorf("TypeError", "_heapq.%s() takes exactly one argument (%d given)", name, len(args))
+		}
+		return Errorf("TypeError", "%s expected %d arguments, got %d", name, n, len(args))
+	}
+	return nil
+}
+
+// popLast removes and returns the last item of l.
+func popLast(th *starlark.Thread, l *starlark.List) (starlark.Value, error) {
+	return starlarkMethod(th, l, "pop")
+}
+
+func heapPush(th *starlark.Thread, l *starlark.List, item starlark.Value) error {
+	if l.Len()%1024 == 1023 {
+		if err := Alloc(th, 1024*elemSize); err != nil {
+			return err
+		}
+	}
+	if err := l.Append(item); err != nil {
+		return err
+	}
+	return siftDown(newListHeap(th, l, false), 0, l.Len()-1)
+}
+
+func heapPop(th *starlark.Thread, l *starlark.List, max bool) (starlark.Value, error) {
+	if l.Len() == 0 {
+		return nil, Errorf("IndexError", "index out of range")
+	}
+	last, err := popLast(th, l)
+	if err != nil {
+		return nil, err
+	}
+	if l.Len() == 0 {
+		return last, nil
+	}
+	top := l.Index(0)
+	if err := l.SetIndex(0, last); err != nil {
+		return nil, err
+	}
+	return top, siftUp(newListHeap(th, l, max), 0)
+}
+
+func heapReplace(th *starlark.Thread, l *starlark.List, item starlark.Value, max bool) (starlark.Value, error) {
+	if l.Len() == 0 {
+		return nil, Errorf("IndexError", "index out of range")
+	}
+	top := l.Index(0)
+	if err := l.SetIndex(0, item); err != nil {
+		return nil, err
+	}
+	return top, siftUp(newListHeap(th, l, max), 0)
+}
+
+func heapqModule() starlark.StringDict {
+	m := starlark.StringDict{
+		"heappush": fn("heappush", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := heapArgs("heappush", args, kwargs, 2); err != nil {
+				return nil, err
+			}
+			l, err := heapList("heappush", args[0], "argument 1")
+			if err != nil {
+				return nil, err
+			}
+			return starlark.None, heapPush(th, l, args[1])
+		}),
+		"heappop": fn("heappop", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := heapArgs("heappop", args, kwargs, 1); err != nil {
+				return nil, err
+			}
+			l, err := heapList("heappop", args[0], "argument")
+			if err != nil {
+				return nil, err
+			}
+			return heapPop(th, l, false)
+		}),
+		"heapify": fn("heapify", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := heapArgs("heapify", args, kwargs, 1); err != nil {
+				return nil, err
+			}
+			l, err := heapList("heapify", args[0], "argument")
+			if err != nil {
+				return nil, err
+			}
+			return starlark.None, heapify(newListHeap(th, l, false))
+		}),
+		"heapreplace": fn("heapreplace", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := heapArgs("heapreplace", args, kwargs, 2); err != nil {
+				return nil, err
+			}
+			l, err := heapList("heapreplace", args[0], "argument 1")
+			if err != nil {
+				return nil, err
+			}
+			return heapReplace(th, l, args[1], false)
+		}),
+		"heappushpop": fn("heappushpop", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := heapArgs("heappushpop", args, kwargs, 2); err != nil {
+				return nil, err
+			}
+			l, err := heapList("heappushpop", args[0], "argument 1")
+			if err != nil {
+				return nil, err
+			}
+			item := args[1]
+			if l.Len() == 0 {
+				return item, nil
+			}
+			lt, err := pyLess(l.Index(0), item)
+			if err != nil || !lt {
+				return item, err
+			}
+			return heapReplace(th, l, item, false)
+		}),
+		"nsmallest": fn("nsmallest", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			return nBest(th, "nsmallest", args, kwargs, false)
+		}),
+		"nlargest": fn("nlargest", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			return nBest(th, "nlargest", args, kwargs, true)
+		}),
+		"merge": fn("merge", heapMerge),
+		// The max-heap functions heapq.py uses, which programs call too.
+		"_heapify_max": fn("_heapify_max", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := heapArgs("_heapify_max", args, kwargs, 1); err != nil {
+				return nil, err
+			}
+			l, err := heapList("_heapify_max", args[0], "argument")
+			if err != nil {
+				return nil, err
+			}
+			return starlark.None, heapify(newListHeap(th, l, true))
+		}),
+		"_heappop_max": fn("_heappop_max", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := heapArgs("_heappop_max", args, kwargs, 1); err != nil {
+				return nil, err
+			}
+			l, err := heapList("_heappop_max", args[0], "argument")
+			if err != nil {
+				return nil, err
+			}
+			return heapPop(th, l, true)
+		}),
+		"_heapreplace_max": fn("_heapreplace_max", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := heapArgs("_heapreplace_max", args, kwargs, 2); err != nil {
+				return nil, err
+			}
+			l, err := heapList("_heapreplace_max", args[0], "argument 1")
+			if err != nil {
+				return nil, err
+			}
+			return heapReplace(th, l, args[1], true)
+		}),
+	}
+	return m
+}
+
+func init() { register("heapq", heapqModule) }
+
+// sliceHeap is a heap private to nlargest and nsmallest.
+type sliceHeap struct {
+	th    *starlark.Thread
+	items []starlark.Value
+	max   bool
+	n     int
+}
+
+func (h *sliceHeap) Len() int { return len(h.items) }
+
+func (h *sliceHeap) Less(i, j int) (bool, error) {
+	if h.n++; h.n%checkEvery == 0 {
+		if err := Interrupted(h.th); err != nil {
+			return false, err
+		}
+	}
+	if h.max {
+		i, j = j, i
+	}
+	return pyLess(h.items[i], h.items[j])
+}
+
+func (h *sliceHeap) Swap(i, j int) error {
+	h.items[i], h.items[j] = h.items[j], h.items[i]
+	return nil
+}
+
+// nBest is heapq.py's nsmallest (largest false) and nlargest: a heap of
+// the n best (key, order, item) seen so far, whose worst is replaced when
+// a better item arrives; ties keep the items' original order.
+func nBest(th *starlark.Thread, name string, args starlark.Tuple, kwargs []starlark.Tuple, largest bool) (starlark.Value, error) {
+	var nv, iterable starlark.Value
+	var key starlark.Value = starlark.None
+	if err := starlark.UnpackArgs(name, args, kwargs, "n", &nv, "iterable", &iterable, "key?", &key); err != nil {
+		return nil, err
+	}
+	hasKey := key != starlark.None
+	// n == 1 is min() or max().
+	if eq, err := equal(nv, starlark.MakeInt(1)); err == nil && eq {
+		kw := []starlark.Tuple{{starlark.String("default"), starlark.None}}
+		if hasKey {
+			kw = append(kw, starlark.Tuple{starlark.String("key"), key})
+		}
+		best := pyMin
+		if largest {
+			best = pyMax
+		}
+		// A sentinel default tells an empty iterable from a None item.
+		sentinel := &singleton{name: "sentinel"}
+		kw[0][1] = sentinel
+		src, err := pyIter(th, iterable)
+		if err != nil {
+			return nil, err
+		}
+		v, err := best(th, nil, starlark.Tuple{src}, kw)
+		if err != nil {
+			return nil, err
+		}
+		if v == starlark.Value(sentinel) {
+			return starlark.NewList(nil), nil
+		}
+		return starlark.NewList([]starlark.Value{v}), nil
+	}
+	// When n covers the whole sized iterable, sorting is the answer.
+	if size, ok, err := sizeOf(th, iterable); err != nil {
+		return nil, err
+	} else if ok {
+		ge, err := starlark.Compare(syntax.GE, numArg(nv), starlark.MakeInt(size))
+		if err != nil {
+			return nil, Errorf("TypeError", "'>=' not supported between instances of '%s' and 'int'", TypeName(nv))
+		}
+		if ge {
+			n, err := toIntArg(nv)
+			if err != nil {
+				return nil, Errorf("TypeError", "slice indices must be integers or None or have an __index__ method")
+			}
+			vals, err := collect(th, iterable)
+			if err != nil {
+				return nil, err
+			}
+			if err := sortValues(th, vals, key, largest); err != nil {
+				return nil, err
+			}
+			return starlark.NewList(vals[:min(n, len(vals))]), nil
+		}
+	}
+	n, err := toIntArg(nv)
+	if err != nil {
+		return nil, err
+	}
+	src, err := pyIter(th, iterable)
+	if err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		return starlark.NewList(nil), nil
+	}
+	keyOf := func(v starlark.Value) (starlark.Value, error) {
+		if !hasKey {
+			return v, nil
+		}
+		return starlark.Call(th, key, starlark.Tuple{v}, nil)
+	}
+	entry := func(k starlark.Value, order int, v starlark.Value) starlark.Value {
+		if hasKey {
+			return starlark.Tuple{k, starlark.MakeInt(order), v}
+		}
+		return starlark.Tuple{k, starlark.MakeInt(order)}
+	}
+	// nsmallest keeps a max-heap of its candidates; nlargest a min-heap
+	// with decreasing order numbers.
+	step := 1
+	if largest {
+		step = -1
+	}
+	h := &sliceHeap{th: th, max: !largest}
+	order := 0
+	for len(h.items) < n {
+		v, ok, err := src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if len(h.items)%1024 == 1023 {
+			if err := Alloc(th, 1024*4*elemSize); err != nil {
+				return nil, err
+			}
+		}
+		k, err := keyOf(v)
+		if err != nil {
+			return nil, err
+		}
+		h.items = append(h.items, entry(k, order, v))
+		order += step
+	}
+	if len(h.items) == 0 {
+		return starlark.NewList(nil), nil
+	}
+	if err := heapify(h); err != nil {
+		return nil, err
+	}
+	top := h.items[0].(starlark.Tuple)[0]
+	for i := 1; ; i++ {
+		if i%checkEvery == 0 {
+			if err := Interrupted(th); err != nil {
+				return nil, err
+			}
+		}
+		v, ok, err := src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		k, err := keyOf(v)
+		if err != nil {
+			return nil, err
+		}
+		var better bool
+		if largest {
+			better, err = pyLess(top, k)
+		} else {
+			better, err = pyLess(k, top)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if better {
+			h.items[0] = entry(k, order, v)
+			if err := siftUp(h, 0); err != nil {
+				return nil, err
+			}
+			top = h.items[0].(starlark.Tuple)[0]
+			order += step
+		}
+	}
+	if err := sortValues(th, h.items, starlark.None, largest); err != nil {
+		return nil, err
+	}
+	out := make([]starlark.Value, len(h.items))
+	for i, e := range h.items {
+		t := e.(starlark.Tuple) // (key, order, item), or (item, order)
+		if hasKey {
+			out[i] = t[2]
+		} else {
+			out[i] = t[0]
+		}
+	}
+	return starlark.NewList(out), nil
+}
+
+// sizeOf is len(v) for heapq.py's "try: size = len(iterable)": ok is
+// false for values without a length.
+func sizeOf(th *starlark.Thread, v starlark.Value) (int, bool, error) {
+	if s, ok := v.(starlark.String); ok {
+		return pyLen(string(s)), true, nil
+	}
+	if l, ok := v.(interface {
+		PyLen(th *starlark.Thread) (int, error)
+	}); ok {
+		if o, ok := v.(*Instance); ok && o.dunder("__len__") == nil {
+			return 0, false, nil
+		}
+		n, err := l.PyLen(th)
+		if err != nil {
+			if e, ok := err.(*Error); ok && (e.Type == "TypeError" || e.Type == "AttributeError") {
+				return 0, false, nil
+			}
+			return 0, false, err
+		}
+		return n, true, nil
+	}
+	if n := starlark.Len(v); n >= 0 {
+		return n, true, nil
+	}
+	return 0, false, nil
+}
+
+// toIntArg converts an int argument, with CPython's message for others.
+func toIntArg(v starlark.Value) (int, error) {
+	switch v.(type) {
+	case starlark.Int, starlark.Bool:
+		return toInt(v)
+	}
+	return 0, Errorf("TypeError", "'%s' object cannot be interpreted as an integer", TypeName(v))
+}
+
+// mergeEntry is one input of merge: heapq.py's [key, order, value, next].
+type mergeEntry struct {
+	key, value starlark.Value
+	order      int
+	src        *Iterator
+}
+
+// mergeHeap compares entries as heapq.py's lists compare: by key, and
+// by input order between equal keys.
+type mergeHeap struct {
+	th      *starlark.Thread
+	entries []*mergeEntry
+	max     bool
+	n       int
+}
+
+func (h *mergeHeap) Len() int { return len(h.entries) }
+
+func (h *mergeHeap) Less(i, j int) (bool, error) {
+	if h.n++; h.n%checkEvery == 0 {
+		if err := Interrupted(h.th); err != nil {
+			return false, err
+		}
+	}
+	if h.max {
+		i, j = j, i
+	}
+	a, b := h.entries[i], h.entries[j]
+	if !identical(a.key, b.key) {
+		eq, err := equal(a.key, b.key)
+		if err != nil {
+			return false, err
+		}
+		if !eq {
+			return pyLess(a.key, b.key)
+		}
+	}
+	return a.order < b.order, nil
+}
+
+func (h *mergeHeap) Swap(i, j int) error {
+	h.entries[i], h.entries[j] = h.entries[j], h.entries[i]
+	return nil
+}
+
+func (h *mergeHeap) pop() error {
+	last := h.entries[len(h.entries)-1]
+	h.entries = h.entries[:len(h.entries)-1]
+	if len(h.entries) == 0 {
+		return nil
+	}
+	h.entries[0] = last
+	return siftUp(h, 0)
+}
+
+// heapMerge is heapq.merge(*iterables, key=None, reverse=False).
+func heapMerge(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var key starlark.Value = starlark.None
+	reverse := false
+	for _, kv := range kwargs {
+		switch name := string(kv[0].(starlark.String)); name {
+		case "key":
+			key = kv[1]
+		case "reverse":
+			reverse = bool(kv[1].Truth())
+		default:
+			return nil, Errorf("TypeError", "merge() got an unexpected keyword argument '%s'", name)
+		}
+	}
+	h := &mergeHeap{th: th, max: reverse}
+	direction := 1
+	if reverse {
+		direction = -1
+	}
+	keyOf := func(v starlark.Value) (starlark.Value, error) {
+		if key == starlark.None {
+			return v, nil
+		}
+		return starlark.Call(th, key, starlark.Tuple{v}, nil)
+	}
+	for order, it := range args {
+		src, err := pyIter(th, it)
+		if err != nil {
+			return nil, err
+		}
+		v, ok, err := src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		k, err := keyOf(v)
+		if err != nil {
+			return nil, err
+		}
+		h.entries = append(h.entries, &mergeEntry{key: k, value: v, order: order * direction, src: src})
+	}
+	if err := heapify(h); err != nil {
+		return nil, err
+	}
+	var out []starlark.Value
+	emit := func(v starlark.Value) error {
+		if len(out)%1024 == 1023 {
+			if err := Interrupted(th); err != nil {
+				return err
+			}
+			if err := Alloc(th, 1024*elemSize); err != nil {
+				return err
+			}
+		}
+		out = append(out, v)
+		return nil
+	}
+	for len(h.entries) > 1 {
+		s := h.entries[0]
+		if err := emit(s.value); err != nil {
+			return nil, err
+		}
+		v, ok, err := s.src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			if err := h.pop(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if s.key, err = keyOf(v); err != nil {
+			return nil, err
+		}
+		s.value = v
+		if err := siftUp(h, 0); err != nil {
+			return nil, err
+		}
+	}
+	if len(h.entries) == 1 {
+		s := h.entries[0]
+		if err := emit(s.value); err != nil {
+			return nil, err
+		}
+		for {
+			v, ok, err := s.src.Next()
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+			if err := emit(v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return sliceIterator("generator", out), nil
+}

@@ -1,0 +1,93 @@
+package builtins_test
+
+// Running Python programs through the front end and this runtime, as the
+// engine does, for the module tests that need Python syntax (classes,
+// try/except). Their expected output is CPython 3.11's; when python3 is
+// on PATH, checkWithCPython confirms it.
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+
+	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/executors/local/pyfront"
+)
+
+// pyCase is a Python program and what CPython 3.11 prints running it.
+type pyCase struct {
+	name, src, want string
+}
+
+// runPython lowers and runs src with the builtins universe, returning
+// what it printed.
+func runPython(t *testing.T, src string) (string, error) {
+	t.Helper()
+	prog, err := pyfront.Lower("test.py", src)
+	if err != nil {
+		return "", err
+	}
+	globals := starlark.StringDict{}
+	for k, v := range builtins.Universe() {
+		globals[k] = v
+	}
+	for k, v := range builtins.Runtime() {
+		globals[k] = v
+	}
+	globals[builtins.HelperAdd] = builtins.Add
+	globals[builtins.HelperIAdd] = builtins.IAdd
+	globals[builtins.HelperImport] = starlark.NewBuiltin(builtins.HelperImport, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		name, _ := starlark.AsString(args[0])
+		if m, ok := builtins.Module(name); ok {
+			return m, nil
+		}
+		return nil, builtins.Errorf("ModuleNotFoundError", "No module named '%s'", name)
+	})
+	th := &starlark.Thread{Name: "test"}
+	th.SetMaxExecutionSteps(1e7)
+	builtins.SetBudget(th, &builtins.Budget{Limit: 64 << 20})
+	var out strings.Builder
+	th.SetLocal(builtins.StdoutKey, &out)
+	err = starlark.ExecREPLChunk(prog.File, th, globals)
+	return out.String(), err
+}
+
+// runCases runs each case and compares its output with the expected one.
+func runCases(t *testing.T, cases []pyCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := runPython(t, c.src)
+			if err != nil {
+				typ, msg := builtins.Classify(err)
+				got += "<" + typ + ": " + msg + ">\n"
+			}
+			if got != c.want {
+				t.Errorf("output differs\n got: %q\nwant: %q", got, c.want)
+			}
+		})
+	}
+}
+
+// checkWithCPython runs each case with python3 and fails if its output
+// is not the expected one, so that the expectations stay CPython's.
+func checkWithCPython(t *testing.T, cases []pyCase) {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not found: the expected outputs were not checked against CPython")
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := exec.Command(py, "-c", c.src).CombinedOutput()
+			if err != nil {
+				t.Fatalf("python3: %v\n%s", err, out)
+			}
+			if string(out) != c.want {
+				t.Errorf("CPython prints\n%q\nthe test expects\n%q", out, c.want)
+			}
+		})
+	}
+}
