@@ -29,7 +29,8 @@ func add(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwar
 	if err := allocConcat(thread, args[0], args[1]); err != nil {
 		return nil, err
 	}
-	return starlark.Binary(syntax.PLUS, args[0], args[1])
+	x, y := arith(args[0], args[1])
+	return starlark.Binary(syntax.PLUS, x, y)
 }
 
 func iadd(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -68,6 +68,12 @@ var errorPatterns = []struct {
 	{regexp.MustCompile(`^function (\w+) got multiple values for parameter (\w+)$`), "TypeError", func(m []string) string {
 		return m[1] + "() got multiple values for argument '" + m[2] + "'"
 	}},
+	{regexp.MustCompile(`^(list|tuple|range|bytes) index: got (\w+), want int$`), "TypeError", func(m []string) string {
+		return m[1] + " indices must be integers or slices, not " + pyTypeName(m[2])
+	}},
+	{regexp.MustCompile(`^string index: got (\w+), want int$`), "TypeError", func(m []string) string {
+		return "string indices must be integers, not '" + pyTypeName(m[1]) + "'"
+	}},
 	{regexp.MustCompile(`^index -?\d+ out of range: empty (\w+)`), "IndexError", func(m []string) string { return pyTypeName(m[1]) + " index out of range" }},
 	{regexp.MustCompile(`^floating-point division by zero`), "ZeroDivisionError", func([]string) string { return "division by zero" }},
 	{regexp.MustCompile(`^integer modulo by zero`), "ZeroDivisionError", func([]string) string { return "integer modulo by zero" }},

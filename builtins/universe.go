@@ -41,6 +41,7 @@ func Universe() starlark.StringDict {
 		"set":       typeSet,
 		"frozenset": typeFrozenSet,
 		"range":     typeRange,
+		"slice":     typeSlice,
 		"type":      typeType,
 		"object":    typeObject,
 	}

@@ -301,6 +301,10 @@ func testPredeclared(out *strings.Builder) starlark.StringDict {
 	d[builtins.HelperEnter] = builtins.Runtime()[builtins.HelperEnter]
 	d[builtins.HelperBox] = builtins.Runtime()[builtins.HelperBox]
 	d[builtins.HelperAssert] = builtins.Runtime()[builtins.HelperAssert]
+	d[builtins.HelperIndex] = builtins.Runtime()[builtins.HelperIndex]
+	d[builtins.HelperSlice] = builtins.Runtime()[builtins.HelperSlice]
+	d[builtins.HelperEq] = builtins.Runtime()[builtins.HelperEq]
+	d[builtins.HelperBinop] = builtins.Runtime()[builtins.HelperBinop]
 	return d
 }
 

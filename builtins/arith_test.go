@@ -1,0 +1,42 @@
+package builtins_test
+
+import "testing"
+
+func TestArith(t *testing.T)                { runCases(t, arithCases) }
+func TestArithCasesAreCPython(t *testing.T) { checkWithCPython(t, arithCases) }
+
+// arithCases: bool is an int in arithmetic, and == is Python's.
+var arithCases = []pyCase{
+	{"bool_is_int", `flags = [True, False, True, True]
+print(sum(flags), True + 1, True * 3.5, False - True, True / 2, True // 1, 1 + True, -True, +False, ~True)
+print(True == 1, False == 0, 1 == 1.0 == True, [1, 2] == [True, 2.0], (1,) == (1.0,), float("nan") == float("nan"), float("nan") != float("nan"))
+x = float("nan")
+print(x == x, x != 1, 2 != 2.0, "a" == "a", None == 0, [] == [], {1: 2} == {1: 2})
+a, b = "kitten", "sitting"
+n = 0
+n += a[0] != b[0]
+n -= (a[1] == b[1])
+print(n, 5 - (a < b), 3 & True, True | False, True ^ True, 1 << True)
+class P:
+    def __init__(self, v): self.v = v
+    def __eq__(self, o): return isinstance(o, P) and o.v == self.v
+print(P(1) == P(1), P(1) != P(2), P(1) == 1)
+`, "3 2 3.5 -1 0.5 1 2 -1 0 -2\nTrue True True True True False True\nFalse True False True False True True\n0 4 1 True False 2\nTrue True False\n"},
+	{"bool_aug_assign", `def distance(a, b):
+    d = 0
+    for x, y in zip(a, b):
+        d += x != y
+    return d
+n = 10
+n -= "a" < "b"
+n *= True
+n //= (1 == 1)
+n |= not False
+print(distance("kitten", "sittin"), n, sum(c.isupper() for c in "Hello World"), max(True, 0), -(3 > 2))
+`, "2 9 2 True -1\n"},
+	{"eq", `print(1 == True, 0 == False, 2 == True, 1.0 == True, 0.0 == False, True == 1.0, [True] == [1], (0, False) == (False, 0.0))
+print([1, [2, 3]] == [1, [2, 3.0]], [1] == (1,), "1" == 1, None == False, {} == {}, [] != [0])
+n = float("inf")
+print(n == n, n - n == n - n, 10 ** 20 == 1e20, 10 ** 30 == 1e30, 2 ** 53 + 1 == 2.0 ** 53 + 1)
+`, "True True False True True True True True\nTrue False False False True True\nTrue False True False False\n"},
+}
