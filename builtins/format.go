@@ -19,86 +19,140 @@ type Formatter interface {
 
 // formatSpec is a parsed format-spec mini-language string:
 // [[fill]align][sign]["z"]["#"]["0"][width][grouping]["." precision][type].
+// It follows CPython's Python/formatter_unicode.c, including the order in
+// which its errors are checked, so that every spec CPython accepts gives
+// the same text and every spec it refuses raises the same error.
 type formatSpec struct {
 	fill      rune
-	align     byte // 0, '<', '>', '^', '='
-	sign      byte // 0, '+', '-', ' '
+	align     rune // '<', '>', '^', '='
+	sign      rune // 0, '+', '-', ' '
 	z, alt    bool
-	zero      bool
-	width     int
-	grouping  byte // 0, ',', '_'
+	width     int  // -1 when absent
+	grouping  rune // 0, ',', '_'
 	precision int  // -1 when absent
-	typ       byte // 0 when absent
+	typ       rune // the type's default when absent
 }
 
-func parseSpec(spec string) (formatSpec, error) {
-	fs := formatSpec{fill: ' ', precision: -1}
-	s := spec
-	isAlign := func(c byte) bool { return c == '<' || c == '>' || c == '^' || c == '=' }
-	if r, size := utf8.DecodeRuneInString(s); size > 0 && len(s) > size && isAlign(s[size]) {
-		fs.fill, fs.align = r, s[size]
-		s = s[size+1:]
-	} else if len(s) > 0 && isAlign(s[0]) {
+// maxSpecNumber is CPython's limit on a width or precision (Py_ssize_t).
+const maxSpecNumber = math.MaxInt64
+
+// maxExactDigits bounds the significant digits of any double's exact
+// decimal expansion (767 for the smallest subnormal).
+const maxExactDigits = 800
+
+// maxIntPrecision is the largest precision a float presentation accepts.
+const maxIntPrecision = math.MaxInt32
+
+// parseSpec parses spec for a value of type tname, whose presentation type
+// and alignment default to defType and defAlign.
+func parseSpec(spec, tname string, defType, defAlign rune) (formatSpec, error) {
+	fs := formatSpec{fill: ' ', align: defAlign, width: -1, precision: -1, typ: defType}
+	s := []rune(spec)
+	pos := 0
+	isAlign := func(c rune) bool { return c == '<' || c == '>' || c == '^' || c == '=' }
+	fillSet, alignSet := false, false
+	if len(s) >= 2 && isAlign(s[1]) {
+		fs.fill, fs.align = s[0], s[1]
+		fillSet, alignSet = true, true
+		pos = 2
+	} else if len(s) >= 1 && isAlign(s[0]) {
 		fs.align = s[0]
-		s = s[1:]
+		alignSet = true
+		pos = 1
 	}
-	if len(s) > 0 && (s[0] == '+' || s[0] == '-' || s[0] == ' ') {
-		fs.sign = s[0]
-		s = s[1:]
+	if pos < len(s) && (s[pos] == '+' || s[pos] == '-' || s[pos] == ' ') {
+		fs.sign = s[pos]
+		pos++
 	}
-	if len(s) > 0 && s[0] == 'z' {
+	if pos < len(s) && s[pos] == 'z' {
 		fs.z = true
-		s = s[1:]
+		pos++
 	}
-	if len(s) > 0 && s[0] == '#' {
+	if pos < len(s) && s[pos] == '#' {
 		fs.alt = true
-		s = s[1:]
+		pos++
 	}
-	if len(s) > 0 && s[0] == '0' {
-		fs.zero = true
-		s = s[1:]
-	}
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i > 0 {
-		w, err := strconv.Atoi(s[:i])
-		if err != nil || w > 1<<31-1 {
-			return fs, Errorf("ValueError", "Too many decimal digits in format string")
+	if !fillSet && pos < len(s) && s[pos] == '0' {
+		fs.fill = '0'
+		if !alignSet && defAlign == '>' {
+			fs.align = '='
 		}
+		pos++
+	}
+	number := func() (int, bool, error) {
+		n, start := 0, pos
+		for pos < len(s) && s[pos] >= '0' && s[pos] <= '9' {
+			d := int(s[pos] - '0')
+			if (maxSpecNumber-d)/10 < n {
+				return 0, false, Errorf("ValueError", "Too many decimal digits in format string")
+			}
+			n = n*10 + d
+			pos++
+		}
+		return n, pos > start, nil
+	}
+	w, ok, err := number()
+	if err != nil {
+		return fs, err
+	}
+	if ok {
 		fs.width = w
-		s = s[i:]
 	}
-	if len(s) > 0 && (s[0] == ',' || s[0] == '_') {
-		fs.grouping = s[0]
-		s = s[1:]
+	if pos < len(s) && s[pos] == ',' {
+		fs.grouping = ','
+		pos++
 	}
-	if len(s) > 0 && s[0] == '.' {
-		s = s[1:]
-		i = 0
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
+	if pos < len(s) && s[pos] == '_' {
+		if fs.grouping != 0 {
+			return fs, Errorf("ValueError", "Cannot specify both ',' and '_'.")
 		}
-		if i == 0 {
+		fs.grouping = '_'
+		pos++
+	}
+	if pos < len(s) && s[pos] == ',' && fs.grouping == '_' {
+		return fs, Errorf("ValueError", "Cannot specify both ',' and '_'.")
+	}
+	if pos < len(s) && s[pos] == '.' {
+		pos++
+		p, ok, err := number()
+		if err != nil {
+			return fs, err
+		}
+		if !ok {
 			return fs, Errorf("ValueError", "Format specifier missing precision")
 		}
-		p, err := strconv.Atoi(s[:i])
-		if err != nil || p > 1<<31-1 {
-			return fs, Errorf("ValueError", "Too many decimal digits in format string")
-		}
 		fs.precision = p
-		s = s[i:]
 	}
-	if len(s) == 1 {
-		fs.typ = s[0]
-	} else if len(s) > 1 {
-		return fs, Errorf("ValueError", "Invalid format specifier '%s' for object of type '%%s'", spec)
+	if len(s)-pos > 1 {
+		return fs, Errorf("ValueError", "Invalid format specifier '%s' for object of type '%s'", spec, tname)
 	}
-	if fs.zero && fs.align == 0 {
-		fs.fill, fs.align = '0', '='
+	if len(s)-pos == 1 {
+		fs.typ = s[pos]
+	}
+	if fs.grouping != 0 {
+		switch fs.typ {
+		case 'd', 'e', 'f', 'g', 'E', 'G', '%', 'F', 0:
+		case 'b', 'o', 'x', 'X':
+			if fs.grouping != '_' {
+				return fs, Errorf("ValueError", "Cannot specify ',' with '%c'.", fs.typ)
+			}
+		default:
+			return fs, Errorf("ValueError", "Cannot specify '%c' with %s.", fs.grouping, quoteCode(fs.typ))
+		}
 	}
 	return fs, nil
+}
+
+// quoteCode shows a presentation type in an error message as CPython does.
+func quoteCode(c rune) string {
+	if c > 32 && c < 128 {
+		return "'" + string(c) + "'"
+	}
+	return "'\\x" + strconv.FormatInt(int64(c), 16) + "'"
+}
+
+func unknownCode(c rune, tname string) error {
+	return Errorf("ValueError", "Unknown format code %s for object of type '%s'", quoteCode(c), tname)
 }
 
 // FormatValue is format(v, spec): the format-spec mini-language shared by
@@ -108,248 +162,387 @@ func FormatValue(th *starlark.Thread, v starlark.Value, spec string) (string, er
 		return f.PyFormat(th, spec)
 	}
 	if spec == "" {
+		if x, ok := v.(starlark.Int); ok {
+			return intDecimal(x.BigInt())
+		}
 		return StrValue(th, v)
 	}
-	fs, err := parseSpec(spec)
-	if err != nil {
-		if e, ok := err.(*Error); ok && strings.Contains(e.Msg, "%s") {
-			e.Msg = strings.Replace(e.Msg, "%s", TypeName(v), 1)
-		}
-		return "", err
+	var fs formatSpec
+	var err error
+	tname := TypeName(v)
+	switch v.(type) {
+	case starlark.Bool, starlark.Int:
+		fs, err = parseSpec(spec, tname, 'd', '>')
+	case starlark.Float:
+		fs, err = parseSpec(spec, tname, 0, '>')
+	case starlark.String:
+		fs, err = parseSpec(spec, tname, 's', '<')
+	default:
+		return "", Errorf("TypeError", "unsupported format string passed to %s.__format__", tname)
 	}
-	if err := Alloc(th, int64(fs.width+fs.precision)); err != nil {
+	if err != nil {
 		return "", err
 	}
 	switch x := v.(type) {
 	case starlark.Bool:
+		n := big.NewInt(0)
 		if x {
-			return fs.formatInt(big.NewInt(1), "bool")
+			n.SetInt64(1)
 		}
-		return fs.formatInt(big.NewInt(0), "bool")
+		return fs.formatInt(th, n, tname)
 	case starlark.Int:
-		return fs.formatInt(x.BigInt(), "int")
+		return fs.formatInt(th, x.BigInt(), tname)
 	case starlark.Float:
-		return fs.formatFloat(float64(x), "float")
-	case starlark.String:
-		return fs.formatString(string(x), "str")
+		return fs.formatFloat(th, float64(x), tname)
 	}
-	return "", Errorf("TypeError", "unsupported format string passed to %s.__format__", TypeName(v))
+	return fs.formatString(th, string(v.(starlark.String)), tname)
 }
 
-func (fs formatSpec) formatString(s, tname string) (string, error) {
-	if fs.typ != 0 && fs.typ != 's' {
-		return "", Errorf("ValueError", "Unknown format code '%c' for object of type '%s'", fs.typ, tname)
+// intDecimal is str(n) with CPython's limit on decimal digits.
+func intDecimal(n *big.Int) (string, error) {
+	// 4300 decimal digits need at least 14281 bits.
+	if n.BitLen() > 14000 {
+		if s := n.String(); len(strings.TrimPrefix(s, "-")) > maxIntDigits {
+			return "", Errorf("ValueError", "Exceeds the limit (%d digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit", maxIntDigits)
+		} else {
+			return s, nil
+		}
 	}
-	if fs.sign != 0 {
+	return n.String(), nil
+}
+
+func (fs formatSpec) formatString(th *starlark.Thread, s, tname string) (string, error) {
+	if fs.typ != 's' {
+		return "", unknownCode(fs.typ, tname)
+	}
+	switch {
+	case fs.sign == ' ':
+		return "", Errorf("ValueError", "Space not allowed in string format specifier")
+	case fs.sign != 0:
 		return "", Errorf("ValueError", "Sign not allowed in string format specifier")
-	}
-	if fs.align == '=' {
+	case fs.z:
+		return "", Errorf("ValueError", "Negative zero coercion (z) not allowed in string format specifier")
+	case fs.alt:
+		return "", Errorf("ValueError", "Alternate form (#) not allowed in string format specifier")
+	case fs.align == '=':
 		return "", Errorf("ValueError", "'=' alignment not allowed in string format specifier")
 	}
-	if fs.grouping != 0 {
-		return "", Errorf("ValueError", "Cannot specify '%c' with 's'.", fs.grouping)
+	if err := Alloc(th, int64(max(fs.width, 0))); err != nil {
+		return "", err
 	}
-	if fs.precision >= 0 && utf8.RuneCountInString(s) > fs.precision {
-		s = string([]rune(s)[:fs.precision])
-	}
-	return fs.pad("", s, '<'), nil
-}
-
-// pad aligns prefix+body in the field width; prefix (sign, 0x) stays left
-// of the padding for '=' alignment.
-func (fs formatSpec) pad(prefix, body string, defAlign byte) string {
-	n := utf8.RuneCountInString(prefix) + utf8.RuneCountInString(body)
-	if n >= fs.width {
-		return prefix + body
-	}
-	fill := strings.Repeat(string(fs.fill), fs.width-n)
-	align := fs.align
-	if align == 0 {
-		align = defAlign
-	}
-	switch align {
-	case '<':
-		return prefix + body + fill
-	case '^':
-		left := (fs.width - n) / 2
-		return strings.Repeat(string(fs.fill), left) + prefix + body + strings.Repeat(string(fs.fill), fs.width-n-left)
-	case '=':
-		return prefix + fill + body
-	}
-	return fill + prefix + body
-}
-
-func (fs formatSpec) signOf(neg bool) string {
-	switch {
-	case neg:
-		return "-"
-	case fs.sign == '+':
-		return "+"
-	case fs.sign == ' ':
-		return " "
-	}
-	return ""
-}
-
-// group inserts sep every n digits from the right of the integer digits
-// s. With zero padding it first widens s with zeros so the grouped result
-// fills minWidth, as CPython does.
-func group(s string, sep byte, n, minWidth int) string {
-	grouped := func(s string) string {
-		var b strings.Builder
-		for i := 0; i < len(s); i++ {
-			if i > 0 && (len(s)-i)%n == 0 {
-				b.WriteByte(sep)
+	if fs.precision >= 0 && fs.precision < len(s) && utf8.RuneCountInString(s) > fs.precision {
+		n := 0
+		for i := range s {
+			if n == fs.precision {
+				s = s[:i]
+				break
 			}
-			b.WriteByte(s[i])
+			n++
 		}
-		return b.String()
 	}
-	out := grouped(s)
-	for len(out) < minWidth {
-		s = "0" + s
-		out = grouped(s)
+	n := utf8.RuneCountInString(s)
+	if fs.width <= n {
+		return s, nil
 	}
-	return out
+	pad := fs.width - n
+	left := 0
+	switch fs.align {
+	case '>':
+		left = pad
+	case '^':
+		left = pad / 2
+	}
+	fill := string(fs.fill)
+	return strings.Repeat(fill, left) + s + strings.Repeat(fill, pad-left), nil
 }
 
-func (fs formatSpec) formatInt(x *big.Int, tname string) (string, error) {
+// numParts is a rendered number split the way CPython's calc_number_widths
+// sees it: sign, prefix (0x), digits (grouped), then the remainder (the
+// decimal point and what follows, an exponent, a %, or inf and nan).
+type numParts struct {
+	neg       bool
+	prefix    string
+	digits    string
+	remainder string
+}
+
+// render lays the number out in the field: padding, sign, prefix, zero or
+// fill padding, grouped digits, remainder, padding.
+func (fs formatSpec) render(n numParts, groupSize int) string {
+	sign := ""
+	switch {
+	case n.neg:
+		sign = "-"
+	case fs.sign == '+' || fs.sign == ' ':
+		sign = string(fs.sign)
+	}
+	fixed := len(sign) + len(n.prefix) + utf8.RuneCountInString(n.remainder)
+	minWidth := 0
+	if fs.fill == '0' && fs.align == '=' {
+		minWidth = fs.width - fixed
+	}
+	var sep rune
+	if fs.grouping != 0 {
+		sep = fs.grouping
+	} else {
+		groupSize = 0
+	}
+	digits := n.digits
+	if digits != "" {
+		digits = groupDigits(digits, sep, groupSize, minWidth)
+	}
+	pad := fs.width - fixed - utf8.RuneCountInString(digits)
+	if pad <= 0 {
+		return sign + n.prefix + digits + n.remainder
+	}
+	fill := string(fs.fill)
+	switch fs.align {
+	case '<':
+		return sign + n.prefix + digits + n.remainder + strings.Repeat(fill, pad)
+	case '^':
+		left := pad / 2
+		return strings.Repeat(fill, left) + sign + n.prefix + digits + n.remainder + strings.Repeat(fill, pad-left)
+	case '=':
+		return sign + n.prefix + strings.Repeat(fill, pad) + digits + n.remainder
+	}
+	return strings.Repeat(fill, pad) + sign + n.prefix + digits + n.remainder
+}
+
+// groupDigits is CPython's _PyUnicode_InsertThousandsGrouping: it puts sep
+// between groups of size digits (no grouping when size is 0) and, for zero
+// padding, widens the result with zeros (grouped too) to at least
+// minWidth characters.
+func groupDigits(digits string, sep rune, size, minWidth int) string {
+	var parts []string // groups, rightmost first
+	remaining := len(digits)
+	sepLen := 0
+	if sep != 0 {
+		sepLen = 1
+	}
+	take := func(l int) {
+		zeros := max(0, l-remaining)
+		chars := max(0, min(remaining, l))
+		parts = append(parts, strings.Repeat("0", zeros)+digits[remaining-chars:remaining])
+		remaining -= chars
+	}
+	if size > 0 {
+		for {
+			l := min(size, max(remaining, minWidth, 1))
+			take(l)
+			minWidth -= l
+			if remaining <= 0 && minWidth <= 0 {
+				break
+			}
+			minWidth -= sepLen
+		}
+	} else {
+		take(max(remaining, minWidth, 1))
+	}
+	var b strings.Builder
+	for i := len(parts) - 1; i >= 0; i-- {
+		b.WriteString(parts[i])
+		if i > 0 {
+			b.WriteRune(sep)
+		}
+	}
+	return b.String()
+}
+
+func (fs formatSpec) formatInt(th *starlark.Thread, x *big.Int, tname string) (string, error) {
 	switch fs.typ {
+	case 'b', 'c', 'd', 'o', 'x', 'X', 'n':
 	case 'e', 'E', 'f', 'F', 'g', 'G', '%':
 		f, _ := new(big.Float).SetInt(x).Float64()
 		if math.IsInf(f, 0) {
 			return "", Errorf("OverflowError", "int too large to convert to float")
 		}
-		return fs.formatFloat(f, tname)
-	case 's':
-		return "", Errorf("ValueError", "Unknown format code 's' for object of type '%s'", tname)
+		return fs.formatFloat(th, f, tname)
+	default:
+		return "", unknownCode(fs.typ, tname)
 	}
 	if fs.precision >= 0 {
 		return "", Errorf("ValueError", "Precision not allowed in integer format specifier")
 	}
-	neg := x.Sign() < 0
-	abs := new(big.Int).Abs(x)
-	var digits, prefix string
-	groupBy := 3
-	switch fs.typ {
-	case 0, 'd', 'n':
-		digits = abs.String()
-	case 'b':
-		digits, prefix, groupBy = abs.Text(2), "0b", 4
-	case 'o':
-		digits, prefix, groupBy = abs.Text(8), "0o", 4
-	case 'x':
-		digits, prefix, groupBy = abs.Text(16), "0x", 4
-	case 'X':
-		digits, prefix, groupBy = strings.ToUpper(abs.Text(16)), "0X", 4
-	case 'c':
-		if !x.IsInt64() || x.Int64() < 0 || x.Int64() > 0x10ffff {
+	if fs.z {
+		return "", Errorf("ValueError", "Negative zero coercion (z) not allowed in integer format specifier")
+	}
+	if err := Alloc(th, int64(max(fs.width, 0))); err != nil {
+		return "", err
+	}
+	if fs.typ == 'c' {
+		if fs.sign != 0 {
+			return "", Errorf("ValueError", "Sign not allowed with integer format specifier 'c'")
+		}
+		if fs.alt {
+			return "", Errorf("ValueError", "Alternate form (#) not allowed with integer format specifier 'c'")
+		}
+		if !x.IsInt64() {
+			return "", Errorf("OverflowError", "Python int too large to convert to C long")
+		}
+		if c := x.Int64(); c < 0 || c > 0x10ffff {
 			return "", Errorf("OverflowError", "%%c arg not in range(0x110000)")
 		}
-		fs.typ = 's'
-		return fs.formatString(string(rune(x.Int64())), tname)
-	default:
-		return "", Errorf("ValueError", "Unknown format code '%c' for object of type '%s'", fs.typ, tname)
+		return fs.render(numParts{remainder: string(rune(x.Int64()))}, 0), nil
+	}
+	abs := new(big.Int).Abs(x)
+	var n numParts
+	n.neg = x.Sign() < 0
+	groupSize := 4
+	switch fs.typ {
+	case 'd', 'n':
+		s, err := intDecimal(abs)
+		if err != nil {
+			return "", err
+		}
+		n.digits, groupSize = s, 3
+		if fs.typ == 'n' {
+			// The C locale: no grouping.
+			groupSize = 0
+		}
+	case 'b':
+		n.digits, n.prefix = abs.Text(2), "0b"
+	case 'o':
+		n.digits, n.prefix = abs.Text(8), "0o"
+	case 'x':
+		n.digits, n.prefix = abs.Text(16), "0x"
+	case 'X':
+		n.digits, n.prefix = strings.ToUpper(abs.Text(16)), "0X"
 	}
 	if !fs.alt {
-		prefix = ""
+		n.prefix = ""
 	}
-	if fs.grouping == ',' && groupBy == 4 {
-		return "", Errorf("ValueError", "Cannot specify ',' with '%c'.", fs.typ)
-	}
-	sign := fs.signOf(neg)
-	if fs.grouping != 0 {
-		min := 0
-		if fs.align == '=' && fs.fill == '0' {
-			min = fs.width - len(sign) - len(prefix)
-		}
-		digits = group(digits, fs.grouping, groupBy, min)
-	}
-	return fs.pad(sign+prefix, digits, '>'), nil
+	return fs.render(n, groupSize), nil
 }
 
-func (fs formatSpec) formatFloat(f float64, tname string) (string, error) {
+func (fs formatSpec) formatFloat(th *starlark.Thread, f float64, tname string) (string, error) {
 	switch fs.typ {
 	case 0, 'e', 'E', 'f', 'F', 'g', 'G', 'n', '%':
 	default:
-		return "", Errorf("ValueError", "Unknown format code '%c' for object of type '%s'", fs.typ, tname)
+		return "", unknownCode(fs.typ, tname)
 	}
+	if fs.precision > maxIntPrecision {
+		return "", Errorf("ValueError", "precision too big")
+	}
+	charge := max(fs.precision, 0)
+	switch fs.typ {
+	case 0, 'g', 'G', 'n':
+		if !fs.alt {
+			charge = min(charge, maxExactDigits)
+		}
+	}
+	if err := Alloc(th, int64(max(fs.width, 0))+int64(charge)); err != nil {
+		return "", err
+	}
+	body := floatText(f, fs.typ, fs.precision, fs.alt)
+	var n numParts
+	if strings.HasPrefix(body, "-") {
+		body = body[1:]
+		n.neg = !(fs.z && isZeroText(body))
+	}
+	i := 0
+	for i < len(body) && body[i] >= '0' && body[i] <= '9' {
+		i++
+	}
+	n.digits, n.remainder = body[:i], body[i:]
+	groupSize := 3
+	if fs.typ == 'n' {
+		groupSize = 0
+	}
+	return fs.render(n, groupSize), nil
+}
+
+// isZeroText reports whether a formatted float shows only zeros (what the
+// z option turns into an unsigned zero).
+func isZeroText(s string) bool {
+	for _, c := range s {
+		if c == 'e' || c == 'E' || c == '%' {
+			break
+		}
+		if c != '0' && c != '.' {
+			return false
+		}
+	}
+	return true
+}
+
+// floatText is CPython's PyOS_double_to_string as float.__format__ calls
+// it for presentation type typ (0 when absent) and precision prec (-1 when
+// absent), with the sign of a negative number (never of a nan).
+func floatText(f float64, typ rune, prec int, alt bool) string {
 	neg := math.Signbit(f) && !math.IsNaN(f)
-	if fs.z && f == 0 {
-		neg = false
-	}
 	a := math.Abs(f)
+	pct := typ == '%'
+	if pct {
+		a *= 100
+		typ = 'f'
+	}
+	if typ == 'n' {
+		typ = 'g'
+	}
 	var body string
-	upper := fs.typ == 'E' || fs.typ == 'F' || fs.typ == 'G'
-	prec := fs.precision
 	switch {
 	case math.IsInf(a, 0):
 		body = "inf"
 	case math.IsNaN(a):
 		body = "nan"
 	default:
-		switch fs.typ {
+		switch typ {
 		case 'f', 'F':
 			if prec < 0 {
 				prec = 6
 			}
 			body = strconv.FormatFloat(a, 'f', prec, 64)
-			if fs.alt && prec == 0 {
+			if alt && prec == 0 {
 				body += "."
 			}
-		case '%':
-			if prec < 0 {
-				prec = 6
-			}
-			body = strconv.FormatFloat(a*100, 'f', prec, 64)
-			if fs.alt && prec == 0 {
-				body += "."
-			}
-			body += "%"
 		case 'e', 'E':
 			if prec < 0 {
 				prec = 6
 			}
 			body = strconv.FormatFloat(a, 'e', prec, 64)
-			if fs.alt && prec == 0 {
+			if alt && prec == 0 {
 				body = strings.Replace(body, "e", ".e", 1)
 			}
-		case 'g', 'G', 'n':
+		case 'g', 'G':
 			if prec < 0 {
 				prec = 6
 			}
-			body = formatG(a, prec, fs.alt, false)
+			body = formatG(a, prec, alt, false)
 		case 0:
 			if prec < 0 {
 				body = formatShortest(a, 16, false)
+				if mant, exp, ok := strings.Cut(body, "e"); ok && alt && !strings.Contains(mant, ".") {
+					body = mant + ".e" + exp
+				}
 			} else {
-				body = formatG(a, prec, fs.alt, true)
+				body = formatG(a, prec, alt, true)
 			}
 		}
 	}
-	if upper {
+	if typ == 'E' || typ == 'F' || typ == 'G' {
 		body = strings.ToUpper(body)
 	}
-	if fs.grouping != 0 && !math.IsInf(a, 0) && !math.IsNaN(a) {
-		intPart, rest := body, ""
-		if i := strings.IndexAny(body, ".e%"); i >= 0 {
-			intPart, rest = body[:i], body[i:]
-		}
-		min := 0
-		if fs.align == '=' && fs.fill == '0' {
-			min = fs.width - len(fs.signOf(neg)) - len(rest)
-		}
-		body = group(intPart, fs.grouping, 3, min) + rest
+	if pct {
+		body += "%"
 	}
-	return fs.pad(fs.signOf(neg), body, '>'), nil
+	if neg {
+		body = "-" + body
+	}
+	return body
 }
 
 // formatG is the 'g' presentation type (and, with repr set, the
 // type-less float presentation with a precision, which keeps one digit
-// after the point and goes scientific one exponent sooner).
+// after the point and goes scientific one exponent sooner). alt keeps
+// trailing zeros and the decimal point.
 func formatG(a float64, prec int, alt, repr bool) string {
 	if prec == 0 {
 		prec = 1
+	}
+	if !alt && prec > maxExactDigits {
+		// Digits past a double's exact decimal expansion are zeros,
+		// which this form strips.
+		prec = maxExactDigits
 	}
 	e := strconv.FormatFloat(a, 'e', prec-1, 64)
 	exp, _ := strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
@@ -359,24 +552,27 @@ func formatG(a float64, prec int, alt, repr bool) string {
 	if repr {
 		limit = prec - 1
 	}
-	var body string
 	if exp < -4 || exp >= limit {
-		body = e
-		if !alt {
-			mant, ex, _ := strings.Cut(body, "e")
-			if strings.Contains(mant, ".") {
-				mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
-			}
-			body = mant + "e" + ex
+		mant, ex, _ := strings.Cut(e, "e")
+		switch {
+		case !alt && strings.Contains(mant, "."):
+			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+		case alt && !strings.Contains(mant, "."):
+			mant += "."
 		}
-		return body
+		return mant + "e" + ex
 	}
-	body = strconv.FormatFloat(a, 'f', prec-1-exp, 64)
-	if !alt && strings.Contains(body, ".") {
+	body := strconv.FormatFloat(a, 'f', prec-1-exp, 64)
+	switch {
+	case !alt && strings.Contains(body, "."):
 		body = strings.TrimRight(strings.TrimRight(body, "0"), ".")
+	case alt && !strings.Contains(body, "."):
+		body += "."
 	}
-	if repr && !strings.Contains(body, ".") {
+	if repr && !strings.HasSuffix(body, ".") && !strings.Contains(body, ".") {
 		body += ".0"
+	} else if repr && strings.HasSuffix(body, ".") {
+		body += "0"
 	}
 	return body
 }

@@ -829,3 +829,26 @@ func encodeString(s, enc, errs string) (starlark.Value, error) {
 	}
 	return nil, Errorf("LookupError", "unknown encoding: %s", enc)
 }
+
+// decimalValue is the value of a Unicode decimal digit (category Nd), or
+// -1. Every range of Nd in the Unicode tables is made of whole runs of ten
+// digits starting at a zero.
+func decimalValue(r rune) int {
+	if r >= '0' && r <= '9' {
+		return int(r - '0')
+	}
+	if r < 0x80 || !unicode.Is(unicode.Nd, r) {
+		return -1
+	}
+	for _, rg := range unicode.Nd.R16 {
+		if rune(rg.Lo) <= r && r <= rune(rg.Hi) {
+			return int(r-rune(rg.Lo)) % 10
+		}
+	}
+	for _, rg := range unicode.Nd.R32 {
+		if rune(rg.Lo) <= r && r <= rune(rg.Hi) {
+			return int(r-rune(rg.Lo)) % 10
+		}
+	}
+	return -1
+}

@@ -3,366 +3,460 @@ package builtins
 import (
 	"math"
 	"math/big"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.starlark.net/starlark"
 )
 
-// strFormat is str.format(*args, **kwargs) with CPython's field syntax:
-// {name.attr[key]!conv:spec}, auto and manual numbering, {{ and }}, and
-// one level of nested fields inside the spec.
+// strFormat is str.format(*args, **kwargs), or str.format_map(mapping)
+// when mapping is set, following CPython's Objects/stringlib/
+// unicode_format.h: {name.attr[key]!conv:spec}, automatic and manual
+// numbering, {{ and }}, and fields nested in the spec to a depth of two.
 func strFormat(th *starlark.Thread, tmpl string, args starlark.Tuple, kwargs []starlark.Tuple, mapping starlark.Mapping) (string, error) {
+	f := &strFormatter{th: th, args: args, kwargs: kwargs, mapping: mapping}
 	var b strings.Builder
-	auto := 0
-	manual := false
-	lookup := func(name string) (starlark.Value, error) {
-		if name == "" {
-			if manual {
-				return nil, Errorf("ValueError", "cannot switch from manual field specification to automatic field numbering")
-			}
-			if auto >= len(args) {
-				return nil, Errorf("IndexError", "Replacement index %d out of range for positional args tuple", auto)
-			}
-			auto++
-			return args[auto-1], nil
-		}
-		if n, err := strconv.Atoi(name); err == nil {
-			if auto > 0 {
-				return nil, Errorf("ValueError", "cannot switch from automatic field numbering to manual field specification")
-			}
-			manual = true
-			if n >= len(args) {
-				return nil, Errorf("IndexError", "Replacement index %d out of range for positional args tuple", n)
-			}
-			return args[n], nil
-		}
-		for _, kv := range kwargs {
-			if string(kv[0].(starlark.String)) == name {
-				return kv[1], nil
-			}
-		}
-		if mapping != nil {
-			v, found, err := mapping.Get(starlark.String(name))
-			if err != nil {
-				return nil, err
-			}
-			if found {
-				return v, nil
-			}
-		}
-		return nil, Errorf("KeyError", "%s", quoteString(name))
-	}
-	render := func(field string) (string, error) {
-		// field is the text between the braces.
-		name, spec := field, ""
-		conv := byte(0)
-		depth := 0
-		for i := 0; i < len(field); i++ {
-			c := field[i]
-			if c == '[' {
-				depth++
-			} else if c == ']' {
-				depth--
-			} else if depth == 0 && (c == '!' || c == ':') {
-				name = field[:i]
-				rest := field[i:]
-				if c == '!' {
-					if len(rest) < 2 {
-						return "", Errorf("ValueError", "end of string while looking for conversion specifier")
-					}
-					conv = rest[1]
-					rest = rest[2:]
-					if len(rest) > 0 && rest[0] != ':' {
-						return "", Errorf("ValueError", "expected ':' after conversion specifier")
-					}
-				}
-				if len(rest) > 0 {
-					spec = rest[1:]
-				}
-				break
-			}
-		}
-		// Split name into the argument and its .attr / [key] accessors.
-		end := strings.IndexAny(name, ".[")
-		if end < 0 {
-			end = len(name)
-		}
-		v, err := lookup(name[:end])
-		if err != nil {
-			return "", err
-		}
-		rest := name[end:]
-		for rest != "" {
-			if rest[0] == '.' {
-				j := strings.IndexAny(rest[1:], ".[")
-				if j < 0 {
-					j = len(rest) - 1
-				}
-				attr := rest[1 : j+1]
-				rest = rest[j+1:]
-				if v, err = safeGetAttr(th, v, attr); err != nil {
-					return "", err
-				}
-			} else {
-				j := strings.IndexByte(rest, ']')
-				if j < 0 {
-					return "", Errorf("ValueError", "Missing ']' in format string")
-				}
-				key := rest[1:j]
-				rest = rest[j+1:]
-				var k starlark.Value = starlark.String(key)
-				if n, err := strconv.Atoi(key); err == nil {
-					k = starlark.MakeInt(n)
-				}
-				if v, err = getItem(v, k); err != nil {
-					return "", err
-				}
-			}
-		}
-		switch conv {
-		case 0:
-		case 'r':
-			s, err := ReprValue(th, v)
-			if err != nil {
-				return "", err
-			}
-			v = starlark.String(s)
-		case 's':
-			s, err := StrValue(th, v)
-			if err != nil {
-				return "", err
-			}
-			v = starlark.String(s)
-		case 'a':
-			s, err := ReprValue(th, v)
-			if err != nil {
-				return "", err
-			}
-			v = starlark.String(asciiRepr(s))
-		default:
-			return "", Errorf("ValueError", "Unknown conversion specifier %c", conv)
-		}
-		if strings.Contains(spec, "{") {
-			spec, err = strFormat(th, spec, args[auto:], kwargs, mapping)
-			if err != nil {
-				return "", err
-			}
-		}
-		return FormatValue(th, v, spec)
-	}
-	for i := 0; i < len(tmpl); {
-		c := tmpl[i]
-		switch {
-		case c == '{' && i+1 < len(tmpl) && tmpl[i+1] == '{':
-			b.WriteByte('{')
-			i += 2
-		case c == '}' && i+1 < len(tmpl) && tmpl[i+1] == '}':
-			b.WriteByte('}')
-			i += 2
-		case c == '}':
-			return "", Errorf("ValueError", "Single '}' encountered in format string")
-		case c == '{':
-			depth, j := 1, i+1
-			for ; j < len(tmpl) && depth > 0; j++ {
-				if tmpl[j] == '{' {
-					depth++
-				} else if tmpl[j] == '}' {
-					depth--
-				}
-			}
-			if depth > 0 {
-				return "", Errorf("ValueError", "expected '}' before end of string")
-			}
-			s, err := render(tmpl[i+1 : j-1])
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(s)
-			if b.Len() > 1<<16 {
-				if err := Alloc(th, int64(b.Len())); err != nil {
-					return "", err
-				}
-			}
-			i = j
-		default:
-			b.WriteByte(c)
-			i++
-		}
+	if err := f.build(&b, []rune(tmpl), 2); err != nil {
+		return "", err
 	}
 	return b.String(), nil
 }
 
-// getItem is x[k] for the subscript forms str.format and % support.
-func getItem(x, k starlark.Value) (starlark.Value, error) {
-	switch x := x.(type) {
-	case starlark.Mapping:
-		v, found, err := x.Get(k)
-		if err != nil {
-			return nil, err
-		}
-		if !found {
-			r, _ := ReprValue(nil, k)
-			return nil, Errorf("KeyError", "%s", r)
-		}
-		return v, nil
-	case starlark.Indexable:
-		i, err := starlark.AsInt32(k)
-		if err != nil {
-			return nil, Errorf("TypeError", "%s indices must be integers", TypeName(x))
-		}
-		n := x.Len()
-		if i < 0 {
-			i += n
-		}
-		if i < 0 || i >= n {
-			return nil, Errorf("IndexError", "%s index out of range", TypeName(x))
-		}
-		return x.Index(i), nil
-	}
-	return nil, Errorf("TypeError", "'%s' object is not subscriptable", TypeName(x))
+// strFormatter is the state of one str.format call.
+type strFormatter struct {
+	th      *starlark.Thread
+	args    starlark.Tuple
+	kwargs  []starlark.Tuple
+	mapping starlark.Mapping
+	auto    int  // the next automatic field number
+	state   byte // 0 until a field is numbered, then 'a'uto or 'm'anual
+	charged int  // output bytes charged to the memory budget
 }
 
-// percentFormat is Python's printf-style str % args.
-func percentFormat(th *starlark.Thread, format string, arg starlark.Value) (string, error) {
-	var args starlark.Tuple
-	var mapping starlark.Mapping
-	switch a := arg.(type) {
-	case starlark.Tuple:
-		args = a
-	case *starlark.Dict:
-		mapping = a
-		args = starlark.Tuple{a}
-	default:
-		args = starlark.Tuple{a}
+func (f *strFormatter) build(b *strings.Builder, s []rune, depth int) error {
+	if depth <= 0 {
+		return Errorf("ValueError", "Max string recursion exceeded")
 	}
-	next := 0
-	take := func() (starlark.Value, error) {
-		if next >= len(args) {
-			return nil, Errorf("TypeError", "not enough arguments for format string")
-		}
-		next++
-		return args[next-1], nil
-	}
-	usedMapping := false
-	var b strings.Builder
-	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' {
-			b.WriteByte(c)
+	pos := 0
+	for pos < len(s) {
+		c := s[pos]
+		pos++
+		if c != '{' && c != '}' {
+			b.WriteRune(c)
 			continue
 		}
-		i++
-		if i >= len(format) {
-			return "", Errorf("ValueError", "incomplete format")
+		atEnd := pos >= len(s)
+		if c == '}' && (atEnd || s[pos] != '}') {
+			return Errorf("ValueError", "Single '}' encountered in format string")
 		}
-		var v starlark.Value
-		if format[i] == '(' {
-			j := strings.IndexByte(format[i:], ')')
-			if j < 0 {
-				return "", Errorf("ValueError", "incomplete format key")
+		if atEnd {
+			return Errorf("ValueError", "Single '{' encountered in format string")
+		}
+		if s[pos] == c {
+			b.WriteRune(c)
+			pos++
+			continue
+		}
+		var name, spec []rune
+		var conv rune
+		var err error
+		if name, conv, spec, pos, err = parseField(s, pos); err != nil {
+			return err
+		}
+		if err := f.field(b, name, conv, spec, depth); err != nil {
+			return err
+		}
+		if over := b.Len() - f.charged; over > 1<<16 {
+			if err := Alloc(f.th, int64(over)); err != nil {
+				return err
 			}
-			if mapping == nil {
+			f.charged = b.Len()
+		}
+	}
+	return nil
+}
+
+// parseField splits the field that starts at s[pos] (after its '{') into
+// name, conversion and spec, and returns the position after its '}'.
+func parseField(s []rune, pos int) (name []rune, conv rune, spec []rune, end int, err error) {
+	start := pos
+	var c rune
+scan:
+	for pos < len(s) {
+		c = s[pos]
+		pos++
+		switch c {
+		case '{':
+			return nil, 0, nil, 0, Errorf("ValueError", "unexpected '{' in field name")
+		case '[':
+			for pos < len(s) && s[pos] != ']' {
+				pos++
+			}
+		case '}', ':', '!':
+			break scan
+		}
+	}
+	name = s[start : pos-1]
+	if c != '!' && c != ':' {
+		if c != '}' {
+			return nil, 0, nil, 0, Errorf("ValueError", "expected '}' before end of string")
+		}
+		return name, 0, nil, pos, nil
+	}
+	if c == '!' {
+		if pos >= len(s) {
+			return nil, 0, nil, 0, Errorf("ValueError", "end of string while looking for conversion specifier")
+		}
+		conv = s[pos]
+		pos++
+		if pos < len(s) {
+			c = s[pos]
+			pos++
+			if c == '}' {
+				return name, conv, nil, pos, nil
+			}
+			if c != ':' {
+				return nil, 0, nil, 0, Errorf("ValueError", "expected ':' after conversion specifier")
+			}
+		}
+	}
+	specStart, count := pos, 1
+	for pos < len(s) {
+		c = s[pos]
+		pos++
+		switch c {
+		case '{':
+			count++
+		case '}':
+			count--
+			if count == 0 {
+				return name, conv, s[specStart : pos-1], pos, nil
+			}
+		}
+	}
+	return nil, 0, nil, 0, Errorf("ValueError", "unmatched '{' in format spec")
+}
+
+// decimalIndex is CPython's get_integer on a field name part: its value
+// if it is all decimal digits, or -1.
+func decimalIndex(s []rune) (int, error) {
+	if len(s) == 0 {
+		return -1, nil
+	}
+	n := 0
+	for _, r := range s {
+		d := decimalValue(r)
+		if d < 0 {
+			return -1, nil
+		}
+		if n > (math.MaxInt64-d)/10 {
+			return 0, Errorf("ValueError", "Too many decimal digits in format string")
+		}
+		n = n*10 + d
+	}
+	return n, nil
+}
+
+func (f *strFormatter) field(b *strings.Builder, name []rune, conv rune, spec []rune, depth int) error {
+	th := f.th
+	i := 0
+	for i < len(name) && name[i] != '.' && name[i] != '[' {
+		i++
+	}
+	first, rest := name[:i], name[i:]
+	idx, err := decimalIndex(first)
+	if err != nil {
+		return err
+	}
+	if len(first) == 0 || idx >= 0 {
+		if f.state == 0 {
+			f.state = 'm'
+			if len(first) == 0 {
+				f.state = 'a'
+			}
+		}
+		switch {
+		case f.state == 'm' && len(first) == 0:
+			return Errorf("ValueError", "cannot switch from manual field specification to automatic field numbering")
+		case f.state == 'a' && len(first) > 0:
+			return Errorf("ValueError", "cannot switch from automatic field numbering to manual field specification")
+		}
+		if len(first) == 0 {
+			idx = f.auto
+			f.auto++
+		}
+	}
+	var v starlark.Value
+	if idx < 0 {
+		key := string(first)
+		found := false
+		for _, kv := range f.kwargs {
+			if string(kv[0].(starlark.String)) == key {
+				v, found = kv[1], true
+				break
+			}
+		}
+		if !found {
+			if f.mapping == nil {
+				return Errorf("KeyError", "%s", quoteString(key))
+			}
+			if v, err = subscript(th, f.mapping, starlark.String(key)); err != nil {
+				return err
+			}
+		}
+	} else {
+		if f.mapping != nil {
+			return Errorf("ValueError", "Format string contains positional fields")
+		}
+		if idx >= len(f.args) {
+			return Errorf("IndexError", "Replacement index %d out of range for positional args tuple", idx)
+		}
+		v = f.args[idx]
+	}
+	for len(rest) > 0 {
+		c := rest[0]
+		rest = rest[1:]
+		var part []rune
+		switch c {
+		case '.':
+			j := 0
+			for j < len(rest) && rest[j] != '.' && rest[j] != '[' {
+				j++
+			}
+			part, rest = rest[:j], rest[j:]
+		case '[':
+			j := 0
+			for j < len(rest) && rest[j] != ']' {
+				j++
+			}
+			if j == len(rest) {
+				return Errorf("ValueError", "Missing ']' in format string")
+			}
+			part, rest = rest[:j], rest[j+1:]
+		default:
+			return Errorf("ValueError", "Only '.' or '[' may follow ']' in format field specifier")
+		}
+		if len(part) == 0 {
+			return Errorf("ValueError", "Empty attribute in format string")
+		}
+		if c == '.' {
+			if v, err = safeGetAttr(th, v, string(part)); err != nil {
+				return err
+			}
+			continue
+		}
+		var key starlark.Value = starlark.String(string(part))
+		n, err := decimalIndex(part)
+		if err != nil {
+			return err
+		}
+		if n >= 0 {
+			key = starlark.MakeInt(n)
+		}
+		if v, err = subscript(th, v, key); err != nil {
+			return err
+		}
+	}
+	switch conv {
+	case 0:
+	case 'r', 'a':
+		s, err := ReprValue(th, v)
+		if err != nil {
+			return err
+		}
+		if conv == 'a' {
+			s = asciiRepr(s)
+		}
+		v = starlark.String(s)
+	case 's':
+		s, err := StrValue(th, v)
+		if err != nil {
+			return err
+		}
+		v = starlark.String(s)
+	default:
+		if conv > 32 && conv < 127 {
+			return Errorf("ValueError", "Unknown conversion specifier %c", conv)
+		}
+		return Errorf("ValueError", "Unknown conversion specifier \\x%x", conv)
+	}
+	actual := string(spec)
+	if strings.ContainsRune(actual, '{') {
+		var sb strings.Builder
+		if err := f.build(&sb, spec, depth-1); err != nil {
+			return err
+		}
+		actual = sb.String()
+	}
+	out, err := FormatValue(th, v, actual)
+	if err != nil {
+		return err
+	}
+	b.WriteString(out)
+	return nil
+}
+
+// percentFormat is Python's printf-style str % args, following CPython's
+// PyUnicode_Format: a tuple supplies the arguments in order; any other
+// value is the one argument; a mapping (anything subscriptable but a tuple
+// or a str) also serves %(name)s.
+func percentFormat(th *starlark.Thread, format string, arg starlark.Value) (string, error) {
+	var args starlark.Tuple
+	argIdx, argLen := -2, -1 // a single argument, as CPython counts it
+	if t, ok := arg.(starlark.Tuple); ok {
+		args, argIdx, argLen = t, 0, len(t)
+	}
+	single := arg
+	var dict starlark.Value
+	switch arg.(type) {
+	case starlark.Tuple, starlark.String:
+	case starlark.Mapping, starlark.Indexable:
+		dict = arg
+	}
+	next := func() (starlark.Value, error) {
+		if argIdx >= argLen {
+			return nil, Errorf("TypeError", "not enough arguments for format string")
+		}
+		argIdx++
+		if argLen < 0 {
+			return single, nil
+		}
+		return args[argIdx-1], nil
+	}
+	fmt := []rune(format)
+	var b strings.Builder
+	for pos := 0; pos < len(fmt); {
+		c := fmt[pos]
+		if c != '%' {
+			b.WriteRune(c)
+			pos++
+			continue
+		}
+		pos++
+		if pos < len(fmt) && fmt[pos] == '%' {
+			b.WriteByte('%')
+			pos++
+			continue
+		}
+		incomplete := Errorf("ValueError", "incomplete format")
+		if pos < len(fmt) && fmt[pos] == '(' {
+			if dict == nil {
 				return "", Errorf("TypeError", "format requires a mapping")
 			}
-			key := format[i+1 : i+j]
-			i += j + 1
-			val, found, err := mapping.Get(starlark.String(key))
+			pos++
+			start, depth := pos, 1
+			for depth > 0 && pos < len(fmt) {
+				switch fmt[pos] {
+				case ')':
+					depth--
+				case '(':
+					depth++
+				}
+				pos++
+			}
+			if depth > 0 {
+				return "", Errorf("ValueError", "incomplete format key")
+			}
+			v, err := subscript(th, dict, starlark.String(string(fmt[start:pos-1])))
 			if err != nil {
 				return "", err
 			}
-			if !found {
-				return "", Errorf("KeyError", "%s", quoteString(key))
-			}
-			v = val
-			usedMapping = true
+			single, argIdx, argLen = v, -2, -1
 		}
-		fs := formatSpec{fill: ' ', precision: -1}
-		for ; i < len(format); i++ {
-			switch format[i] {
+		var flagLeft, flagSign, flagBlank, flagAlt, flagZero bool
+	flags:
+		for ; pos < len(fmt); pos++ {
+			switch fmt[pos] {
 			case '-':
-				fs.align = '<'
-			case '0':
-				fs.zero = true
+				flagLeft = true
 			case '+':
-				fs.sign = '+'
+				flagSign = true
 			case ' ':
-				if fs.sign == 0 {
-					fs.sign = ' '
-				}
+				flagBlank = true
 			case '#':
-				fs.alt = true
+				flagAlt = true
+			case '0':
+				flagZero = true
 			default:
-				goto width
+				break flags
 			}
 		}
-	width:
-		readNum := func() (int, error) {
-			if i < len(format) && format[i] == '*' {
-				i++
-				a, err := take()
-				if err != nil {
-					return 0, err
-				}
-				n, err := starlark.AsInt32(a)
-				if err != nil {
-					return 0, Errorf("TypeError", "* wants int")
-				}
-				return n, nil
+		width, prec := -1, -1
+		starArg := func(ctype string) (int, error) {
+			v, err := next()
+			if err != nil {
+				return 0, err
 			}
-			j := i
-			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
-				i++
+			var n *big.Int
+			switch x := v.(type) {
+			case starlark.Int:
+				n = x.BigInt()
+			case starlark.Bool:
+				n = boolInt(x).BigInt()
+			default:
+				return 0, Errorf("TypeError", "* wants int")
 			}
-			if j == i {
-				return -1, nil
+			if !n.IsInt64() || ctype == "int" && (n.Int64() > math.MaxInt32 || n.Int64() < math.MinInt32) {
+				return 0, Errorf("OverflowError", "Python int too large to convert to C %s", ctype)
 			}
-			return strconv.Atoi(format[j:i])
+			return int(n.Int64()), nil
 		}
-		w, err := readNum()
+		digits := func(limit int, msg string) (int, error) {
+			n := 0
+			for pos < len(fmt) && fmt[pos] >= '0' && fmt[pos] <= '9' {
+				d := int(fmt[pos] - '0')
+				if n > (limit-d)/10 {
+					return 0, Errorf("ValueError", "%s", msg)
+				}
+				n = n*10 + d
+				pos++
+			}
+			return n, nil
+		}
+		var err error
+		if pos < len(fmt) && fmt[pos] == '*' {
+			if width, err = starArg("ssize_t"); err != nil {
+				return "", err
+			}
+			if width < 0 {
+				flagLeft, width = true, -width
+			}
+			pos++
+		} else if pos < len(fmt) && fmt[pos] >= '0' && fmt[pos] <= '9' {
+			if width, err = digits(math.MaxInt64, "width too big"); err != nil {
+				return "", err
+			}
+		}
+		if pos < len(fmt) && fmt[pos] == '.' {
+			pos++
+			prec = 0
+			if pos < len(fmt) && fmt[pos] == '*' {
+				if prec, err = starArg("int"); err != nil {
+					return "", err
+				}
+				prec = max(prec, 0)
+				pos++
+			} else if prec, err = digits(math.MaxInt32, "precision too big"); err != nil {
+				return "", err
+			}
+		}
+		if pos < len(fmt) && (fmt[pos] == 'h' || fmt[pos] == 'l' || fmt[pos] == 'L') {
+			pos++
+		}
+		if pos >= len(fmt) {
+			return "", incomplete
+		}
+		conv := fmt[pos]
+		pos++
+		if err := Alloc(th, int64(max(width, 0))+int64(max(prec, 0))); err != nil {
+			return "", err
+		}
+		v, err := next()
 		if err != nil {
 			return "", err
 		}
-		if w > 1<<20 {
-			return "", Errorf("MemoryError", "format width too large")
-		}
-		if w < 0 && w != -1 {
-			fs.align, w = '<', -w
-		}
-		if w > 0 {
-			fs.width = w
-		}
-		if i < len(format) && format[i] == '.' {
-			i++
-			p, err := readNum()
-			if err != nil {
-				return "", err
-			}
-			if p < 0 {
-				p = 0
-			}
-			fs.precision = p
-		}
-		for i < len(format) && (format[i] == 'h' || format[i] == 'l' || format[i] == 'L') {
-			i++
-		}
-		if i >= len(format) {
-			return "", Errorf("ValueError", "incomplete format")
-		}
-		conv := format[i]
-		if conv == '%' {
-			b.WriteByte('%')
-			continue
-		}
-		if v == nil {
-			if v, err = take(); err != nil {
-				return "", err
-			}
-		}
-		if fs.zero && fs.align == 0 {
-			fs.fill, fs.align = '0', '='
-		}
 		var s string
+		numeric := false
 		switch conv {
 		case 's', 'r', 'a':
 			if conv == 's' {
@@ -376,102 +470,180 @@ func percentFormat(th *starlark.Thread, format string, arg starlark.Value) (stri
 			if err != nil {
 				return "", err
 			}
-			fs.fill, fs.typ = ' ', 's'
-			if fs.align == '=' {
-				fs.align = 0
+			if prec >= 0 && prec < len(s) {
+				if r := []rune(s); len(r) > prec {
+					s = string(r[:prec])
+				}
 			}
-			fs.sign = 0
-			s, err = fs.formatString(s, "str")
 		case 'd', 'i', 'u', 'o', 'x', 'X':
-			var n *big.Int
-			switch x := v.(type) {
-			case starlark.Int:
-				n = x.BigInt()
-			case starlark.Bool:
-				n = big.NewInt(0)
-				if x {
-					n = big.NewInt(1)
-				}
-			case starlark.Float:
-				if math.IsInf(float64(x), 0) || math.IsNaN(float64(x)) {
-					return "", Errorf("OverflowError", "cannot convert float %s to integer", floatRepr(float64(x)))
-				}
-				n, _ = big.NewFloat(math.Trunc(float64(x))).Int(nil)
-				if conv != 'd' && conv != 'i' && conv != 'u' {
-					return "", Errorf("TypeError", "%%%c format: an integer is required, not float", conv)
-				}
-			default:
-				if conv == 'd' || conv == 'i' || conv == 'u' {
-					return "", Errorf("TypeError", "%%%c format: a real number is required, not %s", conv, TypeName(v))
-				}
-				return "", Errorf("TypeError", "%%%c format: an integer is required, not %s", conv, TypeName(v))
-			}
-			if conv == 'i' || conv == 'u' {
-				conv = 'd'
-			}
-			fs.typ = conv
-			prec := fs.precision
-			fs.precision = -1
-			s, err = fs.formatInt(n, "int")
-			if err == nil && prec > 0 {
-				// %.5d pads the digits with zeros.
-				neg := n.Sign() < 0
-				digits := strings.TrimLeft(strings.TrimSpace(s), "+- ")
-				for len(digits) < prec {
-					digits = "0" + digits
-				}
-				fs2 := fs
-				s = fs2.pad(fs.signOf(neg), digits, '>')
+			numeric = true
+			if s, err = percentInt(v, conv, prec, flagAlt); err != nil {
+				return "", err
 			}
 		case 'e', 'E', 'f', 'F', 'g', 'G':
-			f, ok := starlark.AsFloat(v)
-			if b, isBool := v.(starlark.Bool); isBool {
-				f, ok = 0, true
-				if b {
-					f = 1
+			numeric = true
+			var f float64
+			switch x := v.(type) {
+			case starlark.Float:
+				f = float64(x)
+			case starlark.Int:
+				var ok bool
+				if f, ok = intToFloat(x); !ok {
+					return "", Errorf("OverflowError", "int too large to convert to float")
 				}
-			}
-			if !ok {
+			case starlark.Bool:
+				f = float64(boolInt(x).BigInt().Int64())
+			default:
 				return "", Errorf("TypeError", "must be real number, not %s", TypeName(v))
 			}
-			fs.typ = conv
-			if fs.precision < 0 {
-				fs.precision = 6
+			if prec < 0 {
+				prec = 6
 			}
-			s, err = fs.formatFloat(f, "float")
+			s = floatText(f, conv, prec, flagAlt)
 		case 'c':
 			switch x := v.(type) {
 			case starlark.String:
-				if len([]rune(string(x))) != 1 {
+				if utf8.RuneCountInString(string(x)) != 1 {
 					return "", Errorf("TypeError", "%%c requires int or char")
 				}
 				s = string(x)
-			case starlark.Int:
-				r, ok := x.Int64()
-				if !ok || r < 0 || r > 0x10ffff {
+			case starlark.Int, starlark.Bool:
+				n := intOf(x)
+				if !n.IsInt64() || n.Int64() < 0 || n.Int64() > 0x10ffff {
 					return "", Errorf("OverflowError", "%%c arg not in range(0x110000)")
 				}
-				s = string(rune(r))
+				s = string(rune(n.Int64()))
 			default:
 				return "", Errorf("TypeError", "%%c requires int or char")
 			}
-			fs.typ, fs.sign = 's', 0
-			s, err = fs.formatString(s, "str")
 		default:
-			return "", Errorf("ValueError", "unsupported format character '%c' (0x%x) at index %d", conv, conv, i)
+			shown := '?'
+			if conv >= 31 && conv <= 126 {
+				shown = conv
+			}
+			return "", Errorf("ValueError", "unsupported format character '%c' (0x%x) at index %d", shown, conv, pos-1)
 		}
-		if err != nil {
-			return "", err
-		}
-		b.WriteString(s)
+		percentPad(&b, s, conv, numeric, width, flagLeft, flagSign, flagBlank, flagAlt, flagZero)
 		if b.Len() > 1<<16 {
 			if err := Alloc(th, int64(b.Len())); err != nil {
 				return "", err
 			}
 		}
 	}
-	if next < len(args) && !usedMapping && mapping == nil {
+	if argIdx < argLen && dict == nil {
 		return "", Errorf("TypeError", "not all arguments converted during string formatting")
 	}
 	return b.String(), nil
+}
+
+// intToFloat converts x as float(x) does, reporting false on overflow.
+func intToFloat(x starlark.Int) (float64, bool) {
+	f, _ := new(big.Float).SetInt(x.BigInt()).Float64()
+	return f, !math.IsInf(f, 0)
+}
+
+// percentInt renders an integer conversion (%d %i %u %o %x %X) before
+// padding: sign, 0x/0o prefix (with #) and digits, zero-extended to prec
+// digits, as CPython's _PyUnicode_FormatLong.
+func percentInt(v starlark.Value, conv rune, prec int, alt bool) (string, error) {
+	var n *big.Int
+	switch x := v.(type) {
+	case starlark.Int:
+		n = x.BigInt()
+	case starlark.Bool:
+		n = boolInt(x).BigInt()
+	case starlark.Float:
+		if conv == 'o' || conv == 'x' || conv == 'X' {
+			return "", Errorf("TypeError", "%%%c format: an integer is required, not float", conv)
+		}
+		f := float64(x)
+		switch {
+		case math.IsInf(f, 0):
+			return "", Errorf("OverflowError", "cannot convert float infinity to integer")
+		case math.IsNaN(f):
+			return "", Errorf("ValueError", "cannot convert float NaN to integer")
+		}
+		n, _ = big.NewFloat(math.Trunc(f)).Int(nil)
+	default:
+		if conv == 'o' || conv == 'x' || conv == 'X' {
+			return "", Errorf("TypeError", "%%%c format: an integer is required, not %s", conv, TypeName(v))
+		}
+		return "", Errorf("TypeError", "%%%c format: a real number is required, not %s", conv, TypeName(v))
+	}
+	abs := new(big.Int).Abs(n)
+	var digits, prefix string
+	switch conv {
+	case 'o':
+		digits, prefix = abs.Text(8), "0o"
+	case 'x':
+		digits, prefix = abs.Text(16), "0x"
+	case 'X':
+		digits, prefix = strings.ToUpper(abs.Text(16)), "0X"
+	default:
+		var err error
+		if digits, err = intDecimal(abs); err != nil {
+			return "", err
+		}
+	}
+	if !alt {
+		prefix = ""
+	}
+	if prec > len(digits) {
+		digits = strings.Repeat("0", prec-len(digits)) + digits
+	}
+	sign := ""
+	if n.Sign() < 0 {
+		sign = "-"
+	}
+	return sign + prefix + digits, nil
+}
+
+// percentPad writes one converted value in its field, as CPython's
+// unicode_format_arg_output: numbers take a sign from + or space, zero
+// padding goes between the sign (and 0x prefix) and the digits, and -
+// pads on the right with spaces.
+func percentPad(b *strings.Builder, s string, conv rune, numeric bool, width int, left, plus, blank, alt, zero bool) {
+	fill := ' '
+	if numeric && zero {
+		fill = '0'
+	}
+	n := utf8.RuneCountInString(s)
+	sign := ""
+	if numeric {
+		switch {
+		case strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+"):
+			sign, s = s[:1], s[1:]
+			n--
+		case plus:
+			sign = "+"
+		case blank:
+			sign = " "
+		}
+	}
+	width = max(width, n)
+	if sign != "" && width > n {
+		width--
+	}
+	prefix := ""
+	if numeric && alt && (conv == 'x' || conv == 'X' || conv == 'o') {
+		prefix, s = s[:2], s[2:]
+		width = max(width-2, 0)
+		n -= 2
+	}
+	if fill == '0' {
+		b.WriteString(sign)
+		b.WriteString(prefix)
+	}
+	if width > n && !left {
+		b.WriteString(strings.Repeat(string(fill), width-n))
+		width = n
+	}
+	if fill == ' ' {
+		b.WriteString(sign)
+		b.WriteString(prefix)
+	}
+	b.WriteString(s)
+	if width > n {
+		b.WriteString(strings.Repeat(" ", width-n))
+	}
 }
