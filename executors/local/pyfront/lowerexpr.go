@@ -208,9 +208,9 @@ func (l *lowerer) binOp(n *BinOp) syntax.Expr {
 		}
 	case tPERCENT:
 		// Python's printf-style formatting (go.starlark.net's %s prints
-		// Starlark reprs); a numeric right operand is arithmetic or prints
-		// the same in both.
-		if !isNumLit(n.Y) {
+		// Starlark reprs); a numeric right operand of anything but a
+		// string literal is arithmetic or prints the same in both.
+		if _, format := unparen(n.X).(*Str); format || !isNumLit(n.Y) {
 			return l.call(builtins.HelperMod, n.pos, l.expr(n.X), l.expr(n.Y))
 		}
 	case tSTARSTAR:
