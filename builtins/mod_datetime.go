@@ -328,7 +328,50 @@ func (v *dt) PyFormat(th *starlark.Thread, spec string) (string, error) {
 	if spec == "" {
 		return v.PyStr(th)
 	}
-	return strftime(v.t, spec, v.tz != nil), nil
+	return v.strftime(th, spec)
+}
+
+// timetuple is v.timetuple() as a C struct tm (tm_isdst -1: the fixed
+// offsets of datetime.timezone have no DST).
+func (v *dt) timetuple() tm {
+	t := v.t
+	return tm{year: t.Year(), mon: int(t.Month()) - 1, mday: t.Day(), hour: t.Hour(), min: t.Minute(), sec: t.Second(),
+		wday: int(t.Weekday()), yday: t.YearDay() - 1, isdst: -1}
+}
+
+// strftime is CPython's wrap_strftime: %z, %Z and %f are replaced by the
+// value's offset, zone name and microseconds, then time.strftime formats
+// the rest with the value's timetuple.
+func (v *dt) strftime(th *starlark.Thread, format string) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 == len(format) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch format[i] {
+		case 'z':
+			if v.tz != nil {
+				b.WriteString(offsetString(v.tz.offset, false))
+			}
+		case 'Z':
+			if v.tz != nil {
+				b.WriteString(strings.ReplaceAll(v.tz.tzname(), "%", "%%"))
+			}
+		case 'f':
+			fmt.Fprintf(&b, "%06d", v.t.Nanosecond()/1000)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(format[i])
+		}
+	}
+	f := b.String()
+	if err := Alloc(th, int64(strftimeLimit(len(f)))); err != nil {
+		return "", err
+	}
+	return strftimeTM(v.timetuple(), f, nil), nil
 }
 
 func (v *dt) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
@@ -432,15 +475,15 @@ func (v *dt) Attr(name string) (starlark.Value, error) {
 	case name == "isocalendar" && dateAttr:
 		return noArgs(func() (starlark.Value, error) {
 			y, w := t.ISOWeek()
-			return starlark.Tuple{starlark.MakeInt(y), starlark.MakeInt(w), starlark.MakeInt(pyWeekday(t) + 1)}, nil
+			return isoCalendarDate.(*Type).CallInternal(nil, starlark.Tuple{starlark.MakeInt(y), starlark.MakeInt(w), starlark.MakeInt(pyWeekday(t) + 1)}, nil)
 		})
 	case name == "ctime" && dateAttr:
-		return noArgs(func() (starlark.Value, error) { return starlark.String(strftime(t, "%c", false)), nil })
+		return noArgs(func() (starlark.Value, error) {
+			return starlark.String(fmt.Sprintf("%s %s %2d %02d:%02d:%02d %04d", weekdayNames[pyWeekday(t)][:3], monthNames[t.Month()-1][:3], t.Day(), t.Hour(), t.Minute(), t.Second(), t.Year())), nil
+		})
 	case name == "timetuple" && dateAttr:
 		return noArgs(func() (starlark.Value, error) {
-			return starlark.Tuple{starlark.MakeInt(t.Year()), starlark.MakeInt(int(t.Month())), starlark.MakeInt(t.Day()),
-				starlark.MakeInt(t.Hour()), starlark.MakeInt(t.Minute()), starlark.MakeInt(t.Second()),
-				starlark.MakeInt(pyWeekday(t)), starlark.MakeInt(t.YearDay()), starlark.MakeInt(-1)}, nil
+			return &structTime{Tuple: tmTuple(v.timetuple()), zone: starlark.None, gmtoff: starlark.None}, nil
 		})
 	case name == "isoformat":
 		return method(func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -479,7 +522,8 @@ func (v *dt) Attr(name string) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs(name, args, kwargs, 1, &f); err != nil {
 				return nil, err
 			}
-			return starlark.String(strftime(t, f, v.tz != nil)), nil
+			r, err := v.strftime(th, f)
+			return starlark.String(r), err
 		})
 	case name == "replace":
 		return method(func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -876,23 +920,37 @@ func datetimeModule() starlark.StringDict {
 			return parseISO(s, 't')
 		}),
 		"strptime": fn("strptime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var s, f string
-			if err := starlark.UnpackPositionalArgs("strptime", args, kwargs, 2, &s, &f); err != nil {
+			var data, format starlark.Value
+			if err := starlark.UnpackPositionalArgs("strptime", args, kwargs, 2, &data, &format); err != nil {
 				return nil, err
 			}
-			t, aware, err := strptime(s, f)
+			s, f, err := strptimeArgs(data, format)
 			if err != nil {
 				return nil, err
 			}
-			v := &dt{kind: 't', t: t}
-			if aware {
-				_, off := t.Zone()
-				v.tz = &tzone{offset: int64(off)}
-				if off == 0 {
-					v.tz = utc
+			r, err := parseStrptime(s, f)
+			if err != nil {
+				return nil, err
+			}
+			var tz *tzone
+			if r.gmtoff != nil {
+				if r.gmtoffFraction != 0 {
+					return nil, Errorf("ValueError", "a UTC offset with microseconds (%s) is not supported by this engine's datetime.timezone", s)
+				}
+				off := int64(*r.gmtoff)
+				if off <= -86400 || off >= 86400 {
+					td, _ := timedelta{off * 1000000}.PyRepr(th)
+					return nil, Errorf("ValueError", "offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24), not %s.", td)
+				}
+				tz = &tzone{offset: off}
+				if r.tzname != nil {
+					tz.name = *r.tzname
+				}
+				if tz.offset == 0 && tz.name == "" {
+					tz = utc
 				}
 			}
-			return v, nil
+			return makeDT('t', r.year, r.month, r.day, r.hour, r.minute, r.second, r.fraction, tz)
 		}),
 		"combine": fn("combine", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var d, c starlark.Value
@@ -924,6 +982,9 @@ func datetimeModule() starlark.StringDict {
 		"timezone": typeTimezone, "MINYEAR": starlark.MakeInt(1), "MAXYEAR": starlark.MakeInt(9999),
 	}
 }
+
+// isoCalendarDate is the namedtuple date.isocalendar() returns.
+var isoCalendarDate, _ = namedtuple(nil, nil, starlark.Tuple{starlark.String("datetime.IsoCalendarDate"), starlark.String("year week weekday")}, nil)
 
 var datetimeMembers = datetimeModule()
 

@@ -2,322 +2,18 @@ package builtins
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
-// time, and the strftime/strptime shared with datetime.
-
-var (
-	weekdayNames = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
-	monthNames   = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
-)
-
-// pyWeekday is Monday=0 .. Sunday=6.
-func pyWeekday(t time.Time) int { return (int(t.Weekday()) + 6) % 7 }
-
-// strftime formats t with C/Python directives. hasTZ says whether the
-// value is aware (so %z and %Z are not empty).
-func strftime(t time.Time, format string, hasTZ bool) string {
-	var b strings.Builder
-	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' || i+1 == len(format) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch format[i] {
-		case 'Y':
-			b.WriteString(fmt.Sprintf("%d", t.Year()))
-		case 'y':
-			b.WriteString(fmt.Sprintf("%02d", t.Year()%100))
-		case 'm':
-			b.WriteString(fmt.Sprintf("%02d", int(t.Month())))
-		case 'd':
-			b.WriteString(fmt.Sprintf("%02d", t.Day()))
-		case 'e':
-			b.WriteString(fmt.Sprintf("%2d", t.Day()))
-		case 'H':
-			b.WriteString(fmt.Sprintf("%02d", t.Hour()))
-		case 'I':
-			h := t.Hour() % 12
-			if h == 0 {
-				h = 12
-			}
-			b.WriteString(fmt.Sprintf("%02d", h))
-		case 'M':
-			b.WriteString(fmt.Sprintf("%02d", t.Minute()))
-		case 'S':
-			b.WriteString(fmt.Sprintf("%02d", t.Second()))
-		case 'f':
-			b.WriteString(fmt.Sprintf("%06d", t.Nanosecond()/1000))
-		case 'p':
-			if t.Hour() < 12 {
-				b.WriteString("AM")
-			} else {
-				b.WriteString("PM")
-			}
-		case 'A':
-			b.WriteString(weekdayNames[pyWeekday(t)])
-		case 'a':
-			b.WriteString(weekdayNames[pyWeekday(t)][:3])
-		case 'B':
-			b.WriteString(monthNames[t.Month()-1])
-		case 'b', 'h':
-			b.WriteString(monthNames[t.Month()-1][:3])
-		case 'j':
-			b.WriteString(fmt.Sprintf("%03d", t.YearDay()))
-		case 'w':
-			b.WriteString(fmt.Sprintf("%d", int(t.Weekday())))
-		case 'u':
-			b.WriteString(fmt.Sprintf("%d", pyWeekday(t)+1))
-		case 'U':
-			b.WriteString(fmt.Sprintf("%02d", (t.YearDay()+6-int(t.Weekday()))/7))
-		case 'W':
-			b.WriteString(fmt.Sprintf("%02d", (t.YearDay()+6-pyWeekday(t))/7))
-		case 'V':
-			_, w := t.ISOWeek()
-			b.WriteString(fmt.Sprintf("%02d", w))
-		case 'G':
-			y, _ := t.ISOWeek()
-			b.WriteString(fmt.Sprintf("%d", y))
-		case 'z':
-			if hasTZ {
-				_, off := t.Zone()
-				sign := '+'
-				if off < 0 {
-					sign, off = '-', -off
-				}
-				b.WriteString(fmt.Sprintf("%c%02d%02d", sign, off/3600, off/60%60))
-				if off%60 != 0 {
-					b.WriteString(fmt.Sprintf("%02d", off%60))
-				}
-			}
-		case 'Z':
-			if hasTZ {
-				b.WriteString(tzName(t))
-			}
-		case 'c':
-			b.WriteString(strftime(t, "%a %b %e %H:%M:%S %Y", hasTZ))
-		case 'x':
-			b.WriteString(strftime(t, "%m/%d/%y", hasTZ))
-		case 'X':
-			b.WriteString(strftime(t, "%H:%M:%S", hasTZ))
-		case 'D':
-			b.WriteString(strftime(t, "%m/%d/%y", hasTZ))
-		case 'F':
-			b.WriteString(strftime(t, "%Y-%m-%d", hasTZ))
-		case 'T':
-			b.WriteString(strftime(t, "%H:%M:%S", hasTZ))
-		case 'R':
-			b.WriteString(strftime(t, "%H:%M", hasTZ))
-		case 'n':
-			b.WriteByte('\n')
-		case 't':
-			b.WriteByte('\t')
-		case '%':
-			b.WriteByte('%')
-		default:
-			b.WriteByte('%')
-			b.WriteByte(format[i])
-		}
-	}
-	return b.String()
-}
-
-func tzName(t time.Time) string {
-	name, off := t.Zone()
-	if name == "" || name == "UTC" && off == 0 {
-		if off == 0 {
-			return "UTC"
-		}
-		sign := '+'
-		if off < 0 {
-			sign, off = '-', -off
-		}
-		s := fmt.Sprintf("UTC%c%02d:%02d", sign, off/3600, off/60%60)
-		if off%60 != 0 {
-			s += fmt.Sprintf(":%02d", off%60)
-		}
-		return s
-	}
-	return name
-}
-
-// strptime parses s with a Python format. It returns the time (UTC if no
-// offset was parsed) and whether an offset was present.
-func strptime(s, format string) (time.Time, bool, error) {
-	year, month, day, hour, min, sec, usec := 1900, 1, 1, 0, 0, 0, 0
-	pm, hasPM := false, false
-	var loc *time.Location
-	fail := func() (time.Time, bool, error) {
-		return time.Time{}, false, Errorf("ValueError", "time data %s does not match format %s", quoteString(s), quoteString(format))
-	}
-	j := 0
-	num := func(maxDigits int) (int, bool) {
-		k := j
-		for k < len(s) && k-j < maxDigits && isDigit(s[k]) {
-			k++
-		}
-		if k == j {
-			return 0, false
-		}
-		n := 0
-		for _, c := range s[j:k] {
-			n = n*10 + int(c-'0')
-		}
-		j = k
-		return n, true
-	}
-	name := func(names []string, abbrev bool) (int, bool) {
-		for i, n := range names {
-			if abbrev {
-				n = n[:3]
-			}
-			if len(s)-j >= len(n) && strings.EqualFold(s[j:j+len(n)], n) {
-				j += len(n)
-				return i, true
-			}
-		}
-		return 0, false
-	}
-	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' || i+1 == len(format) {
-			if isPySpace(rune(c)) {
-				for j < len(s) && isPySpace(rune(s[j])) {
-					j++
-				}
-				continue
-			}
-			if j >= len(s) || s[j] != c {
-				return fail()
-			}
-			j++
-			continue
-		}
-		i++
-		var ok bool
-		switch format[i] {
-		case 'Y':
-			year, ok = num(4)
-		case 'y':
-			year, ok = num(2)
-			if year < 69 {
-				year += 2000
-			} else {
-				year += 1900
-			}
-		case 'm':
-			month, ok = num(2)
-		case 'd':
-			day, ok = num(2)
-		case 'H':
-			hour, ok = num(2)
-		case 'I':
-			hour, ok = num(2)
-		case 'M':
-			min, ok = num(2)
-		case 'S':
-			sec, ok = num(2)
-		case 'f':
-			start := j
-			usec, ok = num(6)
-			for k := j - start; k < 6; k++ {
-				usec *= 10
-			}
-		case 'j':
-			var yd int
-			yd, ok = num(3)
-			day = yd
-			month = 1
-		case 'p':
-			hasPM = true
-			if len(s)-j >= 2 {
-				switch strings.ToUpper(s[j : j+2]) {
-				case "AM":
-					ok = true
-				case "PM":
-					ok, pm = true, true
-				}
-				j += 2
-			}
-		case 'B':
-			var m int
-			m, ok = name(monthNames, false)
-			month = m + 1
-		case 'b', 'h':
-			var m int
-			m, ok = name(monthNames, true)
-			month = m + 1
-		case 'A':
-			_, ok = name(weekdayNames, false)
-		case 'a':
-			_, ok = name(weekdayNames, true)
-		case 'z':
-			if j < len(s) && s[j] == 'Z' {
-				j++
-				loc, ok = time.UTC, true
-				break
-			}
-			if j < len(s) && (s[j] == '+' || s[j] == '-') {
-				sign := 1
-				if s[j] == '-' {
-					sign = -1
-				}
-				j++
-				h, ok1 := num(2)
-				if j < len(s) && s[j] == ':' {
-					j++
-				}
-				m, ok2 := num(2)
-				ok = ok1 && ok2
-				loc = time.FixedZone("", sign*(h*3600+m*60))
-			}
-		case 'Z':
-			for _, z := range []string{"UTC", "GMT"} {
-				if strings.HasPrefix(s[j:], z) {
-					j += len(z)
-					ok, loc = true, time.UTC
-				}
-			}
-		case '%':
-			ok = j < len(s) && s[j] == '%'
-			j++
-		default:
-			return time.Time{}, false, Errorf("ValueError", "'%c' is a bad directive in format %s", format[i], quoteString("%"+string(format[i])))
-		}
-		if !ok {
-			return fail()
-		}
-	}
-	if j != len(s) {
-		return time.Time{}, false, Errorf("ValueError", "unconverted data remains: %s", s[j:])
-	}
-	if hasPM {
-		if hour == 12 {
-			hour = 0
-		}
-		if pm {
-			hour += 12
-		}
-	}
-	if month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || min > 59 || sec > 61 {
-		return fail()
-	}
-	aware := loc != nil
-	if loc == nil {
-		loc = time.UTC
-	}
-	t := time.Date(year, time.Month(month), day, hour, min, sec, usec*1000, loc)
-	if t.Day() != day && strings.Contains(format, "%d") {
-		return time.Time{}, false, Errorf("ValueError", "day is out of range for month")
-	}
-	return t, aware, nil
-}
+// time: clocks, sleep, struct_time and the conversions between seconds
+// since the epoch, struct_time and text, as CPython 3.11 on Linux has them
+// (glibc's strftime and mktime, _strptime.py). The local time zone is the
+// host's (time.Local), as it is for CPython.
 
 // sleep waits for d, returning early with the interruption error if the
 // execution is stopped.
@@ -340,124 +36,481 @@ func sleep(th *starlark.Thread, d time.Duration) error {
 	}
 }
 
+var typeStructTime = &Type{name: "time.struct_time", base: typeTuple}
+
 var structTimeFields = []string{"tm_year", "tm_mon", "tm_mday", "tm_hour", "tm_min", "tm_sec", "tm_wday", "tm_yday", "tm_isdst"}
 
-func timeModule() starlark.StringDict {
-	stType, _ := namedtuple(nil, nil, starlark.Tuple{starlark.String("time.struct_time"), starlark.NewList(stringValues(structTimeFields))}, nil)
-	structTime := func(t time.Time) (starlark.Value, error) {
-		vals := []int{t.Year(), int(t.Month()), t.Day(), t.Hour(), t.Minute(), t.Second(), pyWeekday(t), t.YearDay(), 0}
-		args := make(starlark.Tuple, len(vals))
-		for i, v := range vals {
-			args[i] = starlark.MakeInt(v)
-		}
-		return starlark.Call(nil, stType, args, nil)
+// structTime is a time.struct_time: a tuple of the nine fields, with the
+// zone name and UTC offset as attributes only (None when unknown).
+type structTime struct {
+	starlark.Tuple
+	zone, gmtoff starlark.Value
+}
+
+var (
+	_ Representer         = (*structTime)(nil)
+	_ starlark.HasAttrs   = (*structTime)(nil)
+	_ starlark.Comparable = (*structTime)(nil)
+	_ starlark.HasBinary  = (*structTime)(nil)
+	_ starlark.Sliceable  = (*structTime)(nil)
+)
+
+// newStructTime makes the struct_time of t, a broken-down time whose
+// zone is known (gmtime, localtime).
+func newStructTime(t tm) *structTime {
+	return &structTime{Tuple: tmTuple(t), zone: starlark.String(t.zone), gmtoff: starlark.MakeInt(t.gmtoff)}
+}
+
+// tmTuple is the nine Python fields of t (month from 1, Monday=0, day of
+// the year from 1).
+func tmTuple(t tm) starlark.Tuple {
+	vals := []int{t.year, t.mon + 1, t.mday, t.hour, t.min, t.sec, (t.wday + 6) % 7, t.yday + 1, t.isdst}
+	tup := make(starlark.Tuple, len(vals))
+	for i, v := range vals {
+		tup[i] = starlark.MakeInt(v)
 	}
-	timeArg := func(args starlark.Tuple, i int) (time.Time, error) {
-		if len(args) <= i || args[i] == starlark.None {
-			return time.Now(), nil
+	return tup
+}
+
+func (s *structTime) Type() string           { return "time.struct_time" }
+func (s *structTime) PyType() starlark.Value { return typeStructTime }
+func (s *structTime) String() string         { return Repr(s) }
+
+func (s *structTime) PyRepr(th *starlark.Thread) (string, error) {
+	var b strings.Builder
+	b.WriteString("time.struct_time(")
+	for i, f := range structTimeFields {
+		if i > 0 {
+			b.WriteString(", ")
 		}
-		switch v := args[i].(type) {
-		case *namedtupleValue:
-			n := make([]int, 6)
-			for k := range n {
-				n[k], _ = toInt(v.Tuple[k])
-			}
-			return time.Date(n[0], time.Month(n[1]), n[2], n[3], n[4], n[5], 0, time.Local), nil
-		}
-		f, err := floatArg(args[i])
+		r, err := ReprValue(th, s.Tuple[i])
 		if err != nil {
-			return time.Time{}, err
+			return "", err
 		}
-		return time.Unix(0, int64(f*1e9)), nil
+		b.WriteString(f + "=" + r)
 	}
+	b.WriteString(")")
+	return b.String(), nil
+}
+
+func (s *structTime) PyStr(th *starlark.Thread) (string, error) { return s.PyRepr(th) }
+
+func (s *structTime) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
+	return s.Tuple.CompareSameType(op, y.(*structTime).Tuple, depth)
+}
+
+// Binary makes st + tuple and st * n plain tuples, as for any tuple.
+func (s *structTime) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	switch op {
+	case syntax.PLUS:
+		other, ok := y.(starlark.Tuple)
+		if st, isST := y.(*structTime); isST {
+			other, ok = st.Tuple, true
+		}
+		if !ok {
+			return nil, nil
+		}
+		if side == starlark.Left {
+			return append(append(starlark.Tuple{}, s.Tuple...), other...), nil
+		}
+		return append(append(starlark.Tuple{}, other...), s.Tuple...), nil
+	case syntax.STAR:
+		return starlark.Binary(op, s.Tuple, y)
+	}
+	return nil, nil
+}
+
+func (s *structTime) AttrNames() []string {
+	return append([]string{"count", "index", "n_fields", "n_sequence_fields", "n_unnamed_fields", "tm_gmtoff", "tm_zone"}, structTimeFields...)
+}
+
+func (s *structTime) Attr(name string) (starlark.Value, error) {
+	for i, f := range structTimeFields {
+		if f == name {
+			return s.Tuple[i], nil
+		}
+	}
+	switch name {
+	case "tm_zone":
+		return s.zone, nil
+	case "tm_gmtoff":
+		return s.gmtoff, nil
+	case "n_fields":
+		return starlark.MakeInt(11), nil
+	case "n_sequence_fields":
+		return starlark.MakeInt(9), nil
+	case "n_unnamed_fields":
+		return starlark.MakeInt(0), nil
+	case "count", "index":
+		return tupleMethods[name].BindReceiver(s.Tuple), nil
+	}
+	return nil, Errorf("AttributeError", "'time.struct_time' object has no attribute '%s'", name)
+}
+
+func init() {
+	typeStructTime.new = func(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var seq starlark.Value
+		var dict starlark.Value = starlark.None
+		if err := starlark.UnpackArgs("struct_time", args, kwargs, "sequence", &seq, "dict?", &dict); err != nil {
+			return nil, err
+		}
+		vals, err := collect(th, seq)
+		if err != nil {
+			return nil, Errorf("TypeError", "constructor requires a sequence")
+		}
+		switch {
+		case len(vals) < 9:
+			return nil, Errorf("TypeError", "time.struct_time() takes an at least 9-sequence (%d-sequence given)", len(vals))
+		case len(vals) > 11:
+			return nil, Errorf("TypeError", "time.struct_time() takes an at most 11-sequence (%d-sequence given)", len(vals))
+		}
+		st := &structTime{Tuple: starlark.Tuple(vals[:9]), zone: starlark.None, gmtoff: starlark.None}
+		if len(vals) > 9 {
+			st.zone = vals[9]
+		}
+		if len(vals) > 10 {
+			st.gmtoff = vals[10]
+		}
+		return st, nil
+	}
+}
+
+// cInt converts a struct_time field as PyArg_ParseTuple's "i" does.
+func cInt(v starlark.Value) (int, error) {
+	switch v.(type) {
+	case starlark.Int, starlark.Bool:
+	default:
+		return 0, Errorf("TypeError", "'%s' object cannot be interpreted as an integer", TypeName(v))
+	}
+	b := intOf(v)
+	n, ok := b.Int64(), b.IsInt64()
+	switch {
+	case !ok && b.Sign() > 0 || n > math.MaxInt32:
+		return 0, Errorf("OverflowError", "signed integer is greater than maximum")
+	case !ok || n < math.MinInt32:
+		return 0, Errorf("OverflowError", "signed integer is less than minimum")
+	}
+	return int(n), nil
+}
+
+// gettmarg converts a time tuple to a tm as CPython's gettmarg does
+// (month, weekday and day of the year shifted to C's ranges).
+func gettmarg(v starlark.Value, fname string) (tm, error) {
+	var items starlark.Tuple
+	var st *structTime
+	switch x := v.(type) {
+	case starlark.Tuple:
+		items = x
+	case *structTime:
+		items, st = x.Tuple, x
+	case *namedtupleValue:
+		items = x.Tuple
+	default:
+		return tm{}, Errorf("TypeError", "Tuple or struct_time argument required")
+	}
+	if len(items) != 9 {
+		return tm{}, Errorf("TypeError", "%s(): illegal time tuple argument", fname)
+	}
+	var f [9]int
+	for i, it := range items {
+		n, err := cInt(it)
+		if err != nil {
+			return tm{}, err
+		}
+		f[i] = n
+	}
+	if f[0] < math.MinInt32+1900 {
+		return tm{}, Errorf("OverflowError", "year out of range")
+	}
+	t := tm{year: f[0], mon: f[1] - 1, mday: f[2], hour: f[3], min: f[4], sec: f[5], wday: (f[6] + 1) % 7, yday: f[7] - 1, isdst: f[8]}
+	if st != nil {
+		if st.zone != starlark.None {
+			z, ok := st.zone.(starlark.String)
+			if !ok {
+				return tm{}, Errorf("TypeError", "bad argument type for built-in operation")
+			}
+			t.zone = string(z)
+		}
+		if st.gmtoff != starlark.None {
+			n, err := cInt(st.gmtoff)
+			if err != nil {
+				return tm{}, err
+			}
+			t.gmtoff = n
+		}
+	}
+	return t, nil
+}
+
+// checktm is CPython's checktm: fields strftime and asctime index by must
+// be in range (0 allowed for the month, day and year day).
+func checktm(t *tm) error {
+	if t.mon == -1 {
+		t.mon = 0
+	} else if t.mon < 0 || t.mon > 11 {
+		return Errorf("ValueError", "month out of range")
+	}
+	if t.mday == 0 {
+		t.mday = 1
+	} else if t.mday < 0 || t.mday > 31 {
+		return Errorf("ValueError", "day of month out of range")
+	}
+	if t.hour < 0 || t.hour > 23 {
+		return Errorf("ValueError", "hour out of range")
+	}
+	if t.min < 0 || t.min > 59 {
+		return Errorf("ValueError", "minute out of range")
+	}
+	if t.sec < 0 || t.sec > 61 {
+		return Errorf("ValueError", "seconds out of range")
+	}
+	if t.wday < 0 {
+		return Errorf("ValueError", "day of week out of range")
+	}
+	if t.yday == -1 {
+		t.yday = 0
+	} else if t.yday < 0 || t.yday > 365 {
+		return Errorf("ValueError", "day of year out of range")
+	}
+	return nil
+}
+
+// asctime is CPython's _asctime.
+func asctime(t tm) string {
+	return fmt.Sprintf("%s %s%3d %02d:%02d:%02d %d", cWeekdays[t.wday][:3], monthNames[t.mon][:3], t.mday, t.hour, t.min, t.sec, t.year)
+}
+
+// timestampArg converts seconds since the epoch as
+// _PyTime_ObjectToTime_t does (floats rounded down).
+func timestampArg(v starlark.Value) (int64, error) {
+	switch x := v.(type) {
+	case starlark.Float:
+		f := float64(x)
+		if math.IsNaN(f) {
+			return 0, Errorf("ValueError", "Invalid value NaN (not a number)")
+		}
+		f = math.Floor(f)
+		if f < -9.223372036854775808e18 || f >= 9.223372036854775808e18 {
+			return 0, Errorf("OverflowError", "timestamp out of range for platform time_t")
+		}
+		return int64(f), nil
+	case starlark.Int, starlark.Bool:
+		b := intOf(x)
+		n, ok := b.Int64(), b.IsInt64()
+		if !ok {
+			return 0, Errorf("OverflowError", "timestamp out of range for platform time_t")
+		}
+		return n, nil
+	}
+	return 0, Errorf("TypeError", "'%s' object cannot be interpreted as an integer", TypeName(v))
+}
+
+// brokenDown is localtime_r or gmtime_r of secs (now when v is None or
+// absent).
+func brokenDown(args starlark.Tuple, kwargs []starlark.Tuple, fname string, loc *time.Location) (tm, error) {
+	var v starlark.Value = starlark.None
+	if err := starlark.UnpackPositionalArgs(fname, args, kwargs, 0, &v); err != nil {
+		return tm{}, err
+	}
+	t := time.Now()
+	if v != starlark.None {
+		secs, err := timestampArg(v)
+		if err != nil {
+			return tm{}, err
+		}
+		t = time.Unix(secs, 0)
+	}
+	t = t.In(loc)
+	if y := int64(t.Year()) - 1900; y > math.MaxInt32 || y < math.MinInt32 {
+		return tm{}, Errorf("OSError", "[Errno 75] Value too large for defined data type")
+	}
+	r := tmOf(t)
+	if loc == time.UTC {
+		r.zone = "GMT" // glibc's gmtime
+	}
+	return r, nil
+}
+
+// timeTupleArg is the optional time tuple of strftime and asctime,
+// checked (now, local, when absent or None).
+func timeTupleArg(v starlark.Value, fname string) (tm, error) {
+	if v == nil || v == starlark.None {
+		return tmOf(time.Now().In(time.Local)), nil
+	}
+	t, err := gettmarg(v, fname)
+	if err != nil {
+		return tm{}, err
+	}
+	return t, checktm(&t)
+}
+
+func timeModule() starlark.StringDict {
 	start := time.Now()
+	clock := func(name string, f func() starlark.Value) *starlark.Builtin {
+		return fn(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := starlark.UnpackPositionalArgs(name, args, kwargs, 0); err != nil {
+				return nil, err
+			}
+			return f(), nil
+		})
+	}
+	since := func() starlark.Value { return starlark.Float(time.Since(start).Seconds()) }
+	sinceNs := func() starlark.Value { return starlark.MakeInt64(time.Since(start).Nanoseconds()) }
+	std, dst, daylight, stdOff, dstOff := localTZNames()
+	dl := 0
+	if daylight {
+		dl = 1
+	}
 	return starlark.StringDict{
-		"time": fn("time", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return starlark.Float(float64(time.Now().UnixNano()) / 1e9), nil
+		"time": clock("time", func() starlark.Value {
+			return starlark.Float(float64(time.Now().UnixNano()) / 1e9)
 		}),
-		"time_ns": fn("time_ns", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return starlark.MakeInt64(time.Now().UnixNano()), nil
+		"time_ns": clock("time_ns", func() starlark.Value {
+			return starlark.MakeInt64(time.Now().UnixNano())
 		}),
-		"perf_counter": fn("perf_counter", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return starlark.Float(time.Since(start).Seconds()), nil
-		}),
-		"perf_counter_ns": fn("perf_counter_ns", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return starlark.MakeInt64(time.Since(start).Nanoseconds()), nil
-		}),
-		"monotonic": fn("monotonic", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return starlark.Float(time.Since(start).Seconds()), nil
-		}),
-		"process_time": fn("process_time", func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			return starlark.Float(time.Since(start).Seconds()), nil
-		}),
+		"perf_counter":     clock("perf_counter", since),
+		"perf_counter_ns":  clock("perf_counter_ns", sinceNs),
+		"monotonic":        clock("monotonic", since),
+		"monotonic_ns":     clock("monotonic_ns", sinceNs),
+		"process_time":     clock("process_time", since),
+		"process_time_ns":  clock("process_time_ns", sinceNs),
+		"thread_time":      clock("thread_time", since),
+		"thread_time_ns":   clock("thread_time_ns", sinceNs),
+		"struct_time":      typeStructTime,
+		"timezone":         starlark.MakeInt(-stdOff),
+		"altzone":          starlark.MakeInt(-dstOff),
+		"daylight":         starlark.MakeInt(dl),
+		"tzname":           starlark.Tuple{starlark.String(std), starlark.String(dst)},
+		"_STRUCT_TM_ITEMS": starlark.MakeInt(11),
 		"sleep": fn("sleep", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var x starlark.Value
 			if err := starlark.UnpackPositionalArgs("sleep", args, kwargs, 1, &x); err != nil {
 				return nil, err
 			}
-			f, err := floatArg(x)
-			if err != nil {
-				return nil, err
+			var f float64
+			switch v := x.(type) {
+			case starlark.Int, starlark.Bool:
+				f, _ = floatArg(v)
+			case starlark.Float:
+				f = float64(v)
+			default:
+				return nil, Errorf("TypeError", "'%s' object cannot be interpreted as an integer", TypeName(x))
+			}
+			if math.IsNaN(f) {
+				return nil, Errorf("ValueError", "Invalid value NaN (not a number)")
 			}
 			if f < 0 {
 				return nil, Errorf("ValueError", "sleep length must be non-negative")
 			}
+			if f > math.MaxInt64/1e9 {
+				return nil, Errorf("OverflowError", "timestamp too large to convert to C _PyTime_t")
+			}
 			return starlark.None, sleep(th, time.Duration(f*1e9))
+		}),
+		"gmtime": fn("gmtime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			t, err := brokenDown(args, kwargs, "gmtime", time.UTC)
+			if err != nil {
+				return nil, err
+			}
+			return newStructTime(t), nil
+		}),
+		"localtime": fn("localtime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			t, err := brokenDown(args, kwargs, "localtime", time.Local)
+			if err != nil {
+				return nil, err
+			}
+			return newStructTime(t), nil
+		}),
+		"ctime": fn("ctime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			t, err := brokenDown(args, kwargs, "ctime", time.Local)
+			if err != nil {
+				return nil, err
+			}
+			return starlark.String(asctime(t)), nil
+		}),
+		"asctime": fn("asctime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var v starlark.Value = starlark.None
+			if err := starlark.UnpackPositionalArgs("asctime", args, kwargs, 0, &v); err != nil {
+				return nil, err
+			}
+			t, err := timeTupleArg(v, "asctime")
+			if err != nil {
+				return nil, err
+			}
+			return starlark.String(asctime(t)), nil
+		}),
+		"mktime": fn("mktime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var v starlark.Value
+			if err := starlark.UnpackPositionalArgs("mktime", args, kwargs, 1, &v); err != nil {
+				return nil, err
+			}
+			t, err := gettmarg(v, "mktime")
+			if err != nil {
+				return nil, err
+			}
+			secs, ok := mktimeTM(t)
+			if !ok {
+				return nil, Errorf("OverflowError", "mktime argument out of range")
+			}
+			return starlark.Float(float64(secs)), nil
 		}),
 		"strftime": fn("strftime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var format string
-			var t starlark.Value = starlark.None
-			if err := starlark.UnpackPositionalArgs("strftime", args, kwargs, 1, &format, &t); err != nil {
+			var v starlark.Value = starlark.None
+			if err := starlark.UnpackPositionalArgs("strftime", args, kwargs, 1, &format, &v); err != nil {
 				return nil, err
 			}
-			tm, err := timeArg(starlark.Tuple{t}, 0)
+			t, err := timeTupleArg(v, "strftime")
 			if err != nil {
 				return nil, err
 			}
-			return starlark.String(strftime(tm, format, true)), nil
-		}),
-		"localtime": fn("localtime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			t, err := timeArg(args, 0)
-			if err != nil {
+			if t.isdst < -1 {
+				t.isdst = -1
+			} else if t.isdst > 1 {
+				t.isdst = 1
+			}
+			if err := Alloc(th, int64(strftimeLimit(len(format)))); err != nil {
 				return nil, err
 			}
-			return structTime(t.Local())
-		}),
-		"gmtime": fn("gmtime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			t, err := timeArg(args, 0)
-			if err != nil {
-				return nil, err
-			}
-			return structTime(t.UTC())
-		}),
-		"ctime": fn("ctime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			t, err := timeArg(args, 0)
-			if err != nil {
-				return nil, err
-			}
-			return starlark.String(strftime(t.Local(), "%c", false)), nil
+			return starlark.String(strftimeTM(t, format, nil)), nil
 		}),
 		"strptime": fn("strptime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var s, format string
-			format = "%a %b %d %H:%M:%S %Y"
-			if err := starlark.UnpackPositionalArgs("strptime", args, kwargs, 1, &s, &format); err != nil {
+			var data, format starlark.Value = nil, starlark.String("%a %b %d %H:%M:%S %Y")
+			if err := starlark.UnpackPositionalArgs("strptime", args, kwargs, 1, &data, &format); err != nil {
 				return nil, err
 			}
-			t, _, err := strptime(s, format)
+			s, f, err := strptimeArgs(data, format)
 			if err != nil {
 				return nil, err
 			}
-			return structTime(t)
+			r, err := parseStrptime(s, f)
+			if err != nil {
+				return nil, err
+			}
+			st := &structTime{Tuple: starlark.Tuple{
+				starlark.MakeInt(r.year), starlark.MakeInt(r.month), starlark.MakeInt(r.day),
+				starlark.MakeInt(r.hour), starlark.MakeInt(r.minute), starlark.MakeInt(r.second),
+				starlark.MakeInt(r.weekday), starlark.MakeInt(r.julian), starlark.MakeInt(r.tz),
+			}, zone: starlark.None, gmtoff: starlark.None}
+			if r.tzname != nil {
+				st.zone = starlark.String(*r.tzname)
+			}
+			if r.gmtoff != nil {
+				st.gmtoff = starlark.MakeInt(*r.gmtoff)
+			}
+			return st, nil
 		}),
 	}
 }
 
-func stringValues(ss []string) []starlark.Value {
-	out := make([]starlark.Value, len(ss))
-	for i, s := range ss {
-		out[i] = starlark.String(s)
+// strptimeArgs checks strptime's arguments as _strptime does.
+func strptimeArgs(data, format starlark.Value) (string, string, error) {
+	for i, v := range []starlark.Value{data, format} {
+		if _, ok := v.(starlark.String); !ok {
+			return "", "", Errorf("TypeError", "strptime() argument %d must be str, not %s", i, Str(typeOf(v)))
+		}
 	}
-	return out
+	return string(data.(starlark.String)), string(format.(starlark.String)), nil
 }
 
 func init() { register("time", timeModule) }
