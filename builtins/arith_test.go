@@ -5,8 +5,28 @@ import "testing"
 func TestArith(t *testing.T)                { runCases(t, arithCases) }
 func TestArithCasesAreCPython(t *testing.T) { checkWithCPython(t, arithCases) }
 
-// arithCases: bool is an int in arithmetic, and == is Python's.
+// arithCases: bool is an int in arithmetic, == is Python's, range attributes, vars, set.pop.
 var arithCases = []pyCase{
+	{"range_attrs_vars_setpop", `r = range(2, 20, 3)
+print(r.start, r.stop, r.step, r.index(8), r.count(11), r.count(12), range(5).stop, range(10, 0, -2).index(4), range(3).count(True))
+try:
+    r.index(3)
+except ValueError as e:
+    print("ValueError", e)
+class Conf:
+    def __init__(self):
+        self.theme = "dark"
+        self.size = 14
+c = Conf()
+c.extra = [1]
+print(vars(c))
+s = {5}
+print(s.pop(), s)
+try:
+    s.pop()
+except KeyError as e:
+    print("KeyError", e)
+`, "2 20 3 2 1 0 5 3 1\nValueError 3 is not in range\n{'theme': 'dark', 'size': 14, 'extra': [1]}\n5 set()\nKeyError 'pop from an empty set'\n"},
 	{"bool_is_int", `flags = [True, False, True, True]
 print(sum(flags), True + 1, True * 3.5, False - True, True / 2, True // 1, 1 + True, -True, +False, ~True)
 print(True == 1, False == 0, 1 == 1.0 == True, [1, 2] == [True, 2.0], (1,) == (1.0,), float("nan") == float("nan"), float("nan") != float("nan"))

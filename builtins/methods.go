@@ -76,6 +76,11 @@ func getAttr(th *starlark.Thread, x starlark.Value, name string) (starlark.Value
 		}
 		return nil, noAttr(x, name)
 	}
+	if x.Type() == "range" {
+		if v, ok, err := rangeAttr(x, name); ok {
+			return v, err
+		}
+	}
 	if h, ok := x.(starlark.HasAttrs); ok {
 		v, err := h.Attr(name)
 		if err != nil {
@@ -466,11 +471,17 @@ func defineMethods() {
 	})
 	def(setMethods, "pop", func(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		s := fn.Receiver().(*starlark.Set)
-		for x := range s.Elements() {
-			_, err := s.Delete(x)
-			return x, err
+		if s.Len() == 0 {
+			return nil, Errorf("KeyError", "'pop from an empty set'")
 		}
-		return nil, Errorf("KeyError", "'pop from an empty set'")
+		// The set cannot change while Elements runs: take, then delete.
+		var first starlark.Value
+		for x := range s.Elements() {
+			first = x
+			break
+		}
+		_, err := s.Delete(first)
+		return first, err
 	})
 	setOp := func(name string, update bool, op func(th *starlark.Thread, acc *starlark.Set, other *starlark.Set) (*starlark.Set, error)) {
 		def(setMethods, name, func(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -34,7 +34,7 @@ func init() {
 			CompatAttrs[name] = true
 		}
 	}
-	for _, name := range []string{"real", "imag", "numerator", "denominator"} {
+	for _, name := range []string{"real", "imag", "numerator", "denominator", "start", "stop", "step"} {
 		CompatAttrs[name] = true
 	}
 	delete(CompatAttrs, "append")

@@ -85,7 +85,7 @@ func init() {
 		"len": pyLenFn, "map": pyMap, "max": pyMax, "min": pyMin, "next": pyNext,
 		"oct": pyOct, "ord": pyOrd, "pow": pyPowFn, "print": pyPrint, "repr": pyRepr,
 		"reversed": pyReversed, "round": pyRound, "setattr": pySetattr,
-		"sorted": pySorted, "sum": pySum, "zip": pyZip,
+		"sorted": pySorted, "sum": pySum, "zip": pyZip, "vars": pyVars,
 	}
 	typeInt.new = newInt
 	typeBool.new = func(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
