@@ -92,28 +92,127 @@ func math2(name string, f func(float64, float64) float64) *starlark.Builtin {
 	})
 }
 
-// logOf is the natural log of an int or float, exact in range for ints
-// too large for a float, as CPython's math.log is.
-func logOf(v starlark.Value) (float64, error) {
+// logOf is the natural log of an int or float as CPython's math.log
+// computes it.
+func logOf(v starlark.Value) (float64, error) { return logHelper(v, logFloat) }
+
+// logHelper is CPython's loghelper: f of a positive int or float, where
+// an int too large for a float is split into a correctly rounded
+// mantissa and a power of two (_PyLong_Frexp): f(m) + f(2)*e.
+func logHelper(v starlark.Value, f func(float64) float64) (float64, error) {
 	if x, ok := v.(starlark.Int); ok {
 		b := x.BigInt()
 		if b.Sign() <= 0 {
 			return 0, domainError()
 		}
-		if bl := b.BitLen(); bl > 1000 {
-			shifted := new(big.Int).Rsh(b, uint(bl-64))
-			f, _ := new(big.Float).SetInt(shifted).Float64()
-			return math.Log(f) + float64(bl-64)*math.Ln2, nil
+		if fl, _ := new(big.Float).SetInt(b).Float64(); math.IsInf(fl, 0) {
+			r := new(big.Float).SetPrec(53).SetMode(big.ToNearestEven).SetInt(b)
+			mant := new(big.Float)
+			e := r.MantExp(mant)
+			m, _ := mant.Float64()
+			return f(m) + f(2.0)*float64(e), nil
 		}
 	}
-	f, err := floatArg(v)
+	x, err := floatArg(v)
 	if err != nil {
 		return 0, err
 	}
-	if f <= 0 {
+	if x <= 0 {
 		return 0, domainError()
 	}
-	return math.Log(f), nil
+	return f(x), nil
+}
+
+func logFn(name string, f func(float64) float64) *starlark.Builtin {
+	return fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var x starlark.Value
+		if err := starlark.UnpackPositionalArgs(name, args, kwargs, 1, &x); err != nil {
+			return nil, err
+		}
+		r, err := logHelper(x, f)
+		if err != nil {
+			return nil, err
+		}
+		return starlark.Float(r), nil
+	})
+}
+
+// smallestNormal is the least positive normal float64.
+const smallestNormal = 2.2250738585072014e-308
+
+// logFloat is math.Log, except for subnormal x: Go's assembly Log on
+// amd64 does not normalize them (math.Log(1e-310) is -709.08, not
+// -713.80), so those go through fdlibm's algorithm, which does.
+func logFloat(x float64) float64 {
+	if x > 0 && x < smallestNormal {
+		return fdlibmLog(x)
+	}
+	return math.Log(x)
+}
+
+// log10Float is math.Log10 with subnormals handled as in logFloat.
+func log10Float(x float64) float64 {
+	if x > 0 && x < smallestNormal {
+		return fdlibmLog(x) * (1 / math.Ln10)
+	}
+	return math.Log10(x)
+}
+
+// fdlibmLog is fdlibm's e_log.c (Go's portable math.log), which reduces
+// its argument with Frexp and so handles subnormal numbers.
+func fdlibmLog(x float64) float64 {
+	const (
+		ln2Hi = 6.93147180369123816490e-01
+		ln2Lo = 1.90821492927058770002e-10
+		l1    = 6.666666666666735130e-01
+		l2    = 3.999999999940941908e-01
+		l3    = 2.857142874366239149e-01
+		l4    = 2.222219843214978396e-01
+		l5    = 1.818357216161805012e-01
+		l6    = 1.531383769920937332e-01
+		l7    = 1.479819860511658591e-01
+	)
+	f1, ki := math.Frexp(x)
+	if f1 < math.Sqrt2/2 {
+		f1 *= 2
+		ki--
+	}
+	f := f1 - 1
+	k := float64(ki)
+	s := f / (2 + f)
+	s2 := s * s
+	s4 := s2 * s2
+	t1 := s2 * (l1 + s4*(l3+s4*(l5+s4*l7)))
+	t2 := s4 * (l2 + s4*(l4+s4*l6))
+	r := t1 + t2
+	hfsq := 0.5 * f * f
+	return k*ln2Hi - ((hfsq - (s*(hfsq+r) + k*ln2Lo)) - f)
+}
+
+// The cube root factors of glibc's cbrt, rounded as C rounds them.
+var (
+	cbrt2      = 1.2599210498948731648 // 2^(1/3)
+	sqrCbrt2   = 1.5874010519681994748 // 2^(2/3)
+	cbrtFactor = [5]float64{1 / sqrCbrt2, 1 / cbrt2, 1, cbrt2, sqrCbrt2}
+)
+
+// glibcCbrt is glibc's cbrt (sysdeps/ieee754/dbl-64/s_cbrt.c), which
+// CPython's math.cbrt calls on Linux: not correctly rounded
+// (cbrt(27.0) is 3.0000000000000004), so Go's math.Cbrt gives other
+// results for about a quarter of all inputs. Every product is rounded
+// on its own (float64(...)) so that no fused multiply-add changes it.
+func glibcCbrt(x float64) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x + x
+	}
+	xm, xe := math.Frexp(math.Abs(x))
+	u := 0.354895765043919860 + float64((1.50819193781584896+float64((-2.11499494167371287+float64((2.44693122563534430+float64((-1.83469277483613086+float64((0.784932344976639262-float64(0.145263899385486377*xm))*xm))*xm))*xm))*xm))*xm)
+	t2 := float64(float64(u*u) * u)
+	ym := float64(float64(float64(u*float64(t2+float64(2.0*xm)))/float64(float64(2.0*t2)+xm)) * cbrtFactor[2+xe%3])
+	if x < 0 {
+		ym = -ym
+	}
+	return math.Ldexp(ym, xe/3)
 }
 
 func intResult(f float64) (starlark.Value, error) { return floatToInt(f) }
@@ -158,8 +257,8 @@ func mathModule() starlark.StringDict {
 		"exp":       math1("exp", math.Exp, nil),
 		"exp2":      math1("exp2", math.Exp2, nil),
 		"expm1":     math1("expm1", math.Expm1, nil),
-		"log2":      math1("log2", math.Log2, func(x float64) bool { return x > 0 || math.IsNaN(x) }),
-		"log10":     math1("log10", math.Log10, func(x float64) bool { return x > 0 || math.IsNaN(x) }),
+		"log2":      logFn("log2", math.Log2),
+		"log10":     logFn("log10", log10Float),
 		"log1p":     math1("log1p", math.Log1p, func(x float64) bool { return x > -1 || math.IsNaN(x) }),
 		"sin":       math1("sin", math.Sin, func(x float64) bool { return !math.IsInf(x, 0) }),
 		"cos":       math1("cos", math.Cos, func(x float64) bool { return !math.IsInf(x, 0) }),
@@ -178,9 +277,9 @@ func mathModule() starlark.StringDict {
 		"radians":   math1("radians", func(x float64) float64 { return x * math.Pi / 180 }, nil),
 		"erf":       math1("erf", math.Erf, nil),
 		"erfc":      math1("erfc", math.Erfc, nil),
-		"gamma":     math1("gamma", math.Gamma, func(x float64) bool { return !(x <= 0 && x == math.Trunc(x)) }),
-		"lgamma":    math1("lgamma", func(x float64) float64 { r, _ := math.Lgamma(x); return r }, func(x float64) bool { return !(x <= 0 && x == math.Trunc(x)) }),
-		"cbrt":      math1("cbrt", math.Cbrt, nil),
+		"gamma":     math1("gamma", lanczosGamma, func(x float64) bool { return !(x <= 0 && x == math.Trunc(x)) && !math.IsInf(x, -1) }),
+		"lgamma":    math1("lgamma", lanczosLgamma, func(x float64) bool { return !(x <= 0 && x == math.Trunc(x)) || math.IsInf(x, -1) }),
+		"cbrt":      math1("cbrt", glibcCbrt, nil),
 		"ulp":       math1("ulp", func(x float64) float64 { x = math.Abs(x); return math.Nextafter(x, math.Inf(1)) - x }, nil),
 		"atan2":     math2("atan2", math.Atan2),
 		"copysign":  math2("copysign", math.Copysign),
@@ -577,3 +676,150 @@ func combPerm(args starlark.Tuple, kwargs []starlark.Tuple, comb bool) (starlark
 }
 
 func init() { register("math", mathModule) }
+
+// CPython computes gamma and lgamma itself (mathmodule.c), with Lanczos'
+// approximation rather than the C library's, so they are ported here
+// rather than taken from Go's math package, whose results differ in the
+// last bits. The domain errors are math1's.
+
+const (
+	lanczosG          = 6.024680040776729583740234375
+	lanczosGMinusHalf = 5.524680040776729583740234375
+)
+
+var lanczosNum = [13]float64{
+	23531376880.410759688572007674451636754734846804940,
+	42919803642.649098768957899047001988850926355848959,
+	35711959237.355668049440185451547166705960488635843,
+	17921034426.037209699919755754458931112671403265390,
+	6039542586.3520280050642916443072979210699388420708,
+	1439720407.3117216736632230727949123939715485786772,
+	248874557.86205415651146038641322942321632125127801,
+	31426415.585400194380614231628318205362874684987640,
+	2876370.6289353724412254090516208496135991145378768,
+	186056.26539522349504029498971604569928220784236328,
+	8071.6720023658162106380029022722506138218516325024,
+	210.82427775157934587250973392071336271166969580291,
+	2.5066282746310002701649081771338373386264310793408,
+}
+
+// lanczosDen is x*(x+1)*...*(x+11) expanded.
+var lanczosDen = [13]float64{0.0, 39916800.0, 120543840.0, 150917976.0, 105258076.0, 45995730.0,
+	13339535.0, 2637558.0, 357423.0, 32670.0, 1925.0, 66.0, 1.0}
+
+// lanczosSum is the rational function L_g(x) for x > 0, evaluated in 1/x
+// for large x to avoid overflow.
+func lanczosSum(x float64) float64 {
+	num, den := 0.0, 0.0
+	if x < 5.0 {
+		for i := len(lanczosNum) - 1; i >= 0; i-- {
+			num = float64(num*x) + lanczosNum[i]
+			den = float64(den*x) + lanczosDen[i]
+		}
+	} else {
+		for i := range lanczosNum {
+			num = num/x + lanczosNum[i]
+			den = den/x + lanczosDen[i]
+		}
+	}
+	return num / den
+}
+
+// sinpi is sin(pi*x) with the argument reduced exactly first.
+func sinpi(x float64) float64 {
+	y := math.Mod(math.Abs(x), 2.0)
+	var r float64
+	switch int(math.Round(2.0 * y)) {
+	case 0:
+		r = math.Sin(float64(math.Pi * y))
+	case 1:
+		r = math.Cos(float64(math.Pi * (y - 0.5)))
+	case 2:
+		r = math.Sin(float64(math.Pi * (1.0 - y)))
+	case 3:
+		r = -math.Cos(float64(math.Pi * (y - 1.5)))
+	default:
+		r = math.Sin(float64(math.Pi * (y - 2.0)))
+	}
+	return math.Copysign(1.0, x) * r
+}
+
+// lanczosGamma is CPython's m_tgamma (math1 reports its domain errors,
+// mathResult its overflows).
+func lanczosGamma(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 1) {
+		return x
+	}
+	if x == math.Floor(x) && x > 0 && x <= 23 {
+		// (x-1)!, correctly rounded as CPython's table of them is.
+		f, _ := new(big.Float).SetInt(new(big.Int).MulRange(1, int64(x)-1)).Float64()
+		return f
+	}
+	absx := math.Abs(x)
+	if absx < 1e-20 {
+		return 1.0 / x
+	}
+	if absx > 200.0 {
+		if x < 0.0 {
+			return 0.0 / sinpi(x)
+		}
+		return math.Inf(1)
+	}
+	y := absx + lanczosGMinusHalf
+	var z float64
+	if absx > lanczosGMinusHalf {
+		q := y - absx
+		z = q - lanczosGMinusHalf
+	} else {
+		q := y - lanczosGMinusHalf
+		z = q - absx
+	}
+	z = float64(z*lanczosG) / y
+	var r float64
+	if x < 0.0 {
+		r = -math.Pi / sinpi(absx) / absx * math.Exp(y) / lanczosSum(absx)
+		r -= float64(z * r)
+		if absx < 140.0 {
+			r /= math.Pow(y, absx-0.5)
+		} else {
+			sqrtpow := math.Pow(y, absx/2.0-0.25)
+			r /= sqrtpow
+			r /= sqrtpow
+		}
+	} else {
+		r = lanczosSum(absx) / math.Exp(y)
+		r += float64(z * r)
+		if absx < 140.0 {
+			r *= math.Pow(y, absx-0.5)
+		} else {
+			sqrtpow := math.Pow(y, absx/2.0-0.25)
+			r *= sqrtpow
+			r *= sqrtpow
+		}
+	}
+	return r
+}
+
+// lanczosLgamma is CPython's m_lgamma.
+func lanczosLgamma(x float64) float64 {
+	if math.IsNaN(x) {
+		return x
+	}
+	if math.IsInf(x, 0) {
+		return math.Inf(1)
+	}
+	if x == math.Floor(x) && x <= 2.0 {
+		return 0.0 // x is 1 or 2: math1 refused the others
+	}
+	absx := math.Abs(x)
+	if absx < 1e-20 {
+		return -logFloat(absx)
+	}
+	r := logFloat(lanczosSum(absx)) - lanczosG
+	r += float64((absx - 0.5) * (logFloat(absx+lanczosG-0.5) - 1))
+	if x < 0.0 {
+		const logpi = 1.144729885849400174143427351353058711647
+		r = logpi - logFloat(math.Abs(sinpi(absx))) - logFloat(absx) - r
+	}
+	return r
+}
