@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"regexp"
 	"slices"
 	"sync"
@@ -173,6 +174,11 @@ func New(opts Options) (*Agent, error) {
 		if seen[m.name] {
 			return nil, fmt.Errorf("starlarkagent: managed agent name %q is already used", m.name)
 		}
+		if sameExecutor(opts.Executor, m.exec) {
+			// The member's code would run inside the manager's execution,
+			// which waits for the member: a deadlock until the timeout.
+			return nil, fmt.Errorf("starlarkagent: managed agent %q uses the manager's Executor: give each agent an executor of its own", m.name)
+		}
 		seen[m.name] = true
 		tools = append(tools, instrument(m.AsTool(), a))
 		team = append(team, prompts.Agent{Name: m.name, Description: m.opts.Description})
@@ -204,6 +210,14 @@ func New(opts Options) (*Agent, error) {
 		return nil, fmt.Errorf("starlarkagent: set tools: %w", err)
 	}
 	return a, nil
+}
+
+// sameExecutor reports whether a and b are one executor.
+func sameExecutor(a, b executors.Executor) bool {
+	if a == nil || b == nil || reflect.TypeOf(a) != reflect.TypeOf(b) || !reflect.TypeOf(a).Comparable() {
+		return false
+	}
+	return a == b
 }
 
 // finalAnswerSpec documents final_answer, which every executor provides.

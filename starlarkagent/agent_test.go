@@ -280,6 +280,14 @@ func TestManagedAgent(t *testing.T) {
 	}
 }
 
+func TestManagedAgentNeedsItsOwnExecutor(t *testing.T) {
+	helper, ex := newTestAgent(t, scripted.New(action("sub", "final x")), Options{Name: "helper", Description: "Helps."})
+	_, err := New(Options{Model: scripted.New(action("a", "final y")), Executor: ex, ManagedAgents: []*Agent{helper}})
+	if err == nil || !strings.Contains(err.Error(), `managed agent "helper" uses the manager's Executor`) {
+		t.Fatalf("err = %v, want a refusal of the shared executor", err)
+	}
+}
+
 func TestCancelDuringModelCall(t *testing.T) {
 	m := &scripted.Model{Responses: []scripted.Response{
 		{Content: action("a", "print 1")},

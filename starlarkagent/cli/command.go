@@ -194,12 +194,21 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 	}
 	defer shutdown()
 
-	var executor executors.Executor
-	if f.engine != "" || f.executor != "" {
-		executor, err = router.Open(router.Config{Engine: f.engine, Executor: f.executor, Imports: f.imports})
-		if err != nil {
-			return usageError("%v", err)
+	// Each agent gets an executor of its own: a managed agent's code runs
+	// while its manager's execution waits for it.
+	openExecutor := func() (executors.Executor, error) {
+		if f.engine == "" && f.executor == "" {
+			return nil, nil // the agent's default, the local engine
 		}
+		e, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Imports: f.imports})
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		return e, nil
+	}
+	executor, err := openExecutor()
+	if err != nil {
+		return err
 	}
 	opts := starlarkagent.Options{
 		Executor:          executor,
@@ -234,6 +243,9 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 		}
 		sub := opts
 		sub.Name, sub.Description, sub.ManagedAgents = name, strings.TrimSpace(desc), nil
+		if sub.Executor, err = openExecutor(); err != nil {
+			return err
+		}
 		member, err := starlarkagent.New(sub)
 		if err != nil {
 			return usageError("--managed %s: %v", name, err)
