@@ -195,7 +195,8 @@ func writeTextResult(stdout, stderr io.Writer, name string, res executors.Result
 		// Only the Starlark engine streams output as it is printed.
 		fmt.Fprint(stdout, res.Stdout)
 	} else if res.Truncated {
-		// The live copy stops at the limit; say so where the reader looks.
+		// The live copy stops after the head; the marker and the tail
+		// come at the end.
 		if i := strings.LastIndex(res.Stdout, "\n[output truncated"); i >= 0 {
 			fmt.Fprint(stdout, res.Stdout[i:])
 		}

@@ -323,7 +323,7 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 
 	limits := e.limits
 	runCtx, cancel := context.WithTimeout(ctx, limits.Timeout)
-	printed := &output{max: limits.MaxOutput, live: e.live}
+	printed := newOutput(limits.MaxOutput, e.live)
 	thread := &starlark.Thread{
 		Name:  "star-agent",
 		Print: func(_ *starlark.Thread, msg string) { printed.WriteString(msg + "\n") },
@@ -341,7 +341,7 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	go func() {
 		select {
 		case <-runCtx.Done():
-			thread.Cancel(mon.reason())
+			mon.cancel(mon.reason())
 		case <-stopWatch:
 		}
 	}()
@@ -375,16 +375,19 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	mon.ctxErr = runCtx.Err() // before cancel, which would end runCtx anyway
 	cancel()
 
-	res.Steps = thread.ExecutionSteps()
 	res.Stdout = printed.String()
 	res.Truncated = printed.truncated()
 	if abandoned {
+		res.Steps = thread.ExecutionSteps()
 		res.Err = &executors.ExecError{Type: "TimeoutError", Message: mon.timeoutMessage()}
 		go func() {
 			e.settle(<-done)
+			mon.closeGenerators()
 			e.mu.Unlock()
 		}()
 	} else {
+		mon.closeGenerators()
+		res.Steps = mon.steps()
 		e.finish(&res, out.err, mon, name, code)
 		e.settle(out)
 		e.mu.Unlock()

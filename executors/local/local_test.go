@@ -236,16 +236,34 @@ func TestVariables(t *testing.T) {
 func TestOutputCap(t *testing.T) {
 	var live strings.Builder
 	e := newTestExecutor(t, Options{Limits: executors.Limits{MaxOutput: 100}, Stdout: &live})
-	res := run(t, e, "for i in range(1000):\n    print('line', i)")
-	if !res.Truncated || !strings.Contains(res.Stdout, "[output truncated") {
+	res := run(t, e, "for i in range(1000):\n    print('line', i)\nprint('the end')")
+	if !res.Truncated {
+		t.Fatalf("not truncated: %q", res.Stdout)
+	}
+	// The first 50 and the last 50 characters are kept, around a marker.
+	head, rest, ok := strings.Cut(res.Stdout, "\n[output truncated: ")
+	if !ok {
 		t.Fatalf("no truncation marker: %q", res.Stdout)
 	}
-	kept, _, _ := strings.Cut(res.Stdout, "\n[output truncated")
-	if len([]rune(kept)) != 100 {
-		t.Errorf("kept %d characters, want 100", len([]rune(kept)))
+	marker, tail, _ := strings.Cut(rest, "]\n")
+	if head != "line 0\nline 1\nline 2\nline 3\nline 4\nline 5\nline 6\nl" {
+		t.Errorf("head %q", head)
 	}
-	if live.String() != kept {
-		t.Errorf("live copy differs from kept output")
+	if !strings.HasSuffix(tail, "line 997\nline 998\nline 999\nthe end\n") || len([]rune(tail)) != 50 {
+		t.Errorf("tail %q", tail)
+	}
+	if want := "8798 characters in the middle were dropped; the first 50 and the last 50 are kept"; marker != want {
+		t.Errorf("marker %q, want %q", marker, want)
+	}
+	if live.String() != head {
+		t.Errorf("live copy %q differs from the kept head", live.String())
+	}
+	// Below the cap, everything is kept.
+	if res := run(t, e, "print('x' * 99, end='')"); res.Truncated || res.Stdout != strings.Repeat("x", 99) {
+		t.Errorf("99 characters: truncated %v, %q", res.Truncated, res.Stdout)
+	}
+	if res := run(t, e, "print('é' * 60 + 'ü' * 60)"); !res.Truncated || !strings.HasPrefix(res.Stdout, strings.Repeat("é", 50)+"\n[") || !strings.HasSuffix(res.Stdout, strings.Repeat("ü", 49)+"\n") {
+		t.Errorf("one long write: %q", res.Stdout)
 	}
 }
 

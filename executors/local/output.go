@@ -7,14 +7,24 @@ import (
 	"unicode/utf8"
 )
 
-// output keeps what the code prints, up to a number of characters, and
-// counts the rest. It also copies what it keeps to an optional live writer.
+// output keeps the first and the last characters the code prints, at
+// most max in all, and counts the rest: the end of a long output (a
+// summary, the last error) matters as much as its start. What it keeps of
+// the head it also copies to an optional live writer as it is printed;
+// the tail can only be known at the end.
 type output struct {
 	max     int
-	kept    int // characters kept
-	dropped int // characters dropped
+	headMax int
+	tailMax int
+	kept    int // characters kept in buf, the head
+	total   int // characters printed
 	buf     strings.Builder
+	tail    []byte // holds at least the last tailMax characters printed after the head
 	live    io.Writer
+}
+
+func newOutput(max int, live io.Writer) *output {
+	return &output{max: max, headMax: max - max/2, tailMax: max / 2, live: live}
 }
 
 func (o *output) Write(p []byte) (int, error) {
@@ -23,38 +33,58 @@ func (o *output) Write(p []byte) (int, error) {
 }
 
 func (o *output) WriteString(s string) (int, error) {
-	n := utf8.RuneCountInString(s)
-	keep := s
-	if o.kept+n > o.max {
-		room := max(o.max-o.kept, 0)
-		// Cut at a rune boundary after room characters.
-		cut := 0
-		for i := 0; i < room; i++ {
-			_, size := utf8.DecodeRuneInString(s[cut:])
-			cut += size
+	size := len(s)
+	o.total += utf8.RuneCountInString(s)
+	if room := o.headMax - o.kept; room > 0 {
+		head := prefixRunes(s, room)
+		o.kept += utf8.RuneCountInString(head)
+		o.buf.WriteString(head)
+		if o.live != nil && head != "" {
+			io.WriteString(o.live, head)
 		}
-		keep = s[:cut]
-		o.dropped += n - room
-		n = room
+		s = s[len(head):]
 	}
-	o.kept += n
-	o.buf.WriteString(keep)
-	if o.live != nil && keep != "" {
-		io.WriteString(o.live, keep)
+	if s != "" && o.tailMax > 0 {
+		o.tail = append(o.tail, suffixRunes(s, o.tailMax)...)
+		// Keep the buffer within a few times the tail's size.
+		if len(o.tail) > 8*o.tailMax+64 {
+			o.tail = []byte(suffixRunes(string(o.tail), o.tailMax))
+		}
 	}
-	return len(s), nil
+	return size, nil
 }
 
-// String returns what was kept, with a marker if anything was dropped.
+// prefixRunes returns the first n characters of s.
+func prefixRunes(s string, n int) string {
+	cut := 0
+	for i := 0; i < n && cut < len(s); i++ {
+		_, size := utf8.DecodeRuneInString(s[cut:])
+		cut += size
+	}
+	return s[:cut]
+}
+
+// suffixRunes returns the last n characters of s.
+func suffixRunes(s string, n int) string {
+	cut := len(s)
+	for i := 0; i < n && cut > 0; i++ {
+		_, size := utf8.DecodeLastRuneInString(s[:cut])
+		cut -= size
+	}
+	return s[cut:]
+}
+
+func (o *output) dropped() int { return max(o.total-o.max, 0) }
+
+// String returns what was kept, with a marker where characters were
+// dropped.
 func (o *output) String() string {
-	if o.dropped == 0 {
-		return o.buf.String()
+	if o.dropped() == 0 {
+		return o.buf.String() + string(o.tail)
 	}
-	return o.buf.String() + o.marker()
+	tail := suffixRunes(string(o.tail), o.tailMax)
+	return o.buf.String() + fmt.Sprintf("\n[output truncated: %d characters in the middle were dropped; the first %d and the last %d are kept]\n",
+		o.dropped(), o.kept, utf8.RuneCountInString(tail)) + tail
 }
 
-func (o *output) marker() string {
-	return fmt.Sprintf("\n[output truncated: %d more characters were printed; only the first %d are kept]\n", o.dropped, o.max)
-}
-
-func (o *output) truncated() bool { return o.dropped > 0 }
+func (o *output) truncated() bool { return o.dropped() > 0 }

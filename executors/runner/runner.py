@@ -55,13 +55,23 @@ def _private_channels():
 
 
 class Capture(io.TextIOBase):
-    """A text stream that keeps at most max characters and counts the rest."""
+    """A text stream that keeps the first and the last characters of what
+    is written, at most max in all, and counts the rest: the end of a long
+    output (a summary, the last error) matters as much as its start."""
 
     def __init__(self, max_chars):
         self.max = max_chars
+        self.head_max = max_chars - max_chars // 2
+        self.tail_max = max_chars // 2
         self.parts = []
         self.kept = 0
-        self.dropped = 0
+        self.tail = []
+        self.tail_len = 0
+        self.total = 0
+
+    @property
+    def dropped(self):
+        return max(self.total - self.max, 0)
 
     def writable(self):
         return True
@@ -70,15 +80,19 @@ class Capture(io.TextIOBase):
         if not isinstance(s, str):
             raise TypeError("write() argument must be str, not " + type(s).__name__)
         n = len(s)
-        room = self.max - self.kept
-        if n <= room:
-            self.parts.append(s)
-            self.kept += n
-        else:
-            if room > 0:
-                self.parts.append(s[:room])
-                self.kept += room
-            self.dropped += n - max(room, 0)
+        self.total += n
+        room = self.head_max - self.kept
+        if room > 0:
+            self.parts.append(s[:room])
+            self.kept += min(n, room)
+            s = s[room:]
+        if s and self.tail_max > 0:
+            s = s[-self.tail_max:]
+            self.tail.append(s)
+            self.tail_len += len(s)
+            if self.tail_len > 2 * self.tail_max:
+                t = "".join(self.tail)[-self.tail_max:]
+                self.tail, self.tail_len = [t], len(t)
         return n
 
     def flush(self):
@@ -93,10 +107,12 @@ class Capture(io.TextIOBase):
 
     def text(self):
         out = "".join(self.parts)
-        if self.dropped:
-            out += ("\n[output truncated: %d more characters were printed; only the first %d are kept]\n"
-                    % (self.dropped, self.max))
-        return out
+        tail = "".join(self.tail)
+        if not self.dropped:
+            return out + tail
+        tail = tail[-self.tail_max:] if self.tail_max else ""
+        return out + ("\n[output truncated: %d characters in the middle were dropped; the first %d and the last %d are kept]\n"
+                      % (self.dropped, self.kept, len(tail))) + tail
 
 
 class FinalAnswerException(BaseException):

@@ -185,8 +185,8 @@ func Conformance(t *testing.T, newExec func(t *testing.T) executors.Executor) {
 
 	t.Run("output cap", func(t *testing.T) {
 		e := newExec(t)
-		res := ok(t, e, "for i in range(20000):\n    print('0123456789')")
-		if !res.Truncated || !strings.Contains(res.Stdout, "[output truncated: 170000 more characters") {
+		res := ok(t, e, "for i in range(20000):\n    print('0123456789')\nprint('the end')")
+		if !res.Truncated || !strings.Contains(res.Stdout, "[output truncated: 170008 characters in the middle were dropped; the first 25000 and the last 25000 are kept]") || !strings.HasSuffix(res.Stdout, "0123456789\nthe end\n") {
 			t.Errorf("truncated %v, tail %q", res.Truncated, res.Stdout[max(0, len(res.Stdout)-120):])
 		}
 		if n := len([]rune(res.Stdout)); n > 50_200 {
