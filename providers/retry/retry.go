@@ -268,8 +268,11 @@ func (t *Transport) attempt(req *http.Request, n int) (*http.Response, error) {
 	}
 	resp, err := base.RoundTrip(r)
 	if err != nil {
+		// Read whether the attempt's own deadline expired before cancel
+		// marks its context as done whatever the cause.
+		timedOut := errors.Is(ctx.Err(), context.DeadlineExceeded) && req.Context().Err() == nil
 		cancel()
-		if ctx.Err() != nil && req.Context().Err() == nil {
+		if timedOut {
 			err = fmt.Errorf("attempt %d: %w after %v: %w", n, ErrTimeout, t.Policy.AttemptTimeout, err)
 		}
 		return nil, err

@@ -143,12 +143,16 @@ func TestTransportRetriesTransportErrors(t *testing.T) {
 	srv, _ := statusServer(t, nil)
 	url := srv.URL
 	srv.Close() // connection refused from now on
-	tr := &Transport{Policy: Policy{MaxAttempts: 3}, Sleep: func(context.Context, time.Duration) error { return nil }}
+	tr := &Transport{Policy: Policy{MaxAttempts: 3, AttemptTimeout: time.Minute}, Sleep: func(context.Context, time.Duration) error { return nil }}
 	ctx, rep := WithReport(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 	_, err := Client(nil, tr).Do(req)
 	if err == nil || rep().Attempts != 3 || !rep().GaveUp {
 		t.Fatalf("err = %v, report %+v", err, rep())
+	}
+	// A refused connection is not a timeout.
+	if errors.Is(err, ErrTimeout) || strings.Contains(err.Error(), "timed out") || !strings.Contains(err.Error(), "connection refused") {
+		t.Errorf("err = %v, want the refused connection, not a timeout", err)
 	}
 }
 
