@@ -115,6 +115,9 @@ type Executor struct {
 	tools  []tool.Tool
 	vars   map[string]any
 	closed bool
+	// lost says why the sandbox was replaced outside any result the
+	// model saw (a cancelled execution); the next result carries it.
+	lost string
 }
 
 var _ executors.Executor = (*Executor)(nil)
@@ -255,6 +258,10 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	if err == nil {
 		out.Engine = Engine
 		out.Duration = time.Since(start)
+		if e.lost != "" {
+			out.Notes = append(out.Notes, e.lost)
+			e.lost = ""
+		}
 		return out, nil
 	}
 	// The runner is gone or busy with code nobody waits for: replace it.
@@ -263,8 +270,10 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	sb.kill()
 	res.Duration = time.Since(start)
 	if ctx.Err() != nil {
+		e.lost = "the previous execution was cancelled, so the Python sandbox was restarted: variables, functions and imports defined before are gone"
 		return res, fmt.Errorf("wasm: execution stopped: %w", context.Cause(ctx))
 	}
+	e.lost = "" // this result tells the model itself
 	if tctx.Err() != nil {
 		res.Err = runner.Restarted("TimeoutError", fmt.Sprintf("the code ran longer than the time limit of %s", e.limits.Timeout))
 		return res, nil

@@ -2,6 +2,7 @@ package wasm
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,8 +108,33 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
+// TestCancelledExecutionIsReported: a cancelled context kills the
+// sandbox; the next result tells the model that its state is gone.
+func TestCancelledExecutionIsReported(t *testing.T) {
+	e := newExec(t, Options{})
+	exec1(t, e, "x = 1")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	if _, err := e.Execute(ctx, "while True:\n    pass"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled execution: err = %v", err)
+	}
+	res := exec1(t, e, "'x' in globals()")
+	if res.Value != false || len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "variables, functions and imports defined before are gone") {
+		t.Fatalf("after cancellation: value %v, notes %q", res.Value, res.Notes)
+	}
+	if res := exec1(t, e, "1"); len(res.Notes) != 0 {
+		t.Errorf("the note is repeated: %q", res.Notes)
+	}
+}
+
 func TestDeepRecursionTrap(t *testing.T) {
-	e := newExec(t, Options{Cancel: CancelClose, Limits: executors.Limits{Timeout: 10 * time.Second}})
+	for _, s := range strategies {
+		t.Run(s.name, func(t *testing.T) { deepRecursionTrap(t, s.cancel) })
+	}
+}
+
+func deepRecursionTrap(t *testing.T, cancel Cancel) {
+	e := newExec(t, Options{Cancel: cancel, Limits: executors.Limits{Timeout: 10 * time.Second}})
 	res := exec1(t, e, "def f(n):\n    return f(n + 1)\nf(0)")
 	if res.Err == nil || res.Err.Type != "RecursionError" {
 		t.Fatalf("recursion limit: %+v", res.Err)
