@@ -112,8 +112,6 @@ func window(s string, start, end starlark.Value) (string, int, bool, error) {
 	return s[byteOffset(s, lo):byteOffset(s, hi)], lo, true, nil
 }
 
-func isPySpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
-
 func strArg(fname string, v starlark.Value) (string, error) {
 	s, ok := v.(starlark.String)
 	if !ok {
@@ -224,22 +222,6 @@ func isLineBreak(r rune) bool {
 	return false
 }
 
-func isCased(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
-
-func titleCase(s string) string {
-	var b strings.Builder
-	prevCased := false
-	for _, r := range s {
-		if prevCased {
-			b.WriteRune(unicode.ToLower(r))
-		} else {
-			b.WriteRune(unicode.ToTitle(r))
-		}
-		prevCased = isCased(r)
-	}
-	return b.String()
-}
-
 func allRunes(s string, f func(rune) bool) starlark.Bool {
 	if s == "" {
 		return false
@@ -250,10 +232,6 @@ func allRunes(s string, f func(rune) bool) starlark.Bool {
 		}
 	}
 	return true
-}
-
-func isDigitRune(r rune) bool {
-	return unicode.Is(unicode.Nd, r) || strings.ContainsRune("¹²³⁰⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉", r)
 }
 
 // defineStrMethods fills strMethods (called from the init in runtime.go).
@@ -269,77 +247,31 @@ func defineStrMethods() {
 			return f(s), nil
 		})
 	}
-	noArgs("lower", func(s string) starlark.Value { return starlark.String(strings.ToLower(s)) })
-	noArgs("upper", func(s string) starlark.Value { return starlark.String(strings.ToUpper(s)) })
-	noArgs("casefold", func(s string) starlark.Value {
-		return starlark.String(strings.ReplaceAll(strings.ToLower(s), "ß", "ss"))
-	})
-	noArgs("swapcase", func(s string) starlark.Value {
-		return starlark.String(strings.Map(func(r rune) rune {
-			if unicode.IsUpper(r) {
-				return unicode.ToLower(r)
-			}
-			return unicode.ToUpper(r)
-		}, s))
-	})
-	noArgs("title", func(s string) starlark.Value { return starlark.String(titleCase(s)) })
-	noArgs("capitalize", func(s string) starlark.Value {
-		if s == "" {
-			return starlark.String("")
-		}
-		r, size := utf8.DecodeRuneInString(s)
-		return starlark.String(string(unicode.ToTitle(r)) + strings.ToLower(s[size:]))
-	})
-	noArgs("isalpha", func(s string) starlark.Value { return allRunes(s, unicode.IsLetter) })
-	noArgs("isalnum", func(s string) starlark.Value {
-		return allRunes(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) })
-	})
-	noArgs("isdecimal", func(s string) starlark.Value {
-		return allRunes(s, func(r rune) bool { return unicode.Is(unicode.Nd, r) })
-	})
-	noArgs("isdigit", func(s string) starlark.Value { return allRunes(s, isDigitRune) })
-	noArgs("isnumeric", func(s string) starlark.Value { return allRunes(s, unicode.IsNumber) })
+	noArgs("lower", func(s string) starlark.Value { return starlark.String(pyLower(s)) })
+	noArgs("upper", func(s string) starlark.Value { return starlark.String(pyUpper(s)) })
+	noArgs("casefold", func(s string) starlark.Value { return starlark.String(pyCasefold(s)) })
+	noArgs("swapcase", func(s string) starlark.Value { return starlark.String(pySwapcase(s)) })
+	noArgs("title", func(s string) starlark.Value { return starlark.String(pyTitle(s)) })
+	noArgs("capitalize", func(s string) starlark.Value { return starlark.String(pyCapitalize(s)) })
+	noArgs("isalpha", func(s string) starlark.Value { return allRunes(s, isPyAlpha) })
+	noArgs("isalnum", func(s string) starlark.Value { return allRunes(s, isPyAlnum) })
+	noArgs("isdecimal", func(s string) starlark.Value { return allRunes(s, isPyDecimal) })
+	noArgs("isdigit", func(s string) starlark.Value { return allRunes(s, isPyDigit) })
+	noArgs("isnumeric", func(s string) starlark.Value { return allRunes(s, isPyNumeric) })
 	noArgs("isspace", func(s string) starlark.Value { return allRunes(s, isPySpace) })
 	noArgs("isascii", func(s string) starlark.Value { return starlark.Bool(isASCII(s)) })
 	noArgs("isprintable", func(s string) starlark.Value {
 		for _, r := range s {
-			if !isPrintable(r) {
+			if !isPyPrintable(r) {
 				return starlark.False
 			}
 		}
 		return starlark.True
 	})
-	noArgs("isidentifier", func(s string) starlark.Value {
-		for i, r := range s {
-			if !(r == '_' || unicode.IsLetter(r) || (i > 0 && (unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)))) {
-				return starlark.False
-			}
-		}
-		return starlark.Bool(s != "")
-	})
-	noArgs("islower", func(s string) starlark.Value {
-		cased := false
-		for _, r := range s {
-			if unicode.IsUpper(r) || unicode.IsTitle(r) {
-				return starlark.False
-			}
-			cased = cased || unicode.IsLower(r)
-		}
-		return starlark.Bool(cased)
-	})
-	noArgs("isupper", func(s string) starlark.Value {
-		cased := false
-		for _, r := range s {
-			if unicode.IsLower(r) || unicode.IsTitle(r) {
-				return starlark.False
-			}
-			cased = cased || unicode.IsUpper(r)
-		}
-		return starlark.Bool(cased)
-	})
-	noArgs("istitle", func(s string) starlark.Value {
-		return starlark.Bool(s != "" && titleCase(s) == s && strings.IndexFunc(s, isCased) >= 0)
-	})
+	noArgs("isidentifier", func(s string) starlark.Value { return starlark.Bool(isIdentifier(s)) })
+	noArgs("islower", func(s string) starlark.Value { return starlark.Bool(pyIsLower(s)) })
+	noArgs("isupper", func(s string) starlark.Value { return starlark.Bool(pyIsUpper(s)) })
+	noArgs("istitle", func(s string) starlark.Value { return starlark.Bool(pyIsTitle(s)) })
 
 	strip := func(name string, left, right bool) {
 		defStr(name, func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
