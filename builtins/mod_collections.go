@@ -1,7 +1,9 @@
 package builtins
 
 import (
+	"fmt"
 	"strings"
+	"unicode"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -605,21 +607,99 @@ func (q *deque) Attr(name string) (starlark.Value, error) {
 	return nil, Errorf("AttributeError", "'collections.deque' object has no attribute '%s'", name)
 }
 
-// namedtupleValue is an instance of a namedtuple type.
+// namedtupleValue is an instance of a namedtuple type: a tuple whose
+// items are also attributes.
 type namedtupleValue struct {
 	starlark.Tuple
 	typ    *Type
 	fields []string
 }
 
-var _ Representer = (*namedtupleValue)(nil)
+var (
+	_ Representer        = (*namedtupleValue)(nil)
+	_ starlark.HasBinary = (*namedtupleValue)(nil)
+	_ tupleSubclass      = (*namedtupleValue)(nil)
+)
 
-func (n *namedtupleValue) Type() string           { return n.typ.name }
-func (n *namedtupleValue) PyType() starlark.Value { return n.typ }
-func (n *namedtupleValue) String() string         { return Repr(n) }
+// tupleSubclass is implemented by values whose type derives from tuple
+// (namedtuples, time.struct_time): == and ordering compare them as the
+// plain tuples of their items.
+type tupleSubclass interface {
+	starlark.Value
+	tupleItems() starlark.Tuple
+}
+
+// asTuples turns x and y into plain tuples when both are tuples, one of
+// them of a subclass, and returns them unchanged otherwise.
+func asTuples(x, y starlark.Value) (starlark.Value, starlark.Value) {
+	xt, xsub := x.(tupleSubclass)
+	yt, ysub := y.(tupleSubclass)
+	_, xplain := x.(starlark.Tuple)
+	_, yplain := y.(starlark.Tuple)
+	if (xsub || xplain) && (ysub || yplain) && (xsub || ysub) {
+		if xsub {
+			x = xt.tupleItems()
+		}
+		if ysub {
+			y = yt.tupleItems()
+		}
+	}
+	return x, y
+}
+
+func (n *namedtupleValue) tupleItems() starlark.Tuple { return n.Tuple }
+func (n *namedtupleValue) Type() string               { return n.typ.name }
+func (n *namedtupleValue) PyType() starlark.Value     { return n.typ }
+func (n *namedtupleValue) String() string             { return Repr(n) }
 
 func (n *namedtupleValue) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
-	return n.Tuple.CompareSameType(op, y.(*namedtupleValue).Tuple, depth)
+	return compareTupleSubclass(n.Tuple, op, y, depth)
+}
+
+// compareTupleSubclass compares the items of a tuple subclass with y,
+// which go.starlark.net found to have the same type name.
+func compareTupleSubclass(items starlark.Tuple, op syntax.Token, y starlark.Value, depth int) (bool, error) {
+	other, ok := y.(tupleSubclass)
+	if !ok {
+		switch op {
+		case syntax.EQL:
+			return false, nil
+		case syntax.NEQ:
+			return true, nil
+		}
+		return false, Errorf("TypeError", "'%s' not supported between instances of '%s' and '%s'", op, TypeName(items), TypeName(y))
+	}
+	return items.CompareSameType(op, other.tupleItems(), depth)
+}
+
+// tupleBinary is tuple + tuple and tuple * int for a tuple subclass,
+// whose results are plain tuples.
+func tupleBinary(items starlark.Tuple, op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	switch op {
+	case syntax.PLUS:
+		var other starlark.Tuple
+		switch t := y.(type) {
+		case starlark.Tuple:
+			other = t
+		case tupleSubclass:
+			other = t.tupleItems()
+		default:
+			return nil, nil
+		}
+		if side == starlark.Left {
+			return append(append(starlark.Tuple{}, items...), other...), nil
+		}
+		return append(append(starlark.Tuple{}, other...), items...), nil
+	case syntax.STAR:
+		if _, ok := y.(starlark.Int); ok {
+			return starlark.Binary(op, items, y)
+		}
+	}
+	return nil, nil
+}
+
+func (n *namedtupleValue) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	return tupleBinary(n.Tuple, op, y, side)
 }
 
 func (n *namedtupleValue) PyRepr(th *starlark.Thread) (string, error) {
@@ -642,7 +722,7 @@ func (n *namedtupleValue) PyRepr(th *starlark.Thread) (string, error) {
 func (n *namedtupleValue) PyStr(th *starlark.Thread) (string, error) { return n.PyRepr(th) }
 
 func (n *namedtupleValue) AttrNames() []string {
-	return append([]string{"_asdict", "_fields", "_replace", "count", "index"}, n.fields...)
+	return append([]string{"_asdict", "_field_defaults", "_fields", "_make", "_replace", "count", "index"}, n.fields...)
 }
 
 func (n *namedtupleValue) Attr(name string) (starlark.Value, error) {
@@ -652,10 +732,13 @@ func (n *namedtupleValue) Attr(name string) (starlark.Value, error) {
 		}
 	}
 	switch name {
-	case "_fields":
-		return n.typ.attrs["_fields"], nil
+	case "_fields", "_field_defaults", "_make", "__match_args__":
+		return n.typ.attrs[name], nil
 	case "_asdict":
 		return fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := starlark.UnpackPositionalArgs(name, args, kwargs, 0); err != nil {
+				return nil, err
+			}
 			d := starlark.NewDict(len(n.fields))
 			for i, f := range n.fields {
 				d.SetKey(starlark.String(f), n.Tuple[i])
@@ -664,7 +747,11 @@ func (n *namedtupleValue) Attr(name string) (starlark.Value, error) {
 		}), nil
 	case "_replace":
 		return fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if len(args) > 0 {
+				return nil, Errorf("TypeError", "%s._replace() takes 1 positional argument but %d were given", n.typ.name, len(args)+1)
+			}
 			vals := append(starlark.Tuple(nil), n.Tuple...)
+			var unknown []starlark.Value
 			for _, kv := range kwargs {
 				k := string(kv[0].(starlark.String))
 				found := false
@@ -674,8 +761,11 @@ func (n *namedtupleValue) Attr(name string) (starlark.Value, error) {
 					}
 				}
 				if !found {
-					return nil, Errorf("ValueError", "Got unexpected field names: ['%s']", k)
+					unknown = append(unknown, kv[0])
 				}
+			}
+			if len(unknown) > 0 {
+				return nil, Errorf("ValueError", "Got unexpected field names: %s", Repr(starlark.NewList(unknown)))
 			}
 			return &namedtupleValue{Tuple: vals, typ: n.typ, fields: n.fields}, nil
 		}), nil
@@ -685,12 +775,54 @@ func (n *namedtupleValue) Attr(name string) (starlark.Value, error) {
 	return nil, Errorf("AttributeError", "'%s' object has no attribute '%s'", n.typ.name, name)
 }
 
+// pyKeywords are Python 3.11's keyword.kwlist.
+var pyKeywords = map[string]bool{
+	"False": true, "None": true, "True": true, "and": true, "as": true, "assert": true, "async": true,
+	"await": true, "break": true, "class": true, "continue": true, "def": true, "del": true, "elif": true,
+	"else": true, "except": true, "finally": true, "for": true, "from": true, "global": true, "if": true,
+	"import": true, "in": true, "is": true, "lambda": true, "nonlocal": true, "not": true, "or": true,
+	"pass": true, "raise": true, "return": true, "try": true, "while": true, "with": true, "yield": true,
+}
+
+// isPyIdentifier is str.isidentifier (XID_Start/XID_Continue, approximated
+// by letters, digits, marks and connector punctuation outside ASCII).
+func isPyIdentifier(s string) bool {
+	for i, r := range s {
+		switch {
+		case r == '_' || r < 0x80 && unicode.IsLetter(r):
+		case i > 0 && r < 0x80 && unicode.IsDigit(r):
+		case r >= 0x80 && (unicode.IsLetter(r) || unicode.Is(unicode.Nl, r)):
+		case r >= 0x80 && i > 0 && (unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc)):
+		default:
+			return false
+		}
+	}
+	return s != ""
+}
+
+// argList is CPython's listing of missing argument names: 'a', 'a' and
+// 'b', 'a', 'b', and 'c'.
+func argList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "'" + n + "'"
+	}
+	switch len(q) {
+	case 1:
+		return q[0]
+	case 2:
+		return q[0] + " and " + q[1]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + ", and " + q[len(q)-1]
+}
+
 func namedtuple(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var name string
-	var fieldsV, defaults, rename, module starlark.Value = nil, starlark.None, starlark.False, starlark.None
-	if err := starlark.UnpackArgs("namedtuple", args, kwargs, "typename", &name, "field_names", &fieldsV, "rename?", &rename, "defaults?", &defaults, "module?", &module); err != nil {
+	var typename, fieldsV starlark.Value
+	var defaults, rename, module starlark.Value = starlark.None, starlark.False, starlark.None
+	if err := starlark.UnpackArgs("namedtuple", args, kwargs, "typename", &typename, "field_names", &fieldsV, "rename?", &rename, "defaults?", &defaults, "module?", &module); err != nil {
 		return nil, err
 	}
+	name := Str(typename)
 	var fields []string
 	if s, ok := fieldsV.(starlark.String); ok {
 		fields = strings.Fields(strings.ReplaceAll(string(s), ",", " "))
@@ -700,17 +832,35 @@ func namedtuple(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, k
 			return nil, err
 		}
 		for _, v := range vals {
-			s, ok := v.(starlark.String)
-			if !ok {
-				return nil, Errorf("TypeError", "Type names and field names must be strings")
-			}
-			fields = append(fields, string(s))
+			fields = append(fields, Str(v))
 		}
 	}
+	if rename.Truth() {
+		seen := map[string]bool{}
+		for i, f := range fields {
+			if !isPyIdentifier(f) || pyKeywords[f] || strings.HasPrefix(f, "_") || seen[f] {
+				fields[i] = fmt.Sprintf("_%d", i)
+			}
+			seen[f] = true
+		}
+	}
+	for _, f := range append([]string{name}, fields...) {
+		if !isPyIdentifier(f) {
+			return nil, Errorf("ValueError", "Type names and field names must be valid identifiers: %s", quoteString(f))
+		}
+		if pyKeywords[f] {
+			return nil, Errorf("ValueError", "Type names and field names cannot be a keyword: %s", quoteString(f))
+		}
+	}
+	seen := map[string]bool{}
 	for _, f := range fields {
-		if strings.HasPrefix(f, "_") {
+		if strings.HasPrefix(f, "_") && !bool(rename.Truth()) {
 			return nil, Errorf("ValueError", "Field names cannot start with an underscore: %s", quoteString(f))
 		}
+		if seen[f] {
+			return nil, Errorf("ValueError", "Encountered duplicate field name: %s", quoteString(f))
+		}
+		seen[f] = true
 	}
 	var dflts []starlark.Value
 	if defaults != starlark.None {
@@ -726,10 +876,14 @@ func namedtuple(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, k
 	for i, f := range fields {
 		fieldTuple[i] = starlark.String(f)
 	}
+	fieldDefaults := starlark.NewDict(len(dflts))
+	for i, d := range dflts {
+		fieldDefaults.SetKey(fieldTuple[len(fields)-len(dflts)+i], d)
+	}
 	t := &Type{name: name, base: typeTuple, methods: tupleMethods}
 	t.new = func(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		if len(args) > len(fields) {
-			return nil, Errorf("TypeError", "%s() takes %d positional arguments but %d were given", name, len(fields)+1, len(args)+1)
+			return nil, Errorf("TypeError", "%s.__new__() takes %d positional arguments but %d were given", name, len(fields)+1, len(args)+1)
 		}
 		vals := make(starlark.Tuple, len(fields))
 		copy(vals, args)
@@ -743,28 +897,39 @@ func namedtuple(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, k
 			for i, f := range fields {
 				if f == k {
 					if set[i] {
-						return nil, Errorf("TypeError", "%s() got multiple values for argument '%s'", name, k)
+						return nil, Errorf("TypeError", "%s.__new__() got multiple values for argument '%s'", name, k)
 					}
 					vals[i], set[i], found = kv[1], true, true
 				}
 			}
 			if !found {
-				return nil, Errorf("TypeError", "%s() got an unexpected keyword argument '%s'", name, k)
+				return nil, Errorf("TypeError", "%s.__new__() got an unexpected keyword argument '%s'", name, k)
 			}
 		}
+		var missing []string
 		for i := range fields {
 			if !set[i] {
 				if j := i - (len(fields) - len(dflts)); j >= 0 {
 					vals[i] = dflts[j]
 					continue
 				}
-				return nil, Errorf("TypeError", "%s() missing required argument: '%s'", name, fields[i])
+				missing = append(missing, fields[i])
 			}
+		}
+		if len(missing) > 0 {
+			s := "s"
+			if len(missing) == 1 {
+				s = ""
+			}
+			return nil, Errorf("TypeError", "%s.__new__() missing %d required positional argument%s: %s", name, len(missing), s, argList(missing))
 		}
 		return &namedtupleValue{Tuple: vals, typ: t, fields: fields}, nil
 	}
+	fieldDefaults.Freeze()
 	t.attrs = map[string]starlark.Value{
-		"_fields": fieldTuple,
+		"_fields":         fieldTuple,
+		"__match_args__":  fieldTuple,
+		"_field_defaults": fieldDefaults,
 		"_make": fn("_make", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var it starlark.Value
 			if err := starlark.UnpackPositionalArgs("_make", args, kwargs, 1, &it); err != nil {
@@ -774,7 +939,10 @@ func namedtuple(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, k
 			if err != nil {
 				return nil, err
 			}
-			return t.new(th, vals, nil)
+			if len(vals) != len(fields) {
+				return nil, Errorf("TypeError", "Expected %d arguments, got %d", len(fields), len(vals))
+			}
+			return &namedtupleValue{Tuple: vals, typ: t, fields: fields}, nil
 		}),
 	}
 	return t, nil

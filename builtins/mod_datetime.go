@@ -984,7 +984,14 @@ func datetimeModule() starlark.StringDict {
 }
 
 // isoCalendarDate is the namedtuple date.isocalendar() returns.
-var isoCalendarDate, _ = namedtuple(nil, nil, starlark.Tuple{starlark.String("datetime.IsoCalendarDate"), starlark.String("year week weekday")}, nil)
+var isoCalendarDate = func() starlark.Value {
+	t, err := namedtuple(nil, nil, starlark.Tuple{starlark.String("IsoCalendarDate"), starlark.String("year week weekday")}, nil)
+	if err != nil {
+		panic(err)
+	}
+	t.(*Type).name = "datetime.IsoCalendarDate"
+	return t
+}()
 
 var datetimeMembers = datetimeModule()
 

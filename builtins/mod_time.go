@@ -95,29 +95,15 @@ func (s *structTime) PyRepr(th *starlark.Thread) (string, error) {
 
 func (s *structTime) PyStr(th *starlark.Thread) (string, error) { return s.PyRepr(th) }
 
+func (s *structTime) tupleItems() starlark.Tuple { return s.Tuple }
+
 func (s *structTime) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
-	return s.Tuple.CompareSameType(op, y.(*structTime).Tuple, depth)
+	return compareTupleSubclass(s.Tuple, op, y, depth)
 }
 
 // Binary makes st + tuple and st * n plain tuples, as for any tuple.
 func (s *structTime) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
-	switch op {
-	case syntax.PLUS:
-		other, ok := y.(starlark.Tuple)
-		if st, isST := y.(*structTime); isST {
-			other, ok = st.Tuple, true
-		}
-		if !ok {
-			return nil, nil
-		}
-		if side == starlark.Left {
-			return append(append(starlark.Tuple{}, s.Tuple...), other...), nil
-		}
-		return append(append(starlark.Tuple{}, other...), s.Tuple...), nil
-	case syntax.STAR:
-		return starlark.Binary(op, s.Tuple, y)
-	}
-	return nil, nil
+	return tupleBinary(s.Tuple, op, y, side)
 }
 
 func (s *structTime) AttrNames() []string {
