@@ -27,6 +27,8 @@ type execFlags struct {
 	maxSteps  uint64
 	maxMemory string
 	maxOutput int
+	packages  []string
+	mounts    []string
 }
 
 func newExecCmd() *cobra.Command {
@@ -75,6 +77,8 @@ Exit status: 0 when every file ran without error, 1 when user code failed,
 	fl.StringVar(&f.engine, "engine", "", "where code runs: starlark, python, or auto (Starlark unless the code needs CPython); default auto with --executor, else starlark")
 	fl.StringVar(&f.executor, "executor", "", "full-Python executor for --engine python|auto: wasm (CPython in WebAssembly, in process)")
 	fl.StringSliceVar(&f.imports, "imports", nil, "additional authorized imports, comma-separated (e.g. numpy,pandas)")
+	fl.StringArrayVar(&f.packages, "packages", nil, "directory of pure-Python packages (wheels unpacked) importable in the CPython sandbox once authorized with --imports; repeatable")
+	fl.StringArrayVar(&f.mounts, "mount", nil, "host directory the CPython sandbox may see, HOST:GUEST (read-only) or HOST:GUEST:rw, e.g. ./data:/data; repeatable")
 	fl.DurationVar(&f.timeout, "timeout", executors.DefaultTimeout, "wall-time limit per file")
 	fl.Uint64Var(&f.maxSteps, "max-steps", executors.DefaultMaxSteps, "interpreter step limit per file")
 	fl.StringVar(&f.maxMemory, "max-memory", "256MiB", "memory limit per file (e.g. 64MiB, 1GiB, or bytes)")
@@ -116,7 +120,11 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	if !f.json {
 		live = stdout
 	}
-	ex, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Limits: limits, Imports: f.imports, Stdout: live})
+	mounts, err := router.ParseMounts(f.mounts)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	ex, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Limits: limits, Imports: f.imports, Stdout: live, Packages: f.packages, Mounts: mounts})
 	if err != nil {
 		return usageError("%v", err)
 	}

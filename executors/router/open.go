@@ -3,6 +3,9 @@ package router
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local"
@@ -22,6 +25,44 @@ type Config struct {
 	Imports []string
 	// Stdout receives the Starlark engine's output as it is printed.
 	Stdout io.Writer
+	// Packages are host directories of pure-Python packages (wheels
+	// unpacked) importable by the full-Python executor once authorized.
+	Packages []string
+	// Mounts are host directories the full-Python executor's code may
+	// see, read-only unless marked writable.
+	Mounts []wasm.Mount
+}
+
+// ParseMounts reads --mount values (see ParseMount).
+func ParseMounts(values []string) ([]wasm.Mount, error) {
+	var out []wasm.Mount
+	for _, v := range values {
+		m, err := ParseMount(v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// ParseMount reads a --mount value, HOST:GUEST or HOST:GUEST:rw (GUEST
+// absolute, read-only unless :rw).
+func ParseMount(s string) (wasm.Mount, error) {
+	parts := strings.Split(s, ":")
+	m := wasm.Mount{}
+	switch {
+	case len(parts) == 3 && parts[2] == "rw":
+		m.Writable = true
+	case len(parts) == 3 && parts[2] == "ro":
+	case len(parts) != 2:
+		return m, fmt.Errorf("--mount %q: want HOST:GUEST or HOST:GUEST:rw, e.g. ./data:/data", s)
+	}
+	m.HostPath, m.GuestPath = parts[0], parts[1]
+	if m.HostPath == "" || !strings.HasPrefix(m.GuestPath, "/") {
+		return m, fmt.Errorf("--mount %q: the host directory must be named and the sandbox path absolute, e.g. ./data:/data", s)
+	}
+	return m, nil
 }
 
 // Open returns the executor cfg describes. Its errors describe a bad
@@ -39,6 +80,28 @@ func Open(cfg Config) (executors.Executor, error) {
 	default:
 		return nil, fmt.Errorf("--executor %q is not known; the available full-Python executor is wasm", cfg.Executor)
 	}
+	if cfg.Executor == "" && (len(cfg.Packages) > 0 || len(cfg.Mounts) > 0) {
+		return nil, fmt.Errorf("--packages and --mount are for the full-Python executor: add --executor wasm")
+	}
+	// Host paths are made absolute: the sandbox may run in a child
+	// process with another working directory.
+	var packages []string
+	for _, d := range cfg.Packages {
+		abs, err := filepath.Abs(d)
+		if st, serr := os.Stat(abs); err != nil || serr != nil || !st.IsDir() {
+			return nil, fmt.Errorf("--packages %s: not a directory", d)
+		}
+		packages = append(packages, abs)
+	}
+	var mounts []wasm.Mount
+	for _, m := range cfg.Mounts {
+		abs, err := filepath.Abs(m.HostPath)
+		if st, serr := os.Stat(abs); err != nil || serr != nil || !st.IsDir() {
+			return nil, fmt.Errorf("--mount %s: %s is not a directory", m.GuestPath, m.HostPath)
+		}
+		m.HostPath = abs
+		mounts = append(mounts, m)
+	}
 	newLocal := func() (*local.Executor, error) {
 		return local.New(local.Options{Limits: cfg.Limits, AuthorizedImports: cfg.Imports, Stdout: cfg.Stdout})
 	}
@@ -46,7 +109,7 @@ func Open(cfg Config) (executors.Executor, error) {
 		if cfg.Executor == "" {
 			return nil, fmt.Errorf("--engine %s needs a full-Python executor: add --executor wasm", engine)
 		}
-		return wasm.New(wasm.Options{Limits: cfg.Limits, Imports: executors.NewImportPolicy(cfg.Imports, nil)})
+		return wasm.New(wasm.Options{Limits: cfg.Limits, Imports: executors.NewImportPolicy(cfg.Imports, nil), PackageDirs: packages, Mounts: mounts})
 	}
 	switch engine {
 	case "starlark":

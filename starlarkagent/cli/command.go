@@ -44,6 +44,7 @@ type runFlags struct {
 	managed                   []string
 	answerRegexp              string
 	engine, executor          string
+	packages, mounts          []string
 }
 
 // Config adapts the run command to a program.
@@ -151,6 +152,8 @@ Exit status: 0 when the run ends with an answer (state success or max_steps),
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format on standard error: text or json")
 	fl.StringVar(&f.engine, "engine", "", "where code runs: starlark, python, or auto (Starlark unless the code needs CPython); default auto with --executor, else starlark")
 	fl.StringVar(&f.executor, "executor", "", "full-Python executor for --engine python|auto: wasm (CPython in WebAssembly, in process)")
+	fl.StringArrayVar(&f.packages, "packages", nil, "directory of pure-Python packages (wheels unpacked) importable in the CPython sandbox once authorized with --imports; repeatable")
+	fl.StringArrayVar(&f.mounts, "mount", nil, "host directory the CPython sandbox may see, HOST:GUEST (read-only) or HOST:GUEST:rw, e.g. ./data:/data; repeatable")
 	fl.StringVar(&f.otel, "otel", "", "export OpenTelemetry traces: stdout (written to standard error) or otlp (default from OTEL_TRACES_EXPORTER)")
 	fl.StringVar(&f.instructions, "instructions", "", "instructions appended to the system prompt")
 	fl.BoolVar(&f.markdown, "markdown", false, "ask for code in markdown fences instead of <code> tags")
@@ -197,10 +200,14 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 	// Each agent gets an executor of its own: a managed agent's code runs
 	// while its manager's execution waits for it.
 	openExecutor := func() (executors.Executor, error) {
-		if f.engine == "" && f.executor == "" {
+		if f.engine == "" && f.executor == "" && len(f.packages) == 0 && len(f.mounts) == 0 {
 			return nil, nil // the agent's default, the local engine
 		}
-		e, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Imports: f.imports})
+		mounts, err := router.ParseMounts(f.mounts)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		e, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Imports: f.imports, Packages: f.packages, Mounts: mounts})
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
