@@ -70,6 +70,51 @@ func BenchmarkStart(b *testing.B) {
 	}
 }
 
+// BenchmarkColdStart is BenchmarkStart with no compilation cache at all:
+// every sandbox compiles python.wasm to machine code first.
+func BenchmarkColdStart(b *testing.B) {
+	for _, s := range strategies {
+		b.Run(s.name, func(b *testing.B) {
+			for b.Loop() {
+				e, err := New(Options{Cancel: s.cancel, NoCache: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res := exec1(b, e, "x = 1\nx"); res.Value != int64(1) {
+					b.Fatal(res)
+				}
+				e.Close()
+			}
+		})
+	}
+}
+
+// BenchmarkSandboxesPer4GiB starts idle child-process sandboxes side by
+// side and reports the resident memory each holds after a first
+// execution, and how many would fit in 4 GiB.
+func BenchmarkSandboxesPer4GiB(b *testing.B) {
+	const n = 8
+	for b.Loop() {
+		var total int64
+		var running []*Executor
+		for i := 0; i < n; i++ {
+			e, err := New(Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			running = append(running, e)
+			exec1(b, e, "import json, re, math\nx = {'a': [1, 2, 3]}")
+		}
+		for _, e := range running {
+			total += childRSSField(e, "VmRSS:")
+			e.Close()
+		}
+		per := float64(total) / n
+		b.ReportMetric(per/(1<<20), "MiB/sandbox")
+		b.ReportMetric(float64(4<<30)/per, "sandboxes/4GiB")
+	}
+}
+
 // BenchmarkRoundTrip measures one trivial execution on a running sandbox.
 func BenchmarkRoundTrip(b *testing.B) {
 	for _, s := range strategies {
@@ -142,7 +187,11 @@ func BenchmarkBusyRSS(b *testing.B) {
 }
 
 // childRSS is the peak resident set of a child sandbox (VmHWM), or 0.
-func childRSS(e *Executor) int64 {
+func childRSS(e *Executor) int64 { return childRSSField(e, "VmHWM:") }
+
+// childRSSField reads a memory field of /proc/PID/status of a child
+// sandbox, or 0.
+func childRSSField(e *Executor, field string) int64 {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	c, ok := e.sb.(*childProcess)
@@ -154,7 +203,7 @@ func childRSS(e *Executor) int64 {
 		return 0
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == field {
 			kb, _ := strconv.ParseInt(f[1], 10, 64)
 			return kb << 10
 		}
