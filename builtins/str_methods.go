@@ -247,12 +247,29 @@ func defineStrMethods() {
 			return f(s), nil
 		})
 	}
-	noArgs("lower", func(s string) starlark.Value { return starlark.String(pyLower(s)) })
-	noArgs("upper", func(s string) starlark.Value { return starlark.String(pyUpper(s)) })
-	noArgs("casefold", func(s string) starlark.Value { return starlark.String(pyCasefold(s)) })
-	noArgs("swapcase", func(s string) starlark.Value { return starlark.String(pySwapcase(s)) })
-	noArgs("title", func(s string) starlark.Value { return starlark.String(pyTitle(s)) })
-	noArgs("capitalize", func(s string) starlark.Value { return starlark.String(pyCapitalize(s)) })
+	// A full case mapping can triple a character (ΐ upper is three code
+	// points of two bytes each).
+	caseMapping := func(name string, f func(string) string) {
+		defStr(name, func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 0); err != nil {
+				return nil, err
+			}
+			n := int64(len(s))
+			if !isASCII(s) {
+				n *= 3
+			}
+			if err := Alloc(th, n); err != nil {
+				return nil, err
+			}
+			return starlark.String(f(s)), nil
+		})
+	}
+	caseMapping("lower", pyLower)
+	caseMapping("upper", pyUpper)
+	caseMapping("casefold", pyCasefold)
+	caseMapping("swapcase", pySwapcase)
+	caseMapping("title", pyTitle)
+	caseMapping("capitalize", pyCapitalize)
 	noArgs("isalpha", func(s string) starlark.Value { return allRunes(s, isPyAlpha) })
 	noArgs("isalnum", func(s string) starlark.Value { return allRunes(s, isPyAlnum) })
 	noArgs("isdecimal", func(s string) starlark.Value { return allRunes(s, isPyDecimal) })
