@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"fmt"
 	"unicode/utf8"
 
 	"go.starlark.net/starlark"
@@ -30,6 +31,24 @@ func forEach(th *starlark.Thread, v starlark.Value, f func(starlark.Value) error
 		}
 		return nil
 	}
+	if p, ok := v.(*Iterator); ok {
+		// Driven on the caller's thread, so that a generator's body runs
+		// for this consumer and its exception reaches it.
+		for n := 1; ; n++ {
+			if n%checkEvery == 0 {
+				if err := Interrupted(th); err != nil {
+					return err
+				}
+			}
+			x, ok, err := p.NextOn(th)
+			if err != nil || !ok {
+				return err
+			}
+			if err := f(x); err != nil {
+				return err
+			}
+		}
+	}
 	it, ok := v.(starlark.Iterable)
 	if !ok {
 		return Errorf("TypeError", "'%s' object is not iterable", TypeName(v))
@@ -46,9 +65,6 @@ func forEach(th *starlark.Thread, v starlark.Value, f func(starlark.Value) error
 		if err := f(x); err != nil {
 			return err
 		}
-	}
-	if p, ok := v.(*Iterator); ok && p.err != nil {
-		return p.err
 	}
 	// Iterators over user code (an instance's __iter__ and __next__)
 	// end early when it raises; go.starlark.net cannot report that, so
@@ -89,13 +105,23 @@ func collect(th *starlark.Thread, v starlark.Value) ([]starlark.Value, error) {
 }
 
 // Iterator is a Python iterator (what iter(), map(), zip(), enumerate()
-// and reversed() return): it is consumed as it is iterated and next()
-// advances it. Iterating it in a for loop continues where next() stopped.
+// and reversed() return, and generators): it is consumed as it is
+// iterated and next() advances it. Iterating it in a for loop continues
+// where next() stopped.
 type Iterator struct {
 	name string // Python type name: "list_iterator", "map", "zip", ...
 	next func() (starlark.Value, bool, error)
-	done bool
-	err  error // error raised while producing a value; reported by forEach
+	// step, when set instead of next, produces values by running user
+	// code (a generator's body, a generator expression's clauses) on the
+	// consumer's thread, under the limits of the execution consuming it.
+	step func(th *starlark.Thread) (starlark.Value, bool, error)
+	// group is the execution that created a step iterator: Next runs
+	// step on the thread it is running.
+	group *Generators
+	done  bool
+
+	gen   *genCore // a generator function's body, for send, throw and close
+	label string   // generators: the function's name, for repr
 }
 
 var (
@@ -109,7 +135,12 @@ func NewIterator(name string, next func() (starlark.Value, bool, error)) *Iterat
 	return &Iterator{name: name, next: next}
 }
 
-func (it *Iterator) String() string        { return "<" + it.name + " object>" }
+func (it *Iterator) String() string {
+	if it.label != "" {
+		return fmt.Sprintf("<%s object %s at %#x>", it.name, it.label, uintptrOf(it))
+	}
+	return "<" + it.name + " object>"
+}
 func (it *Iterator) Type() string          { return it.name }
 func (it *Iterator) Freeze()               {}
 func (it *Iterator) Truth() starlark.Bool  { return true }
@@ -119,29 +150,57 @@ func (it *Iterator) Hash() (uint32, error) { return uint32(len(it.name)) * 26544
 func (it *Iterator) PyType() starlark.Value { return iterType(it.name) }
 
 // Next produces the next value; ok is false when the iterator is
-// exhausted.
+// exhausted. An iterator that runs user code runs it on the thread its
+// execution is running; callers that have a thread use NextOn.
 func (it *Iterator) Next() (v starlark.Value, ok bool, err error) {
+	var th *starlark.Thread
+	if it.step != nil && !it.done {
+		if th = it.group.running(); th == nil {
+			it.done = true
+			return nil, false, errEndedStep(it.name)
+		}
+	}
+	return it.NextOn(th)
+}
+
+// NextOn is Next for a consumer running on th. An error ends the
+// iterator: later calls report exhaustion, as a Python generator does
+// after raising.
+func (it *Iterator) NextOn(th *starlark.Thread) (v starlark.Value, ok bool, err error) {
 	if it.done {
 		return nil, false, nil
 	}
-	v, ok, err = it.next()
+	if it.step != nil {
+		if it.group.closed.Load() {
+			// Made by an earlier execution: its consumer's now.
+			it.group = GeneratorsOf(th)
+		}
+		v, ok, err = it.step(th)
+	} else {
+		v, ok, err = it.next()
+	}
 	if err != nil || !ok {
 		it.done = true
-		it.err = err
 	}
 	return v, ok, err
 }
 
-// Iterate implements starlark.Iterable. An error raised while producing
-// a value ends the loop; go.starlark.net's loops cannot carry it, so the
-// producers that can fail (map, filter over user functions) compute
-// eagerly instead and never fail here.
-func (it *Iterator) Iterate() starlark.Iterator { return &iterAdapter{it} }
+// Iterate implements starlark.Iterable. go.starlark.net's loops cannot
+// receive an error from an iterator: the lowered for loops and
+// comprehensions iterate through __sa_iter instead (loopIter), and
+// builtins use forEach, which reports it.
+func (it *Iterator) Iterate() starlark.Iterator { return &iterAdapter{it: it} }
 
-type iterAdapter struct{ it *Iterator }
+type iterAdapter struct {
+	it  *Iterator
+	err error
+}
 
 func (a *iterAdapter) Next(p *starlark.Value) bool {
-	v, ok, _ := a.it.Next()
+	v, ok, err := a.it.Next()
+	if err != nil {
+		a.err = err
+	}
 	if ok {
 		*p = v
 	}
@@ -149,6 +208,10 @@ func (a *iterAdapter) Next(p *starlark.Value) bool {
 }
 
 func (a *iterAdapter) Done() {}
+
+// Err is the error that ended the iteration, for the builtins that
+// iterate with Iterate and check it (see forEach).
+func (a *iterAdapter) Err() error { return a.err }
 
 // iterType returns the cached type object of an iterator kind.
 func iterType(name string) *Type {
@@ -176,6 +239,9 @@ func sliceIterator(name string, vals []starlark.Value) *Iterator {
 func pyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
 	switch x := v.(type) {
 	case *Iterator:
+		if x.step != nil && x.group.closed.Load() {
+			x.group = GeneratorsOf(th)
+		}
 		return x, nil
 	case starlark.String:
 		s := string(x)

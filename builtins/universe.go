@@ -682,7 +682,7 @@ func pyNext(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwar
 		}
 		return nil, Errorf("TypeError", "'%s' object is not an iterator", TypeName(x))
 	}
-	v, ok, err := it.Next()
+	v, ok, err := it.NextOn(th)
 	if err != nil {
 		return nil, err
 	}

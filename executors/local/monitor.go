@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/metrics"
+	"sync"
 
 	"go.starlark.net/starlark"
 
@@ -14,6 +15,11 @@ import (
 )
 
 // monitor enforces the step, recursion and memory limits of one execution.
+//
+// The execution's generators run on threads of their own (builtins.
+// Generators), one thread running at a time: the monitor counts the steps
+// of all of them against the one budget, checks each for depth, walks
+// their stacks for memory and cancels them with the execution.
 //
 // go.starlark.net calls OnMaxSteps when a thread reaches its step limit; the
 // monitor sets that limit a small interval ahead and uses the callback as a
@@ -41,6 +47,14 @@ type monitor struct {
 	stop        string // "steps", "depth", "memory" once a limit is hit
 	liveAtAbort int64
 	ctxErr      error // runCtx.Err() when the execution ended
+
+	gens    *builtins.Generators
+	counted uint64                      // steps of all threads, as of their last count
+	seen    map[*starlark.Thread]uint64 // each thread's steps as of its last count
+
+	mu        sync.Mutex         // guards children and cancelled, for cancel
+	children  []*starlark.Thread // generator threads
+	cancelled string             // reason, once cancelled
 }
 
 // interval is the number of steps between checks: small enough that
@@ -66,6 +80,9 @@ func newMonitor(thread *starlark.Thread, globals starlark.StringDict, limits exe
 
 func (m *monitor) install() {
 	builtins.SetBudget(m.thread, m.budget)
+	m.seen = map[*starlark.Thread]uint64{m.thread: m.thread.ExecutionSteps()}
+	m.gens = &builtins.Generators{NewThread: m.spawn, Switch: m.switchThreads, MaxDepth: m.limits.MaxDepth}
+	builtins.SetGenerators(m.thread, m.gens)
 	m.thread.OnMaxSteps = m.check
 	m.thread.SetMaxExecutionSteps(min(interval, m.limits.MaxSteps))
 	m.heapAtStart = m.heap()
@@ -93,7 +110,9 @@ func (m *monitor) heap() uint64 {
 // paced so that collections cannot repeat without fresh growth.
 func (m *monitor) measure() int64 {
 	limit := m.limits.MaxMemory
-	size, count := liveSize(m.thread, m.globals, limit)
+	gens := m.gens.Threads()
+	size, count := liveSize(append([]*starlark.Thread{m.thread}, gens...), m.globals, limit)
+	size += int64(len(gens)) * builtins.GeneratorCost
 	granted := m.budget.Live - m.lastWalk
 	heap := m.heap()
 	if size <= limit && (granted > limit/2 || heap > m.heapAtStart+2*uint64(limit)) && heap > m.heapAtGC+uint64(limit)/2 {
@@ -107,18 +126,18 @@ func (m *monitor) measure() int64 {
 	m.lastWalk = size
 	// The next paced walk waits for eight steps per value visited, which
 	// keeps walking under a few percent of the run time.
-	m.walkAfter = m.thread.ExecutionSteps() + uint64(count)*8
+	m.walkAfter = m.counted + uint64(count)*8
 	m.heapAtWalk = heap
 	return size
 }
 
 func (m *monitor) check(thread *starlark.Thread) {
-	steps := thread.ExecutionSteps()
+	steps := m.count(thread)
 	if steps >= m.limits.MaxSteps {
 		m.abort("steps")
 		return
 	}
-	if thread.CallStackDepth() > m.limits.MaxDepth {
+	if builtins.CallDepth(thread) > m.limits.MaxDepth {
 		m.abort("depth")
 		return
 	}
@@ -134,14 +153,85 @@ func (m *monitor) check(thread *starlark.Thread) {
 			}
 		}
 	}
-	thread.SetMaxExecutionSteps(min(steps+interval, m.limits.MaxSteps))
+	m.arm(thread, steps)
 }
+
+// count adds the steps thread made since its last count to the total,
+// which it returns.
+func (m *monitor) count(thread *starlark.Thread) uint64 {
+	now := thread.ExecutionSteps()
+	m.counted += now - m.seen[thread]
+	m.seen[thread] = now
+	return m.counted
+}
+
+// arm sets when thread checks next: after interval steps, or when the
+// steps left to the execution, counted at total, run out.
+func (m *monitor) arm(thread *starlark.Thread, total uint64) {
+	thread.SetMaxExecutionSteps(thread.ExecutionSteps() + min(interval, m.limits.MaxSteps-total))
+}
+
+// steps returns the steps of the execution's threads. Call it once the
+// execution has ended.
+func (m *monitor) steps() uint64 { return m.count(m.thread) }
+
+// spawn creates the thread of a generator's body (builtins.Generators).
+func (m *monitor) spawn(*starlark.Thread) *starlark.Thread {
+	th := &starlark.Thread{Name: m.thread.Name, Print: m.thread.Print}
+	for _, k := range []string{ctxKey, builtins.DeadlineKey, builtins.StdoutKey} {
+		if v := m.thread.Local(k); v != nil {
+			th.SetLocal(k, v)
+		}
+	}
+	builtins.SetBudget(th, m.budget)
+	th.OnMaxSteps = m.check
+	m.seen[th] = 0
+	m.mu.Lock()
+	m.children = append(m.children, th)
+	reason := m.cancelled
+	m.mu.Unlock()
+	if reason != "" {
+		th.Cancel(reason)
+	}
+	return th
+}
+
+// switchThreads counts the steps of the thread that stopped running and
+// arms the one that resumes (builtins.Generators.Switch).
+func (m *monitor) switchThreads(from, to *starlark.Thread) {
+	total := m.count(from)
+	if total >= m.limits.MaxSteps {
+		m.abort("steps")
+		return
+	}
+	m.count(to)
+	m.arm(to, total)
+}
+
+// closeGenerators ends the suspended generators of the execution, once
+// no code of it runs.
+func (m *monitor) closeGenerators() { m.gens.Close() }
 
 func (m *monitor) abort(reason string) {
 	if m.stop == "" {
 		m.stop = reason
 	}
+	m.cancel(reason)
+}
+
+// cancel stops the execution's threads at their next step. It may be
+// called from any goroutine.
+func (m *monitor) cancel(reason string) {
+	m.mu.Lock()
+	if m.cancelled == "" {
+		m.cancelled = reason
+	}
+	children := m.children
+	m.mu.Unlock()
 	m.thread.Cancel(reason)
+	for _, th := range children {
+		th.Cancel(reason)
+	}
 }
 
 // reason says why the execution's context ended.

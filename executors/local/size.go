@@ -109,17 +109,17 @@ type Sizer interface {
 	SizeOf(visit func(starlark.Value)) int64
 }
 
-// liveSize measures the values reachable from globals and the thread's
-// stack: each frame's locals and the module globals of each function on
-// the stack (a running chunk's globals live in its module, not yet in the
-// executor's dictionary).
-func liveSize(thread *starlark.Thread, globals starlark.StringDict, limit int64) (total int64, count int) {
+// liveSize measures the values reachable from globals and the threads'
+// stacks (the execution's and its generators'): each frame's locals and
+// the module globals of each function on the stack (a running chunk's
+// globals live in its module, not yet in the executor's dictionary).
+func liveSize(threads []*starlark.Thread, globals starlark.StringDict, limit int64) (total int64, count int) {
 	s := &sizer{seen: make(map[uintptr]bool), limit: limit}
 	for _, v := range globals {
 		s.add(v)
 	}
-	if thread != nil {
-		modules := map[*starlark.Function]bool{}
+	modules := map[*starlark.Function]bool{}
+	for _, thread := range threads {
 		for d := 0; d < thread.CallStackDepth(); d++ {
 			fr := thread.DebugFrame(d)
 			if fn, ok := fr.Callable().(*starlark.Function); ok && !modules[fn] {

@@ -305,6 +305,12 @@ func testPredeclared(out *strings.Builder) starlark.StringDict {
 	d[builtins.HelperSlice] = builtins.Runtime()[builtins.HelperSlice]
 	d[builtins.HelperEq] = builtins.Runtime()[builtins.HelperEq]
 	d[builtins.HelperBinop] = builtins.Runtime()[builtins.HelperBinop]
+	// So are loops, generators and the call helpers.
+	for _, name := range []string{builtins.HelperLoop, builtins.HelperLoopCheck, builtins.HelperStar,
+		builtins.HelperGenexpr, builtins.HelperGenerator, builtins.HelperYield, builtins.HelperYieldFrom,
+		builtins.HelperKwargs, builtins.HelperSetVar, builtins.HelperGlobals} {
+		d[name] = builtins.Runtime()[name]
+	}
 	return d
 }
 

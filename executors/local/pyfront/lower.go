@@ -15,8 +15,7 @@ import (
 
 // Runtime helpers the builtins engineer adds next to those of helpers.go.
 const (
-	helperIs   = "__sa_is"
-	helperIter = "__sa_iter"
+	helperIs = "__sa_is"
 )
 
 type lowerer struct {
@@ -383,7 +382,7 @@ func (l *lowerer) assignTo(t Expr, v syntax.Expr, at pos, out []syntax.Stmt) []s
 		return append(out, l.assign(l.target(t), v, at))
 	}
 	tmp := l.temp()
-	out = append(out, l.assign(l.ident(tmp, at), l.listOf(l.call(helperIter, at, v), at), at))
+	out = append(out, l.assign(l.ident(tmp, at), l.listOf(l.call(builtins.HelperStar, at, v), at), at))
 	pre, suf := seq.Elts[:star], seq.Elts[star+1:]
 	np, ns := len(pre), len(suf)
 	slice := func(x syntax.Expr, lo, hi syntax.Expr) syntax.Expr {
@@ -651,7 +650,7 @@ func (l *lowerer) forStmt(n *For, out []syntax.Stmt) []syntax.Stmt {
 	if n.Async {
 		l.needs(n.pos, "async for")
 	}
-	iter := l.iterable(l.hoist(n.Iter, &out))
+	iter, check := l.loopOperand(l.hoist(n.Iter, &out), l.suspends(n.Body))
 	flag, out := l.elseFlag(n.Body, n.Else, n.pos, out)
 	fs := &syntax.ForStmt{For: l.pos(n.pos), X: iter}
 	var pre []syntax.Stmt
@@ -665,6 +664,9 @@ func (l *lowerer) forStmt(n *For, out []syntax.Stmt) []syntax.Stmt {
 	}
 	fs.Body = append(pre, l.loop(n.Body, n.pos, flag)...)
 	out = append(out, fs)
+	if check {
+		out = append(out, l.loopCheck(n.pos))
+	}
 	return l.elseClause(flag, n.Else, n.pos, out)
 }
 
@@ -715,9 +717,7 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 	if py, _ := l.pyScope(); py == nil || py.kind != scopeClass || !specialMethods[n.Name] {
 		l.checkName(n.Name, n.NamePos)
 	}
-	if at, ok := findYield(n.Body); ok {
-		l.needs(at, "a generator function (yield)")
-	}
+	_, generator := findYield(n.Body)
 	l.checkDeclarations(n.Body)
 	// Decorators are evaluated before the def binds its name, which
 	// matters when they refer to it (@x.setter on def x).
@@ -752,6 +752,12 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 			fs.cells[name] = true
 		}
 	}
+	for name := range compWalrusTargets(n.Body) {
+		if fs.names[name] && !fs.globals[name] {
+			fs.cells[name] = true
+		}
+	}
+	fs.generator = generator
 	if len(n.Params) > 0 && n.Params[0].Kind == paramNormal {
 		fs.self = n.Params[0].Name
 	}
@@ -763,6 +769,9 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 		// globals view, as Starlark cannot assign them by name.
 		g := l.assign(l.ident(gview, n.pos), l.call(builtins.HelperGlobals, n.pos), n.pos)
 		body = append([]syntax.Stmt{g}, body...)
+	}
+	if generator {
+		body = l.generatorBody(n, body)
 	}
 	l.scopes = l.scopes[:len(l.scopes)-1]
 	l.loops, l.handlers = loops, handlers

@@ -121,9 +121,9 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 	case *Starred:
 		l.needs(n.pos, "a starred expression here")
 	case *NamedExpr:
-		l.needs(n.pos, "an assignment expression (:=) in this position")
+		return l.namedInComp(n)
 	case *Yield:
-		l.needs(n.pos, "yield")
+		return l.yield(n)
 	case *Await:
 		l.needs(n.pos, "await")
 	case *Slice:
@@ -307,12 +307,14 @@ func listy(x Expr) bool {
 	case *Seq:
 		return n.Kind != tLBRACE
 	case *Comp:
-		return n.Kind != tLBRACE && n.Kind != tCOLON
+		return n.Kind == tLBRACK
 	case *Call:
 		switch f := n.Fn.(type) {
 		case *Name:
+			// Not enumerate or zip: they may iterate a generator, whose
+			// exception a native loop would not see (see loopOperand).
 			switch f.ID {
-			case "range", "enumerate", "zip", "sorted", "list", "reversed", "tuple":
+			case "range", "sorted", "list", "reversed", "tuple":
 				return true
 			}
 		case *Attr:
@@ -323,14 +325,6 @@ func listy(x Expr) bool {
 		}
 	}
 	return false
-}
-
-// iterable lowers the operand of a for loop or comprehension.
-func (l *lowerer) iterable(x Expr) syntax.Expr {
-	if listy(x) {
-		return l.expr(x)
-	}
-	return l.call(helperIter, x.at(), l.expr(x))
 }
 
 // spread lowers elements that may contain *x into a list expression: a
@@ -364,7 +358,7 @@ func (l *lowerer) spread(elts []Expr, at, end pos) (syntax.Expr, bool) {
 		if sq, ok := unparen(s.X).(*Seq); ok && sq.Kind == tLBRACK && !hasStarElts(sq.Elts) {
 			add(l.expr(sq))
 		} else {
-			add(l.listOf(l.iterable(s.X), s.pos))
+			add(l.listOf(l.star(s.X), s.pos))
 		}
 	}
 	flush()
@@ -466,11 +460,15 @@ func (l *lowerer) dict(n *Dict) syntax.Expr {
 }
 
 func (l *lowerer) comp(n *Comp) syntax.Expr {
+	if n.Kind == tLPAREN {
+		return l.genexpr(n)
+	}
 	c := &syntax.Comprehension{Lbrack: l.pos(n.pos), Rbrack: l.pos(n.End)}
 	// The first iterable is evaluated in the enclosing scope (in Python
 	// and in Starlark); the rest of the comprehension has its own.
-	first := l.iterable(n.Clauses[0].Iter)
+	first, check := l.loopOperand(n.Clauses[0].Iter, false)
 	cs := newScope(scopeLocal)
+	cs.comp = true
 	for _, cl := range n.Clauses {
 		bindTargets(cl.Target, cs.names)
 	}
@@ -485,26 +483,30 @@ func (l *lowerer) comp(n *Comp) syntax.Expr {
 		}
 		iter := first
 		if i > 0 {
-			iter = l.iterable(cl.Iter)
+			var checked bool
+			iter, checked = l.loopOperand(cl.Iter, false)
+			check = check || checked
 		}
 		c.Clauses = append(c.Clauses, &syntax.ForClause{For: l.pos(cl.pos), Vars: l.target(cl.Target), In: l.pos(cl.pos), X: iter})
 		for _, cond := range cl.Ifs {
 			c.Clauses = append(c.Clauses, &syntax.IfClause{If: l.pos(cond.at()), Cond: l.expr(cond)})
 		}
 	}
-	switch n.Kind {
-	case tCOLON:
+	var out syntax.Expr = c
+	if n.Kind == tCOLON {
 		c.Curly = true
 		c.Body = &syntax.DictEntry{Key: l.expr(n.Elt), Colon: l.pos(n.Elt.at()), Value: l.expr(n.Val)}
-		return c
-	case tLBRACE:
+	} else {
 		c.Body = l.expr(n.Elt)
-		return l.call("set", n.pos, c)
 	}
-	// Generator expressions become list comprehensions: the same values,
-	// computed eagerly.
-	c.Body = l.expr(n.Elt)
-	return c
+	if check {
+		// An iterator that raised ended a loop of the comprehension.
+		out = l.call(builtins.HelperLoopCheck, n.pos, out)
+	}
+	if n.Kind == tLBRACE {
+		return l.call("set", n.pos, out)
+	}
+	return out
 }
 
 func (l *lowerer) callExpr(n *Call) syntax.Expr {
@@ -515,10 +517,10 @@ func (l *lowerer) callExpr(n *Call) syntax.Expr {
 	// Starlark wants positional, keyword, *args, **kwargs, each at most
 	// once. Positional arguments from the first * on become one *args;
 	// keywords written after a * move before it when that cannot change
-	// what is evaluated first.
+	// what is evaluated first; from the first ** on, keywords and **
+	// operands merge, in the order written, into one **kwargs.
 	var plain, rest []Expr
-	var kws []Arg
-	var kwargs *Arg
+	var kws, late []Arg
 	sawStar := false
 	reordered := false
 	for i := range n.Args {
@@ -533,20 +535,21 @@ func (l *lowerer) callExpr(n *Call) syntax.Expr {
 		case argStar:
 			sawStar = true
 			rest = append(rest, &Starred{pos: a.X.at(), X: a.X})
-			if len(kws) > 0 || kwargs != nil {
+			if len(kws) > 0 {
 				reordered = true
 			}
 		case argKw:
 			l.checkName(a.Name, a.NamePos)
-			if sawStar || kwargs != nil {
+			if len(late) > 0 {
+				late = append(late, *a)
+				continue
+			}
+			if sawStar {
 				reordered = true
 			}
 			kws = append(kws, *a)
 		case argStarStar:
-			if kwargs != nil {
-				l.needs(a.X.at(), "more than one ** in a call")
-			}
-			kwargs = a
+			late = append(late, *a)
 		}
 	}
 	if reordered {
@@ -556,13 +559,6 @@ func (l *lowerer) callExpr(n *Call) syntax.Expr {
 					if !pure(k.X) {
 						l.needs(n.pos, "keyword arguments after *args or **kwargs whose order of evaluation matters")
 					}
-				}
-			}
-		}
-		if kwargs != nil && !pure(kwargs.X) {
-			for _, k := range kws {
-				if !pure(k.X) {
-					l.needs(n.pos, "keyword arguments after **kwargs whose order of evaluation matters")
 				}
 			}
 		}
@@ -576,16 +572,42 @@ func (l *lowerer) callExpr(n *Call) syntax.Expr {
 	if len(rest) > 0 {
 		var star syntax.Expr
 		if s, ok := rest[0].(*Starred); ok && len(rest) == 1 {
-			star = l.iterable(s.X)
+			star = l.star(s.X)
 		} else {
 			star, _ = l.spread(rest, n.pos, n.Rparen)
 		}
 		c.Args = append(c.Args, &syntax.UnaryExpr{OpPos: l.pos(rest[0].at()), Op: syntax.STAR, X: star})
 	}
-	if kwargs != nil {
-		c.Args = append(c.Args, &syntax.UnaryExpr{OpPos: l.pos(kwargs.X.at()), Op: syntax.STARSTAR, X: l.expr(kwargs.X)})
+	if len(late) > 0 {
+		c.Args = append(c.Args, &syntax.UnaryExpr{OpPos: l.pos(late[0].X.at()), Op: syntax.STARSTAR, X: l.kwargs(n.Fn, late)})
 	}
 	return c
+}
+
+// kwargs lowers the operand of the one ** a call gets: the ** operands
+// and keywords from the first ** on, merged in order by __sa_kwargs when
+// there is more than a single ** operand.
+func (l *lowerer) kwargs(fn Expr, late []Arg) syntax.Expr {
+	if len(late) == 1 {
+		return l.expr(late[0].X)
+	}
+	name := ""
+	switch f := unparen(fn).(type) {
+	case *Name:
+		name = f.ID
+	case *Attr:
+		name = f.Name
+	}
+	at := late[0].X.at()
+	args := []syntax.Expr{l.str(name, at)}
+	for _, a := range late {
+		if a.Kind == argStarStar {
+			args = append(args, l.expr(a.X))
+			continue
+		}
+		args = append(args, &syntax.TupleExpr{Lparen: l.pos(a.NamePos), List: []syntax.Expr{l.str(a.Name, a.NamePos), l.expr(a.X)}, Rparen: l.pos(a.NamePos)})
+	}
+	return l.call(builtins.HelperKwargs, at, args...)
 }
 
 func unstar(x Expr) Expr {

@@ -60,6 +60,11 @@ type scope struct {
 
 	// scopeFunc: the first parameter, for super().
 	self string
+
+	// scopeFunc: a generator function (its body yields).
+	generator bool
+	// scopeLocal: a comprehension or generator expression, not a lambda.
+	comp bool
 }
 
 func newScope(kind scopeKind) *scope {
