@@ -71,16 +71,38 @@ func (p *partial) Attr(name string) (starlark.Value, error) {
 	return nil, nil
 }
 
-// cachedFunc is what lru_cache and cache make of a function.
+// cachedFunc is what lru_cache and cache make of a function: CPython's
+// C lru_cache, with its keys, its least-recently-used eviction and its
+// hit and miss counts.
 type cachedFunc struct {
 	f       starlark.Value
-	cache   *starlark.Dict
-	maxsize int // -1: unbounded
+	cache   *starlark.Dict // key -> result, least recently used first
+	maxsize int            // -1: unbounded
+	typed   bool
 	hits    int
 	misses  int
 }
 
 var _ starlark.Callable = (*cachedFunc)(nil)
+
+// kwdMark separates positional from keyword arguments in a cache key, as
+// CPython's kwd_mark object does, so f(1, "b", 2) and f(1, b=2) differ.
+type kwdMark struct{}
+
+func (kwdMark) String() string        { return "<object object>" }
+func (kwdMark) Type() string          { return "object" }
+func (kwdMark) Freeze()               {}
+func (kwdMark) Truth() starlark.Bool  { return true }
+func (kwdMark) Hash() (uint32, error) { return 0x6b77646d, nil }
+
+// cacheInfoType is functools._CacheInfo.
+var cacheInfoType = func() starlark.Value {
+	t, err := namedtuple(nil, nil, starlark.Tuple{starlark.String("CacheInfo"), starlark.String("hits misses maxsize currsize")}, nil)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}()
 
 func (c *cachedFunc) Name() string {
 	if n, ok := c.f.(interface{ Name() string }); ok {
@@ -94,15 +116,69 @@ func (c *cachedFunc) Freeze()               {}
 func (c *cachedFunc) Truth() starlark.Bool  { return true }
 func (c *cachedFunc) Hash() (uint32, error) { return starlark.String(c.Name()).Hash() }
 
-func (c *cachedFunc) CallInternal(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	key := append(starlark.Tuple(nil), args...)
-	for _, kv := range kwargs {
-		key = append(key, kv[0], kv[1])
+// key is CPython's lru_cache_make_key: a lone int or str argument is its
+// own key; otherwise the arguments, then a marker and the keyword
+// arguments, then (typed) the arguments' types.
+func (c *cachedFunc) key(args starlark.Tuple, kwargs []starlark.Tuple) starlark.Value {
+	if !c.typed && len(kwargs) == 0 {
+		if len(args) == 1 {
+			switch args[0].(type) {
+			case starlark.Int, starlark.String:
+				return args[0]
+			}
+		}
+		return args
 	}
+	key := append(starlark.Tuple(nil), args...)
+	if len(kwargs) > 0 {
+		key = append(key, kwdMark{})
+		for _, kv := range kwargs {
+			key = append(key, kv[0], kv[1])
+		}
+	}
+	if c.typed {
+		for _, a := range args {
+			key = append(key, typeOf(a))
+		}
+		for _, kv := range kwargs {
+			key = append(key, typeOf(kv[1]))
+		}
+	}
+	return key
+}
+
+// firstUnhashable is the item of a cache key that CPython's hash of the
+// key stops at.
+func firstUnhashable(key starlark.Value) starlark.Value {
+	if t, ok := key.(starlark.Tuple); ok {
+		for _, v := range t {
+			if _, err := v.Hash(); err != nil {
+				return firstUnhashable(v)
+			}
+		}
+	}
+	return key
+}
+
+func (c *cachedFunc) CallInternal(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if c.maxsize == 0 {
+		c.misses++
+		return starlark.Call(th, c.f, args, kwargs)
+	}
+	key := c.key(args, kwargs)
 	if v, found, err := c.cache.Get(key); err != nil {
-		return nil, unhashable(key, err)
+		return nil, unhashable(firstUnhashable(key), err)
 	} else if found {
 		c.hits++
+		if c.maxsize > 0 {
+			// Most recently used: move to the end.
+			if _, _, err := c.cache.Delete(key); err != nil {
+				return nil, err
+			}
+			if err := c.cache.SetKey(key, v); err != nil {
+				return nil, err
+			}
+		}
 		return v, nil
 	}
 	c.misses++
@@ -110,19 +186,25 @@ func (c *cachedFunc) CallInternal(th *starlark.Thread, args starlark.Tuple, kwar
 	if err != nil {
 		return nil, err
 	}
-	if c.maxsize == 0 {
-		return v, nil
+	if c.maxsize > 0 {
+		if _, found, _ := c.cache.Get(key); found {
+			// A recursive call cached it meanwhile.
+			return v, nil
+		}
+		if c.cache.Len() >= c.maxsize {
+			var oldest starlark.Value
+			for k := range c.cache.Entries() {
+				oldest = k
+				break
+			}
+			if _, _, err := c.cache.Delete(oldest); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if c.cache.Len()%1024 == 1023 {
 		if err := Alloc(th, 1024*4*elemSize); err != nil {
 			return nil, err
-		}
-	}
-	if c.maxsize > 0 && c.cache.Len() >= c.maxsize {
-		// Evict the oldest entry (insertion order approximates LRU).
-		for k := range c.cache.Entries() {
-			c.cache.Delete(k)
-			break
 		}
 	}
 	if err := c.cache.SetKey(key, v); err != nil {
@@ -131,22 +213,40 @@ func (c *cachedFunc) CallInternal(th *starlark.Thread, args starlark.Tuple, kwar
 	return v, nil
 }
 
-func (c *cachedFunc) AttrNames() []string { return []string{"cache_clear", "cache_info"} }
+func (c *cachedFunc) AttrNames() []string {
+	return []string{"__wrapped__", "cache_clear", "cache_info", "cache_parameters"}
+}
+
 func (c *cachedFunc) Attr(name string) (starlark.Value, error) {
+	var ms starlark.Value = starlark.None
+	if c.maxsize >= 0 {
+		ms = starlark.MakeInt(c.maxsize)
+	}
 	switch name {
 	case "cache_clear":
-		return fn(name, func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
+		return fn(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := starlark.UnpackPositionalArgs(name, args, kwargs, 0); err != nil {
+				return nil, err
+			}
 			c.hits, c.misses = 0, 0
 			return starlark.None, c.cache.Clear()
 		}), nil
 	case "cache_info":
-		return fn(name, func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-			var ms starlark.Value = starlark.None
-			if c.maxsize >= 0 {
-				ms = starlark.MakeInt(c.maxsize)
+		return fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := starlark.UnpackPositionalArgs(name, args, kwargs, 0); err != nil {
+				return nil, err
 			}
-			return starlark.String("CacheInfo(hits=" + starlark.MakeInt(c.hits).String() + ", misses=" + starlark.MakeInt(c.misses).String() +
-				", maxsize=" + Repr(ms) + ", currsize=" + starlark.MakeInt(c.cache.Len()).String() + ")"), nil
+			return cacheInfoType.(*Type).CallInternal(th, starlark.Tuple{starlark.MakeInt(c.hits), starlark.MakeInt(c.misses), ms, starlark.MakeInt(c.cache.Len())}, nil)
+		}), nil
+	case "cache_parameters":
+		return fn(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := starlark.UnpackPositionalArgs(name, args, kwargs, 0); err != nil {
+				return nil, err
+			}
+			d := starlark.NewDict(2)
+			d.SetKey(starlark.String("maxsize"), ms)
+			d.SetKey(starlark.String("typed"), starlark.Bool(c.typed))
+			return d, nil
 		}), nil
 	case "__wrapped__":
 		return c.f, nil
@@ -205,8 +305,11 @@ func (k *cmpKey) CompareSameType(op syntax.Token, y starlark.Value, depth int) (
 }
 
 func functoolsModule() starlark.StringDict {
-	makeCache := func(f starlark.Value, maxsize int) starlark.Value {
-		return &cachedFunc{f: f, cache: starlark.NewDict(0), maxsize: maxsize}
+	makeCache := func(f starlark.Value, maxsize int, typed bool) (starlark.Value, error) {
+		if _, ok := f.(starlark.Callable); !ok {
+			return nil, Errorf("TypeError", "the first argument must be callable")
+		}
+		return &cachedFunc{f: f, cache: starlark.NewDict(0), maxsize: maxsize, typed: typed}, nil
 	}
 	identityDecorator := func(name string) *starlark.Builtin {
 		return fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -253,30 +356,33 @@ func functoolsModule() starlark.StringDict {
 		}),
 		"lru_cache": fn("lru_cache", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			// Both @lru_cache and @lru_cache(maxsize=...) forms.
-			if len(args) == 1 && len(kwargs) == 0 {
-				if _, ok := args[0].(starlark.Callable); ok {
-					return makeCache(args[0], 128), nil
-				}
-			}
-			var maxsize starlark.Value = starlark.MakeInt(128)
-			typed := false
+			var maxsize, typed starlark.Value = starlark.MakeInt(128), starlark.False
 			if err := starlark.UnpackArgs("lru_cache", args, kwargs, "maxsize?", &maxsize, "typed?", &typed); err != nil {
 				return nil, err
 			}
 			n := -1
-			if maxsize != starlark.None {
-				var err error
-				if n, err = toInt(maxsize); err != nil {
-					return nil, Errorf("TypeError", "Expected first argument to be an integer, a callable, or None")
+			switch m := maxsize.(type) {
+			case starlark.NoneType:
+			case starlark.Int, starlark.Bool:
+				if i, err := toInt(m); err == nil {
+					n = max(i, 0)
+				} else if intOf(m).Sign() > 0 {
+					n = int(^uint(0) >> 1)
+				} else {
+					n = 0
 				}
-				n = max(n, 0)
+			case starlark.Callable:
+				// @lru_cache without arguments.
+				return makeCache(m, 128, bool(typed.Truth()))
+			default:
+				return nil, Errorf("TypeError", "Expected first argument to be an integer, a callable, or None")
 			}
 			return fn("decorating_function", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 				var f starlark.Value
 				if err := starlark.UnpackPositionalArgs("lru_cache", args, kwargs, 1, &f); err != nil {
 					return nil, err
 				}
-				return makeCache(f, n), nil
+				return makeCache(f, n, bool(typed.Truth()))
 			}), nil
 		}),
 		"cache": fn("cache", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -284,7 +390,7 @@ func functoolsModule() starlark.StringDict {
 			if err := starlark.UnpackPositionalArgs("cache", args, kwargs, 1, &f); err != nil {
 				return nil, err
 			}
-			return makeCache(f, -1), nil
+			return makeCache(f, -1, false)
 		}),
 		"cmp_to_key": fn("cmp_to_key", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var cmp starlark.Value
