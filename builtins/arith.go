@@ -73,8 +73,8 @@ func pyEqual(x, y starlark.Value, depth int) (bool, error) {
 	if depth > maxEqDepth {
 		return false, Errorf("RecursionError", "maximum recursion depth exceeded in comparison")
 	}
-	// A namedtuple or struct_time equals the plain tuple of its items.
-	x, y = asTuples(x, y)
+	// A namedtuple equals the plain tuple of its items, an IntEnum its int.
+	x, y = baseOperands(x, y)
 	switch a := x.(type) {
 	case starlark.Int, starlark.Bool:
 		switch y.(type) {

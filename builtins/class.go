@@ -28,17 +28,18 @@ import (
 // Class is a Python class: a user class from a class statement or a
 // built-in exception class.
 type Class struct {
-	name    string
-	module  string // "" for built-in classes, "__main__" for user ones
-	base    *Class // nil: derives from object only
-	dict    map[string]starlark.Value
-	order   []string       // dict keys in definition order
-	exc     bool           // derives from BaseException
-	fields  []string       // annotated names in the body, for dataclasses
-	dc      *dataclassInfo // set by @dataclass
-	box     *ThreadBox     // where thread-less calls find a thread (thread.go)
-	enum    bool           // Enum or a subclass: see enum.go
-	members []*Instance    // an enum's members in definition order
+	name     string
+	module   string // "" for built-in classes, "__main__" for user ones
+	base     *Class // nil: derives from object only
+	dict     map[string]starlark.Value
+	order    []string       // dict keys in definition order
+	exc      bool           // derives from BaseException
+	fields   []string       // annotated names in the body, for dataclasses
+	dc       *dataclassInfo // set by @dataclass
+	box      *ThreadBox     // where thread-less calls find a thread (thread.go)
+	enum     bool           // Enum or a subclass: see enum.go
+	members  []*Instance    // an enum's members in definition order
+	enumData *enumInfo      // an enum's flag masks and pseudo-members
 }
 
 // shared reports a class the runtime defines (a built-in exception
@@ -69,6 +70,9 @@ var (
 func (c *Class) Name() string { return c.name }
 
 func (c *Class) String() string {
+	if c.enum {
+		return c.enumClassString()
+	}
 	if c.module != "" {
 		return "<class '" + c.module + "." + c.name + "'>"
 	}
@@ -323,7 +327,11 @@ func (o *Instance) SetField(name string, v starlark.Value) error {
 	if strings.HasPrefix(name, "__") {
 		return Errorf("AttributeError", "access to attribute '%s' is not allowed", name)
 	}
-	if o.frozen {
+	if o.class.enum {
+		if err := o.enumSetField(name); err != nil {
+			return err
+		}
+	} else if o.frozen {
 		return Errorf("FrozenInstanceError", "cannot assign to field '%s'", name)
 	}
 	if pv, _ := o.class.lookup(name); pv != nil {
@@ -365,7 +373,7 @@ func (o *Instance) PyStr(th *starlark.Thread) (string, error) {
 		return stringResult("__str__", v, err)
 	}
 	if o.class.enum {
-		return o.class.name + "." + string(o.attrs["name"].(starlark.String)), nil
+		return o.enumStr(th)
 	}
 	if o.class.exc {
 		switch len(o.args) {
@@ -397,8 +405,7 @@ func (o *Instance) defaultRepr(th *starlark.Thread) (string, error) {
 		return dc.repr(th, o)
 	}
 	if o.class.enum {
-		s, err := ReprValue(th, o.attrs["value"])
-		return "<" + o.class.name + "." + string(o.attrs["name"].(starlark.String)) + ": " + s + ">", err
+		return o.enumRepr(th)
 	}
 	if o.class.exc {
 		if len(o.args) == 1 {
@@ -428,6 +435,11 @@ func (o *Instance) PyFormat(th *starlark.Thread, spec string) (string, error) {
 	if v, ok, err := o.callDunder(th, "__format__", starlark.String(spec)); ok {
 		return stringResult("__format__", v, err)
 	}
+	if o.class.enum {
+		if s, ok, err := o.enumFormat(th, spec); ok {
+			return s, err
+		}
+	}
 	s, err := o.PyStr(th)
 	if err != nil || spec == "" {
 		return s, err
@@ -444,6 +456,10 @@ func (o *Instance) Truth() starlark.Bool {
 	if v, ok, err := o.callDunder(nil, "__len__"); ok {
 		n, isInt := v.(starlark.Int)
 		return starlark.Bool(err == nil && isInt && n.Sign() != 0)
+	}
+	if o.class.enum {
+		b, _ := o.enumTruth()
+		return b
 	}
 	return true
 }
@@ -484,6 +500,11 @@ var cmpDunders = map[syntax.Token][2]string{
 func (o *Instance) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
 	other, _ := y.(*Instance)
 	names := cmpDunders[op]
+	if o.class.enum && o.dunder(names[0]) == nil {
+		if r, ok, err := o.enumCompare(op, y, depth); ok {
+			return r, err
+		}
+	}
 	if v, ok, err := o.callDunder(nil, names[0], y); ok {
 		if err != nil {
 			return false, err
@@ -538,6 +559,11 @@ func (o *Instance) Binary(op syntax.Token, y starlark.Value, side starlark.Side)
 		name = "__r" + name + "__"
 	}
 	v, ok, err := o.callDunder(nil, name, y)
+	if !ok && o.class.enum {
+		if r, ok, err := o.enumBinary(op, y, side); ok {
+			return r, err
+		}
+	}
 	if !ok || v == notImplemented {
 		return nil, nil // go.starlark.net reports the unsupported operands
 	}
@@ -564,6 +590,11 @@ func (o *Instance) Has(x starlark.Value) (bool, error) {
 		}
 		return bool(v.Truth()), nil
 	}
+	if o.class.enum {
+		if r, ok, err := o.enumHas(x); ok {
+			return r, err
+		}
+	}
 	return false, Errorf("TypeError", "argument of type '%s' is not iterable", o.class.name)
 }
 
@@ -581,6 +612,11 @@ func (o *Instance) SetKey(k, v starlark.Value) error {
 // iterating and which cannot fail.
 func (o *Instance) PyLen(th *starlark.Thread) (int, error) {
 	v, ok, err := o.callDunder(th, "__len__")
+	if !ok && o.class.enum {
+		if members, ok := o.enumBits(); ok {
+			return len(members), nil
+		}
+	}
 	if !ok {
 		return 0, Errorf("TypeError", "object of type '%s' has no len()", o.class.name)
 	}
@@ -605,6 +641,11 @@ func (o *Instance) PyLen(th *starlark.Thread) (int, error) {
 // value go.starlark.net can iterate, or an object with __next__.
 func (o *Instance) Iterate() starlark.Iterator {
 	v, ok, err := o.callDunder(nil, "__iter__")
+	if !ok && o.class.enum {
+		if members, ok := o.enumBits(); ok {
+			return starlark.NewList(members).Iterate()
+		}
+	}
 	if !ok {
 		if o.dunder("__getitem__") != nil {
 			return &indexIterator{obj: o}
@@ -844,6 +885,11 @@ func (o *Instance) Unary(op syntax.Token) (starlark.Value, error) {
 		return nil, nil
 	}
 	v, ok, err := o.callDunder(nil, name)
+	if !ok && o.class.enum {
+		if r, ok, err := o.enumUnary(op); ok {
+			return r, err
+		}
+	}
 	if !ok {
 		return nil, nil // go.starlark.net reports the bad operand
 	}

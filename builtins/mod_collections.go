@@ -629,9 +629,11 @@ type tupleSubclass interface {
 	tupleItems() starlark.Tuple
 }
 
-// asTuples turns x and y into plain tuples when both are tuples, one of
-// them of a subclass, and returns them unchanged otherwise.
-func asTuples(x, y starlark.Value) (starlark.Value, starlark.Value) {
+// baseOperands gives == and ordering the operands CPython compares for
+// values of subclasses of tuple and int: when both are tuples, one of a
+// subclass (namedtuple, struct_time), the plain tuples of their items;
+// for IntEnum and IntFlag members, their int values.
+func baseOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
 	xt, xsub := x.(tupleSubclass)
 	yt, ysub := y.(tupleSubclass)
 	_, xplain := x.(starlark.Tuple)
@@ -643,8 +645,9 @@ func asTuples(x, y starlark.Value) (starlark.Value, starlark.Value) {
 		if ysub {
 			y = yt.tupleItems()
 		}
+		return x, y
 	}
-	return x, y
+	return enumOperand(x), enumOperand(y)
 }
 
 func (n *namedtupleValue) tupleItems() starlark.Tuple { return n.Tuple }

@@ -428,10 +428,6 @@ func statModule() starlark.StringDict {
 	return m
 }
 
-// enumModule is minimal: Enum, IntEnum and auto need class support from
-// the front end, so they are absent and using them is a clear
-// AttributeError rather than a guessed numbering.
-
 func init() {
 	register("typing", typingModule)
 	register("copy", copyModule)

@@ -11,7 +11,7 @@ import (
 // error names the items' types, as CPython's does ("'<' not supported
 // between instances of 'NoneType' and 'int'"), not the sequences'.
 func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
-	x, y = asTuples(x, y)
+	x, y = baseOperands(x, y)
 	xs, xok := x.(starlark.Indexable)
 	ys, yok := y.(starlark.Indexable)
 	if xok && yok && sameSeqKind(x, y) {
