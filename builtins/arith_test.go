@@ -5,8 +5,20 @@ import "testing"
 func TestArith(t *testing.T)                { runCases(t, arithCases) }
 func TestArithCasesAreCPython(t *testing.T) { checkWithCPython(t, arithCases) }
 
-// arithCases: bool is an int in arithmetic, == is Python's, range attributes, vars, set.pop.
+// arithCases: bool is an int in arithmetic, == is Python's, range attributes, vars, set.pop, and sets of numbers in CPython's order.
 var arithCases = []pyCase{
+	{"set_order", `print({3, 1, 2}, set([10, 5, 8, 1]), {100, 3, 64, 7, 8, 9}, {-1, -2, 0, 1}, set(range(20, 0, -1)))
+s = set([33, 1, 17, 9])
+print(list(s), [x for x in s], sorted(s))
+print(s.pop())
+print({True, 2, 3.0}, {2.0, 8, 16}, {2**64, 1, 2**61})
+for x in {5, 4, 3}:
+    print(x, end=" ")
+print()
+print(",".join(str(x) for x in {30, 20, 10}))
+big = set(range(1000, 0, -7))
+print(list(big)[:10])
+`, "{1, 2, 3} {8, 1, 10, 5} {64, 3, 100, 7, 8, 9} {0, 1, -1, -2} {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}\n[33, 9, 1, 17] [33, 9, 1, 17] [1, 9, 17, 33]\n33\n{True, 2, 3.0} {8, 16, 2.0} {18446744073709551616, 1, 2305843009213693952}\n3 4 5 \n10,20,30\n[517, 6, 524, 13, 531, 20, 538, 27, 545, 34]\n"},
 	{"range_attrs_vars_setpop", `r = range(2, 20, 3)
 print(r.start, r.stop, r.step, r.index(8), r.count(11), r.count(12), range(5).stop, range(10, 0, -2).index(4), range(3).count(True))
 try:

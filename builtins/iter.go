@@ -49,6 +49,20 @@ func forEach(th *starlark.Thread, v starlark.Value, f func(starlark.Value) error
 			}
 		}
 	}
+	if set, ok := v.(*starlark.Set); ok {
+		// In CPython's order (see setOrder).
+		for i, x := range setElements(set) {
+			if i%checkEvery == checkEvery-1 {
+				if err := Interrupted(th); err != nil {
+					return err
+				}
+			}
+			if err := f(x); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	it, ok := v.(starlark.Iterable)
 	if !ok {
 		return Errorf("TypeError", "'%s' object is not iterable", TypeName(v))
@@ -125,8 +139,9 @@ type Iterator struct {
 }
 
 var (
-	_ starlark.Iterable = (*Iterator)(nil)
-	_ Typed             = (*Iterator)(nil)
+	_ starlark.Iterable  = (*Iterator)(nil)
+	_ starlark.Container = (*Iterator)(nil)
+	_ Typed              = (*Iterator)(nil)
 )
 
 // NewIterator returns an iterator named name (its Python type) that
@@ -148,6 +163,20 @@ func (it *Iterator) Hash() (uint32, error) { return uint32(len(it.name)) * 26544
 
 // PyType returns the iterator's type object.
 func (it *Iterator) PyType() starlark.Value { return iterType(it.name) }
+
+// Has is Python's x in it: it consumes the iterator up to the first item
+// equal to x.
+func (it *Iterator) Has(x starlark.Value) (bool, error) {
+	for {
+		v, ok, err := it.Next()
+		if err != nil || !ok {
+			return false, err
+		}
+		if eq, err := starlark.Equal(v, x); err != nil || eq {
+			return eq, err
+		}
+	}
+}
 
 // Next produces the next value; ok is false when the iterator is
 // exhausted. An iterator that runs user code runs it on the thread its
@@ -264,11 +293,29 @@ func pyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
 			return x.Index(i - 1), true, nil
 		}), nil
 	case *starlark.Dict, *starlark.Set:
+		// A snapshot of the keys, which must not outlive a change of
+		// size: CPython's iterators raise then.
 		vals, err := collect(th, v)
 		if err != nil {
 			return nil, err
 		}
-		return sliceIterator(TypeName(v)+"_keyiterator", vals), nil
+		coll := x.(starlark.Sequence)
+		n := coll.Len()
+		i := 0
+		return NewIterator(TypeName(v)+"_keyiterator", func() (starlark.Value, bool, error) {
+			if coll.Len() != n {
+				what := "dictionary"
+				if _, ok := coll.(*starlark.Set); ok {
+					what = "Set"
+				}
+				return nil, false, Errorf("RuntimeError", "%s changed size during iteration", what)
+			}
+			if i >= len(vals) {
+				return nil, false, nil
+			}
+			i++
+			return vals[i-1], true, nil
+		}), nil
 	case *Instance:
 		// User __iter__/__next__ may raise, which a lazy iterator could
 		// not report through go.starlark.net's loops: collect eagerly,

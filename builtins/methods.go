@@ -474,12 +474,8 @@ func defineMethods() {
 		if s.Len() == 0 {
 			return nil, Errorf("KeyError", "'pop from an empty set'")
 		}
-		// The set cannot change while Elements runs: take, then delete.
-		var first starlark.Value
-		for x := range s.Elements() {
-			first = x
-			break
-		}
+		// CPython pops from the start of its table (see setOrder).
+		first := setElements(s)[0]
 		_, err := s.Delete(first)
 		return first, err
 	})

@@ -202,12 +202,10 @@ func (p *printer) repr(v starlark.Value, depth int) error {
 			return nil
 		}
 		p.b.WriteByte('{')
-		i := 0
-		for e := range v.Elements() {
+		for i, e := range setElements(v) {
 			if i > 0 {
 				p.b.WriteString(", ")
 			}
-			i++
 			if err := p.repr(e, depth+1); err != nil {
 				return err
 			}

@@ -372,6 +372,14 @@ func saIter(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwar
 			return nil, err
 		}
 		return starlark.NewList(vals), nil
+	case *starlark.Set:
+		if vals, ok := setOrder(v); ok {
+			if err := Alloc(th, int64(len(vals))*elemSize); err != nil {
+				return nil, err
+			}
+			return starlark.Tuple(vals), nil
+		}
+		return v, nil
 	case starlark.Iterable:
 		return v, nil
 	}

@@ -469,7 +469,11 @@ var augTokens = map[tokKind]syntax.Token{
 
 func (l *lowerer) augAssign(n *AugAssign, out []syntax.Stmt) []syntax.Stmt {
 	helper := ""
+	var prefix []syntax.Expr // arguments before the target's value
 	switch {
+	case boolOpNames[n.Op] != "" && n.Op != tPLUS && n.Op != tSTAR && mayBeBool(n.Value):
+		helper = builtins.HelperBinop
+		prefix = []syntax.Expr{l.str(boolOpNames[n.Op], n.pos)}
 	case n.Op == tAT:
 		l.needs(n.pos, "matrix multiplication (@=)")
 	case n.Op == tSTARSTAR:
@@ -521,7 +525,7 @@ func (l *lowerer) augAssign(n *AugAssign, out []syntax.Stmt) []syntax.Stmt {
 		load, store = ix(), ix()
 	}
 	v := l.expr(l.hoist(n.Value, &out))
-	return append(out, l.assign(store, l.call(helper, n.pos, load, v), n.pos))
+	return append(out, l.assign(store, l.call(helper, n.pos, append(prefix, load, v)...), n.pos))
 }
 
 // simple reports expressions that can be evaluated twice without a
@@ -718,6 +722,9 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 		l.checkName(n.Name, n.NamePos)
 	}
 	_, generator := findYield(n.Body)
+	if at, ok := cleanupYield(n.Body, false); ok && generator {
+		l.needs(at, "a yield inside try/finally, or under a handler of GeneratorExit,")
+	}
 	l.checkDeclarations(n.Body)
 	// Decorators are evaluated before the def binds its name, which
 	// matters when they refer to it (@x.setter on def x).

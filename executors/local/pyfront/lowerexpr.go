@@ -66,17 +66,33 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 		l.checkAttr(n.Name, n.pos)
 		return l.attr(x, n.Name, n.Dot, n.pos)
 	case *Subscript:
+		// Through the runtime: a str is indexed and sliced by code point
+		// (go.starlark.net by byte), an instance's __getitem__ gets slice
+		// objects. A string key (row["name"]) cannot select a code point,
+		// so it stays Starlark's faster index.
 		if s, ok := n.Index.(*Slice); ok {
-			se := &syntax.SliceExpr{X: l.expr(n.X), Lbrack: l.pos(n.pos), Rbrack: l.pos(n.Rbrack)}
-			se.Lo, se.Hi, se.Step = l.optExpr(s.Lo), l.optExpr(s.Hi), l.optExpr(s.Step)
-			return se
+			return l.call(builtins.HelperSlice, n.pos, append([]syntax.Expr{l.expr(n.X)}, l.sliceArgs(s, n.pos)...)...)
 		}
-		return &syntax.IndexExpr{X: l.expr(n.X), Lbrack: l.pos(n.pos), Y: l.index(n.Index), Rbrack: l.pos(n.Rbrack)}
+		if k, ok := unparen(n.Index).(*Str); ok && !k.Bytes {
+			return &syntax.IndexExpr{X: l.expr(n.X), Lbrack: l.pos(n.pos), Y: l.index(n.Index), Rbrack: l.pos(n.Rbrack)}
+		}
+		return l.call(builtins.HelperIndex, n.pos, l.expr(n.X), l.index(n.Index))
 	case *Call:
 		return l.callExpr(n)
 	case *BinOp:
 		return l.binOp(n)
 	case *UnaryOp:
+		if n.Op != kwNot && mayBeBool(n.X) {
+			// -True is -1, +True is 1, ~True is -2: 0 - x, 0 + x, -1 - x.
+			zero, op := l.int(0, n.pos), "-"
+			switch n.Op {
+			case tPLUS:
+				op = "+"
+			case tTILDE:
+				zero = l.int(-1, n.pos)
+			}
+			return l.call(builtins.HelperBinop, n.pos, l.str(op, n.pos), zero, l.expr(n.X))
+		}
 		op := syntax.NOT
 		switch n.Op {
 		case tPLUS:
@@ -197,7 +213,63 @@ func isLit(x Expr) bool {
 	return isNumLit(x)
 }
 
+// boolOpNames are the operators go.starlark.net refuses on a bool and an
+// int, which Python computes with the bool as 0 or 1.
+var boolOpNames = map[tokKind]string{
+	tMINUS: "-", tSLASH: "/", tSLASHSLASH: "//", tPERCENT: "%", tAMP: "&",
+	tPIPE: "|", tCARET: "^", tLTLT: "<<", tGTGT: ">>", tPLUS: "+", tSTAR: "*",
+}
+
+// mayBeBool reports expressions whose value is a bool whenever it is
+// not an error: comparisons, not, True and False, and the builtins and
+// methods that answer yes or no. A variable holding a bool is not seen;
+// go.starlark.net then refuses the arithmetic with a TypeError, never a
+// wrong number.
+func mayBeBool(x Expr) bool {
+	switch n := unparen(x).(type) {
+	case *Const:
+		return n.Kind == kwTrue || n.Kind == kwFalse
+	case *Compare:
+		return true
+	case *UnaryOp:
+		return n.Op == kwNot
+	case *BoolOp:
+		return mayBeBool(n.X) || mayBeBool(n.Y)
+	case *IfExp:
+		return mayBeBool(n.True) || mayBeBool(n.False)
+	case *Call:
+		switch f := n.Fn.(type) {
+		case *Name:
+			switch f.ID {
+			case "bool", "isinstance", "issubclass", "callable", "hasattr", "any", "all":
+				return true
+			}
+		case *Attr:
+			switch f.Name {
+			case "startswith", "endswith", "isdigit", "isalpha", "isalnum", "isspace",
+				"isupper", "islower", "istitle", "isdecimal", "isnumeric", "isidentifier",
+				"isdisjoint", "issubset", "issuperset", "is_integer", "isprintable":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// boolBinop lowers x op y through __sa_binop when an operand may be a
+// bool, or returns nil.
+func (l *lowerer) boolBinop(op tokKind, x, y Expr, at pos) syntax.Expr {
+	name, ok := boolOpNames[op]
+	if !ok || !(mayBeBool(x) || mayBeBool(y)) {
+		return nil
+	}
+	return l.call(builtins.HelperBinop, at, l.str(name, at), l.expr(x), l.expr(y))
+}
+
 func (l *lowerer) binOp(n *BinOp) syntax.Expr {
+	if e := l.boolBinop(n.Op, n.X, n.Y, n.pos); e != nil {
+		return e
+	}
 	switch n.Op {
 	case tPLUS:
 		// Concatenation can double a value in one step (s = s + s),
@@ -249,8 +321,31 @@ func (l *lowerer) cmp(op cmpOp, x, y syntax.Expr, px, py Expr) syntax.Expr {
 			c = &syntax.UnaryExpr{OpPos: l.pos(op.pos), Op: syntax.NOT, X: c}
 		}
 		return c
+	case tEQ, tNE:
+		// Python's ==: 1 == True, nan != nan, lists compared item by item
+		// so. A str literal or None operand equals only its own kind in
+		// both languages, so it keeps Starlark's faster ==.
+		if !plainEq(px) && !plainEq(py) {
+			var c syntax.Expr = l.call(builtins.HelperEq, op.pos, x, y)
+			if op.Op == tNE {
+				c = &syntax.UnaryExpr{OpPos: l.pos(op.pos), Op: syntax.NOT, X: c}
+			}
+			return c
+		}
 	}
 	return l.binary(cmpTokens[op.Op], x, y, op.pos)
+}
+
+// plainEq reports operands for which go.starlark.net's == is Python's
+// whatever the other operand: str and bytes literals and None.
+func plainEq(x Expr) bool {
+	switch n := unparen(x).(type) {
+	case *Str:
+		return true
+	case *Const:
+		return n.Kind == kwNone
+	}
+	return false
 }
 
 // compare lowers a comparison chain. a < b < c is a < b and b < c with b
