@@ -148,6 +148,8 @@ func TestLowerErrors(t *testing.T) {
 		{"x = type(y).__subclasses__()\n", 1, "AttributeError", false, "access to attribute '__subclasses__' is not allowed"},
 		{"with open('f') as f:\n    pass\n", 1, "", true, "the with statement is not supported by the Starlark engine"},
 		{"def g():\n    return [(yield x) for x in y]\n", 2, "", false, "'yield' inside a comprehension"},
+		{"def g():\n    try:\n        yield 1\n    finally:\n        print()\n", 3, "", true, "a yield inside try/finally, or under a handler of GeneratorExit, is not supported by the Starlark engine"},
+		{"def g():\n    while True:\n        try:\n            x = yield\n        except (ValueError, GeneratorExit):\n            pass\n", 4, "", true, "a yield inside try/finally, or under a handler of GeneratorExit, is not supported by the Starlark engine"},
 		{"class A:\n    y = [(z := x) for x in r]\n", 2, "", false, "assignment expression within a comprehension cannot be used in a class body"},
 		{"y = [(x := 1) for x in r]\n", 1, "", false, "assignment expression cannot rebind comprehension iteration variable 'x'"},
 		{"async def g():\n    await x\n", 1, "", true, "async def is not supported by the Starlark engine"},

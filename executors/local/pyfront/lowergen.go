@@ -304,3 +304,100 @@ func compWalrusTargets(body []Stmt) map[string]bool {
 	}, nil)
 	return out
 }
+
+// cleanupYield finds a yield that code runs after when its generator is
+// closed: inside a try statement with a finally clause, or whose handler
+// catches GeneratorExit. CPython runs that code as soon as an abandoned
+// generator is collected, at a moment this engine cannot reproduce, so
+// such generators need full Python. inCleanup says an enclosing try
+// statement already does.
+func cleanupYield(body []Stmt, inCleanup bool) (pos, bool) {
+	check := func(xs ...Expr) (pos, bool) {
+		if !inCleanup {
+			return pos{}, false
+		}
+		var found *pos
+		for _, x := range xs {
+			walkExpr(x, func(y Expr) {
+				if n, ok := y.(*Yield); ok && found == nil {
+					found = &n.pos
+				}
+			})
+		}
+		if found != nil {
+			return *found, true
+		}
+		return pos{}, false
+	}
+	for _, s := range body {
+		var at pos
+		var ok bool
+		switch n := s.(type) {
+		case *If:
+			if at, ok = check(n.Cond); !ok {
+				if at, ok = cleanupYield(n.Body, inCleanup); !ok {
+					at, ok = cleanupYield(n.Else, inCleanup)
+				}
+			}
+		case *For:
+			if at, ok = check(n.Iter); !ok {
+				if at, ok = cleanupYield(n.Body, inCleanup); !ok {
+					at, ok = cleanupYield(n.Else, inCleanup)
+				}
+			}
+		case *While:
+			if at, ok = check(n.Cond); !ok {
+				if at, ok = cleanupYield(n.Body, inCleanup); !ok {
+					at, ok = cleanupYield(n.Else, inCleanup)
+				}
+			}
+		case *Try:
+			finally := inCleanup || n.Finally != nil
+			catches := finally
+			for _, h := range n.Handlers {
+				catches = catches || catchesExit(h.Type)
+			}
+			if at, ok = cleanupYield(n.Body, catches); ok {
+				break
+			}
+			for _, h := range n.Handlers {
+				if at, ok = cleanupYield(h.Body, finally); ok {
+					break
+				}
+			}
+			if !ok {
+				if at, ok = cleanupYield(n.Else, finally); !ok {
+					at, ok = cleanupYield(n.Finally, inCleanup)
+				}
+			}
+		case *FuncDef, *ClassDef:
+			// Their bodies are other functions.
+		default:
+			if inCleanup {
+				at, ok = findYield([]Stmt{s})
+			}
+		}
+		if ok {
+			return at, true
+		}
+	}
+	return pos{}, false
+}
+
+// catchesExit reports whether an except clause's type catches
+// GeneratorExit.
+func catchesExit(t Expr) bool {
+	switch n := unparen(t).(type) {
+	case nil:
+		return true
+	case *Name:
+		return n.ID == "BaseException" || n.ID == "GeneratorExit"
+	case *Seq:
+		for _, e := range n.Elts {
+			if catchesExit(e) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -128,8 +128,7 @@ def guarded():
     except ValueError as e:
         print("caught in generator", e)
         yield 99
-    finally:
-        print("cleanup")
+    print("cleanup")
 
 c = guarded()
 print(next(c))
@@ -142,24 +141,6 @@ print(next(t2, "after throw"))
 c3 = guarded()
 c3.close()
 print(list(c3))
-
-def stubborn():
-    while True:
-        try:
-            yield 1
-        except GeneratorExit:
-            print("ignoring close")
-
-s = stubborn()
-next(s)
-try:
-    s.close()
-except RuntimeError as e:
-    print("RuntimeError", e)
-try:
-    s.throw(KeyError("end"))
-except KeyError:
-    print("stubborn ended", next(s, None))
 
 def me():
     yield next(mine)
