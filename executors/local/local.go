@@ -386,9 +386,9 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 			e.mu.Unlock()
 		}()
 	} else {
-		mon.closeGenerators()
 		res.Steps = mon.steps()
 		e.finish(&res, out.err, mon, name, code)
+		mon.closeGenerators()
 		e.settle(out)
 		e.mu.Unlock()
 	}

@@ -55,6 +55,7 @@ type monitor struct {
 	mu        sync.Mutex         // guards children and cancelled, for cancel
 	children  []*starlark.Thread // generator threads
 	cancelled string             // reason, once cancelled
+	pruneAt   int                // len(children) at which spawn forgets ended ones
 }
 
 // interval is the number of steps between checks: small enough that
@@ -185,6 +186,21 @@ func (m *monitor) spawn(*starlark.Thread) *starlark.Thread {
 	}
 	builtins.SetBudget(th, m.budget)
 	th.OnMaxSteps = m.check
+	if len(m.children) >= m.pruneAt {
+		// Forget the threads of generators that have ended; their steps
+		// were counted when they last gave control back.
+		live := m.gens.Threads()
+		seen := make(map[*starlark.Thread]uint64, len(live)+1)
+		seen[m.thread] = m.seen[m.thread]
+		for _, c := range live {
+			seen[c] = m.seen[c]
+		}
+		m.seen = seen
+		m.mu.Lock()
+		m.children = live
+		m.mu.Unlock()
+		m.pruneAt = 2*len(live) + 64
+	}
 	m.seen[th] = 0
 	m.mu.Lock()
 	m.children = append(m.children, th)
