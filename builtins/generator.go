@@ -777,7 +777,14 @@ func saLoop(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwar
 	switch v := x.(type) {
 	case *Iterator:
 		return &loopIter{it: v, th: th}, nil
-	case starlark.String, *Instance:
+	case *Instance:
+		// __iter__ and __next__ run as the loop goes, as in Python.
+		it, err := pyIter(th, v)
+		if err != nil {
+			return nil, err
+		}
+		return &loopIter{it: it, th: th}, nil
+	case starlark.String:
 	case starlark.Indexable, *starlark.Dict, *starlark.Set:
 		if free {
 			it, err := pyIter(th, v)

@@ -316,17 +316,8 @@ func pyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
 			i++
 			return vals[i-1], true, nil
 		}), nil
-	case *Instance:
-		// User __iter__/__next__ may raise, which a lazy iterator could
-		// not report through go.starlark.net's loops: collect eagerly,
-		// like the producers described at Iterator.Iterate.
-		vals, err := collect(th, v)
-		if err != nil {
-			return nil, err
-		}
-		return sliceIterator(TypeName(v)+"_iterator", vals), nil
 	case starlark.Iterable:
-		// Other iterables (the front end's generators) are iterated
+		// Other iterables (instances with __iter__, views) are iterated
 		// lazily; the iteration is released when exhausted.
 		iter := x.Iterate()
 		return NewIterator(TypeName(v)+"_iterator", func() (starlark.Value, bool, error) {

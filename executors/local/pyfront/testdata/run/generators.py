@@ -195,3 +195,26 @@ next(walker)
 lst.append(4)
 lst.remove(1)
 print(list(walker))
+
+# Objects with __iter__ and __next__ are iterated lazily too.
+class Counter:
+    def __init__(self):
+        self.n = 0
+    def __iter__(self):
+        print("iter called")
+        return self
+    def __next__(self):
+        self.n += 1
+        if self.n == 5:
+            raise KeyError("five")
+        return self.n
+for v in Counter():
+    print("counter", v)
+    if v == 2:
+        break
+try:
+    for v in Counter():
+        print("counter again", v)
+except KeyError as e:
+    print("KeyError", e)
+print(next(x * 2 for x in Counter()), list(zip(Counter(), "ab")))
