@@ -4,9 +4,11 @@
 // used when an agent runs out of steps.
 //
 // The templates are text/template files embedded in the binary, kept as
-// readable prose rather than strings in code. A Set can be parsed from other
-// files to replace any of them. Tools are rendered as Python function stubs
-// with docstrings, which is how the model learns to call them.
+// readable prose rather than strings in code: every text a model reads
+// comes from them, down to the framing of each observation and error
+// (messages.tmpl). A Set can be parsed from other files to replace any of
+// them. Tools are rendered as Python function stubs with docstrings, which
+// is how the model learns to call them.
 package prompts
 
 import (
@@ -35,8 +37,49 @@ const (
 	FinalAnswerPost   = "final_answer_post.tmpl"
 )
 
+// Names of the texts defined in messages.tmpl, which frame the agent's
+// memory and observations. Render them with RenderExact.
+const (
+	// Task is a task as the model reads it: Task, and AdditionalArgs.
+	Task = "task"
+	// StepFeedback is the message the model reads after one of its
+	// actions: Observation, and Error when the step failed.
+	StepFeedback = "step_feedback"
+	// Execution is the observation of code that ran: Logs, LastOutput
+	// and Notes.
+	Execution = "execution"
+	// FailedExecution is the observation of code that raised: Logs and
+	// Notes.
+	FailedExecution = "failed_execution"
+	// OutputTruncated marks where printed output was cut: Dropped, Head
+	// and Tail.
+	OutputTruncated = "output_truncated"
+	// ValueTruncated marks where a long value was cut: MaxLength.
+	ValueTruncated = "value_truncated"
+	// ParseError tells the model its output held no code: ModelOutput,
+	// CodeOpen and CodeClose.
+	ParseError = "parse_error"
+	// FinalAnswerRejected tells the model a check refused its answer:
+	// Check, Answer and Reason.
+	FinalAnswerRejected = "final_answer_rejected"
+	// Plan frames the first plan the model wrote: Plan.
+	Plan = "plan"
+	// UpdatedPlan frames an updated plan: Task and Plan.
+	UpdatedPlan = "updated_plan"
+	// AfterPlan follows a plan in the conversation.
+	AfterPlan = "after_plan"
+	// RunSummary is appended to a managed agent's report when it provides
+	// a summary of its run: Steps.
+	RunSummary = "run_summary"
+	// ManagedAgentFailed is the error a manager's code gets when a team
+	// member's run fails: Name and Error.
+	ManagedAgentFailed = "managed_agent_failed"
+)
+
 var names = []string{SystemPrompt, InitialPlan, UpdatePlanPre, UpdatePlanPost,
-	ManagedAgentTask, ManagedAgentReply, FinalAnswerPre, FinalAnswerPost}
+	ManagedAgentTask, ManagedAgentReply, FinalAnswerPre, FinalAnswerPost,
+	Task, StepFeedback, Execution, FailedExecution, OutputTruncated, ValueTruncated,
+	ParseError, FinalAnswerRejected, Plan, UpdatedPlan, AfterPlan, RunSummary, ManagedAgentFailed}
 
 // Set is a parsed set of prompt templates. It is safe for concurrent use.
 type Set struct {
@@ -59,12 +102,16 @@ var defaultSet = sync.OnceValue(func() *Set {
 // Parse reads templates matching pattern from fsys. Files are named as the
 // constants of this package (system.tmpl, initial_plan.tmpl, ...); names
 // missing from fsys are taken from the defaults, so a user can override just
-// the system prompt.
+// the system prompt. The texts of messages.tmpl are replaced one by one by
+// {{define "name"}} blocks in any file. Every template is rendered once
+// with sample data, so that one naming a field Data lacks is refused here
+// rather than during a run.
 func Parse(fsys fs.FS, pattern string) (*Set, error) {
 	t := template.New("prompts").Funcs(template.FuncMap{
-		"stub":   Stub,
-		"join":   strings.Join,
-		"indent": indent,
+		"stub":      Stub,
+		"join":      strings.Join,
+		"indent":    indent,
+		"hasSuffix": strings.HasSuffix,
 	}).Option("missingkey=error")
 	if fsys != fs.FS(embedded) {
 		if _, err := t.ParseFS(embedded, "templates/*.tmpl"); err != nil {
@@ -79,7 +126,28 @@ func Parse(fsys fs.FS, pattern string) (*Set, error) {
 			return nil, fmt.Errorf("prompts: template %s is missing", n)
 		}
 	}
-	return &Set{t: t}, nil
+	set := &Set{t: t}
+	for _, n := range names {
+		if _, err := set.RenderExact(n, sample); err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
+}
+
+// sample fills every field of Data, for Parse's check.
+var sample = Data{
+	Tools:             []tool.Spec{{Name: "final_answer", Description: "Ends the task.", Output: tool.Any}},
+	ManagedAgents:     []Agent{{Name: "helper", Description: "Helps."}},
+	AuthorizedImports: []string{"math"},
+	CodeOpen:          "<code>", CodeClose: "</code>",
+	Instructions: "Be brief.", Task: "Add 1 and 2.", RemainingSteps: 3, Name: "helper", FinalAnswer: "3",
+	AdditionalArgs: "{'n': 1}", Observation: "Execution logs:\n", Error: "NameError: x",
+	Logs: "3\n", LastOutput: "None", Notes: []string{"a note"},
+	Dropped: 10, Head: 5, Tail: 5, MaxLength: 10,
+	ModelOutput: "It is 3.", Check: 1, Answer: "'3'", Reason: "it is wrong",
+	Plan:  "1. Add.",
+	Steps: []StepSummary{{Number: 1, Code: "x = 1 + 2", Observation: "Execution logs:\n", Error: "NameError: x"}},
 }
 
 // Render executes the named template with data.
@@ -89,6 +157,17 @@ func (s *Set) Render(name string, data any) (string, error) {
 		return "", fmt.Errorf("prompts: render %s: %w", name, err)
 	}
 	return strings.TrimSpace(b.String()), nil
+}
+
+// RenderExact executes the named template with data and returns the text
+// as written, spaces and newlines at its ends included. The texts of
+// messages.tmpl are rendered this way.
+func (s *Set) RenderExact(name string, data any) (string, error) {
+	var b strings.Builder
+	if err := s.t.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("prompts: render %s: %w", name, err)
+	}
+	return b.String(), nil
 }
 
 // Agent describes a managed agent to the manager's model.
@@ -118,6 +197,41 @@ type Data struct {
 	Name string
 	// FinalAnswer is a managed agent's answer, for its report.
 	FinalAnswer string
+
+	// AdditionalArgs are the values handed to the task, as a Python dict
+	// ("" when there are none).
+	AdditionalArgs string
+	// Observation is what the model reads about an action that ran, and
+	// Error why the action failed ("" when it did not).
+	Observation, Error string
+	// Logs is what code printed (as cut for the model), LastOutput the
+	// value of its last expression, and Notes what the executor has to
+	// say beyond the code's own output.
+	Logs, LastOutput string
+	Notes            []string
+	// Dropped characters were cut from the middle of a printed output,
+	// of which the first Head and the last Tail are kept.
+	Dropped, Head, Tail int
+	// MaxLength is the length a long value was cut to.
+	MaxLength int
+	// ModelOutput is a model output in which no code block was found.
+	ModelOutput string
+	// Check numbers, from 1, the final-answer check that rejected Answer
+	// (as Python's repr shows it) for Reason.
+	Check          int
+	Answer, Reason string
+	// Plan is the plan the model wrote.
+	Plan string
+	// Steps sum up the action steps of a managed agent's run.
+	Steps []StepSummary
+}
+
+// StepSummary is one action step of a run, as a manager reads it.
+type StepSummary struct {
+	Number      int
+	Code        string
+	Observation string
+	Error       string
 }
 
 func indent(prefix, s string) string {

@@ -43,7 +43,8 @@ type Options struct {
 	// Limits bound each execution of the default executor.
 	Limits executors.Limits
 	// MaxPrintOutput caps the printed output kept per step, in characters
-	// (default 50,000).
+	// (default 50,000). The model reads the head and the tail of a longer
+	// output, with one marker counting what was dropped in between.
 	MaxPrintOutput int
 	// MaxSteps is the number of action steps a run may take (default 20).
 	// When it runs out, one last model call writes the answer from memory.
@@ -197,7 +198,7 @@ func New(opts Options) (*Agent, error) {
 		return nil, fmt.Errorf("starlarkagent: %w", err)
 	}
 	a.system = system
-	a.memory.System.SystemPrompt = system
+	a.memory = Memory{System: SystemPromptStep{SystemPrompt: system}, prompts: a.prompts}
 
 	a.exec = opts.Executor
 	if a.exec == nil {
@@ -247,7 +248,7 @@ func (a *Agent) Tools() []tool.Spec { return slices.Clone(a.toolSpec) }
 func (a *Agent) Memory() *Memory {
 	a.memMu.Lock()
 	defer a.memMu.Unlock()
-	return &Memory{System: a.memory.System, Steps: slices.Clone(a.memory.Steps)}
+	return &Memory{System: a.memory.System, Steps: slices.Clone(a.memory.Steps), prompts: a.prompts}
 }
 
 // appendStep adds a step to memory.
@@ -265,7 +266,7 @@ func (a *Agent) SetMemory(m *Memory) {
 	defer a.mu.Unlock()
 	a.memMu.Lock()
 	defer a.memMu.Unlock()
-	a.memory = Memory{System: m.System, Steps: slices.Clone(m.Steps)}
+	a.memory = Memory{System: m.System, Steps: slices.Clone(m.Steps), prompts: a.prompts}
 	if a.memory.System.SystemPrompt == "" {
 		a.memory.System.SystemPrompt = a.system
 	}

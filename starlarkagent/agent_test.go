@@ -493,12 +493,12 @@ func TestStepCallbacks(t *testing.T) {
 
 func TestTruncate(t *testing.T) {
 	long := strings.Repeat("a", 15_000) + strings.Repeat("b", 15_000)
-	got := truncate(long, MaxOutputLength)
+	got := truncate(nil, long, MaxOutputLength)
 	if !strings.HasPrefix(got, strings.Repeat("a", 10_000)+"\n..._This content has been truncated to stay below 20000 characters_...\n") ||
 		!strings.HasSuffix(got, strings.Repeat("b", 10_000)) || len(got) > 20_100 {
 		t.Errorf("truncated to %d bytes: %q...", len(got), got[9_990:10_080])
 	}
-	if truncate("short", 10) != "short" {
+	if truncate(nil, "short", 10) != "short" {
 		t.Error("short text changed")
 	}
 }

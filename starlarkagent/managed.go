@@ -2,8 +2,6 @@ package starlarkagent
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/star-agent/star-agent/prompts"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
@@ -47,43 +45,43 @@ func (m managedTool) Call(ctx context.Context, args map[string]any) (any, error)
 		s.addManaged(res.TokenUsage)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("team member %s failed: %w", a.name, err)
+		return nil, &memberError{msg: promptText(a.prompts, prompts.ManagedAgentFailed, prompts.Data{Name: a.name, Error: err.Error()}), err: err}
 	}
 	report, err := a.prompts.Render(prompts.ManagedAgentReply, prompts.Data{Name: a.name, FinalAnswer: pyStr(res.Output)})
 	if err != nil {
 		return nil, err
 	}
 	if a.opts.ProvideRunSummary {
-		report += "\n\nFor more detail, find below a summary of this agent's work:\n<summary_of_work>\n" +
-			summary(res.Steps) + "\n</summary_of_work>"
+		report += promptText(a.prompts, prompts.RunSummary, prompts.Data{Steps: summary(a.prompts, res.Steps)})
 	}
 	return report, nil
 }
 
-// summary lists what each action step did, for a manager to read.
-func summary(steps []Step) string {
-	var b strings.Builder
+// memberError is a team member's failure as its manager's code sees it,
+// wrapping the error of the member's run.
+type memberError struct {
+	msg string
+	err error
+}
+
+func (e *memberError) Error() string { return e.msg }
+func (e *memberError) Unwrap() error { return e.err }
+
+// summary sums up what each action step did, for a manager to read.
+func summary(p *prompts.Set, steps []Step) []prompts.StepSummary {
+	var out []prompts.StepSummary
 	for _, s := range steps {
 		st, ok := s.(*ActionStep)
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(&b, "Step %d:\n", st.Number)
-		if st.Code != "" {
-			b.WriteString(st.Code)
-			b.WriteString("\n")
-		}
-		if st.Observation != "" {
-			b.WriteString(truncate(st.Observation, 2000))
-			b.WriteString("\n")
-		}
+		sum := prompts.StepSummary{Number: st.Number, Code: st.Code, Observation: truncate(p, st.Observation, 2000)}
 		if st.Error != nil {
-			b.WriteString("Error: ")
-			b.WriteString(truncate(st.Error.Message, 2000))
-			b.WriteString("\n")
+			sum.Error = truncate(p, st.Error.Message, 2000)
 		}
+		out = append(out, sum)
 	}
-	return strings.TrimSpace(b.String())
+	return out
 }
 
 // team describes the managed agents to the prompts.

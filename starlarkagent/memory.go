@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/star-agent/star-agent/prompts"
 	"github.com/star-agent/star-agent/providers"
 )
 
@@ -26,8 +27,9 @@ const (
 type Step interface {
 	// Kind names the step's type.
 	Kind() StepKind
-	// messages renders the step as the model will read it.
-	messages() []providers.Message
+	// messages renders the step as the model will read it, with the
+	// texts of p (nil: the default prompts).
+	messages(p *prompts.Set) []providers.Message
 }
 
 // Timing records when something started and ended.
@@ -190,14 +192,18 @@ func (*FinalAnswerStep) Kind() StepKind { return KindFinalAnswer }
 type Memory struct {
 	System SystemPromptStep
 	Steps  []Step
+
+	// prompts frame the steps in Messages: those of the agent whose
+	// memory this is, the defaults for a memory read from JSON.
+	prompts *prompts.Set
 }
 
 // Messages renders the memory as the conversation the model reads.
 func (m *Memory) Messages() []providers.Message {
 	msgs := make([]providers.Message, 0, 1+2*len(m.Steps))
-	msgs = append(msgs, m.System.messages()...)
+	msgs = append(msgs, m.System.messages(m.prompts)...)
 	for _, s := range m.Steps {
-		msgs = append(msgs, s.messages()...)
+		msgs = append(msgs, s.messages(m.prompts)...)
 	}
 	return msgs
 }

@@ -3,71 +3,69 @@ package starlarkagent
 import (
 	"strings"
 
+	"github.com/star-agent/star-agent/prompts"
 	"github.com/star-agent/star-agent/providers"
 )
 
-// These texts frame memory for the model. They are smolagents' wording,
-// which its users' prompts and recordings rely on.
-const (
-	taskPrefix       = "New task:\n"
-	argsNote         = "\nYou have been provided with these additional arguments, that you can access directly using the keys as variables:\n"
-	observationLabel = "Observation:\n"
-	errorLabel       = "Error:\n"
-	retryNudge       = "\nNow let's retry: take care not to repeat previous errors! If you have retried several times, try a completely different approach.\n"
-	proceedWithPlan  = "Now proceed and carry out this plan."
-	initialPlanIntro = "Here are the facts I know and the plan of action that I will follow to solve the task:\n```\n"
-	updatedPlanIntro = "I still need to solve the task I was given:\n```\n%s\n```\n\nHere are the facts I know and my new/updated plan of action to solve the task:\n```\n"
-)
+// promptText renders one of the texts of messages.tmpl (see prompts.Task and
+// the names after it). prompts.Parse has rendered every template of the
+// set once, so an error here is a custom template that fails on some
+// values only: the default wording is used then, rather than leaving the
+// model without its message.
+func promptText(p *prompts.Set, name string, data prompts.Data) string {
+	if p == nil {
+		p = prompts.Default()
+	}
+	s, err := p.RenderExact(name, data)
+	if err != nil {
+		s, _ = prompts.Default().RenderExact(name, data)
+	}
+	return s
+}
 
-func (s *SystemPromptStep) messages() []providers.Message {
+func (s *SystemPromptStep) messages(*prompts.Set) []providers.Message {
 	if s.SystemPrompt == "" {
 		return nil
 	}
 	return []providers.Message{{Role: providers.RoleSystem, Content: s.SystemPrompt}}
 }
 
-func (s *TaskStep) messages() []providers.Message {
-	return []providers.Message{{Role: providers.RoleUser, Content: taskText(s.Task, s.AdditionalArgs)}}
+func (s *TaskStep) messages(p *prompts.Set) []providers.Message {
+	return []providers.Message{{Role: providers.RoleUser, Content: taskText(p, s.Task, s.AdditionalArgs)}}
 }
 
 // taskText is the task as the model reads it, with the additional
 // arguments listed after it.
-func taskText(task string, args map[string]any) string {
-	if len(args) == 0 {
-		return taskPrefix + task
+func taskText(p *prompts.Set, task string, args map[string]any) string {
+	data := prompts.Data{Task: task}
+	if len(args) > 0 {
+		data.AdditionalArgs = pyRepr(args)
 	}
-	return taskPrefix + task + argsNote + pyRepr(args)
+	return promptText(p, prompts.Task, data)
 }
 
-func (s *PlanningStep) messages() []providers.Message {
+func (s *PlanningStep) messages(p *prompts.Set) []providers.Message {
 	return []providers.Message{
 		{Role: providers.RoleAssistant, Content: strings.TrimSpace(s.Plan)},
-		{Role: providers.RoleUser, Content: proceedWithPlan},
+		{Role: providers.RoleUser, Content: promptText(p, prompts.AfterPlan, prompts.Data{})},
 	}
 }
 
-func (s *ActionStep) messages() []providers.Message {
+func (s *ActionStep) messages(p *prompts.Set) []providers.Message {
 	var msgs []providers.Message
 	if out := strings.TrimSpace(s.ModelOutput); out != "" {
 		msgs = append(msgs, providers.Message{Role: providers.RoleAssistant, Content: out})
 	}
-	var b strings.Builder
-	if s.Observation != "" {
-		b.WriteString(observationLabel)
-		b.WriteString(s.Observation)
-	}
+	data := prompts.Data{Observation: s.Observation}
+	// An interrupted step was not the model's doing: it reads what the
+	// code printed, not a reproach.
 	if s.Error != nil && s.Error.Kind != ErrorInterrupted {
-		if b.Len() > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(errorLabel)
-		b.WriteString(s.Error.Message)
-		b.WriteString(retryNudge)
+		data.Error = s.Error.Message
 	}
-	if b.Len() > 0 {
-		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: b.String()})
+	if feedback := promptText(p, prompts.StepFeedback, data); feedback != "" {
+		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: feedback})
 	}
 	return msgs
 }
 
-func (s *FinalAnswerStep) messages() []providers.Message { return nil }
+func (s *FinalAnswerStep) messages(*prompts.Set) []providers.Message { return nil }

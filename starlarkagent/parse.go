@@ -2,7 +2,6 @@ package starlarkagent
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -109,17 +108,4 @@ func unfence(s string) string {
 		}
 	}
 	return strings.TrimSuffix(strings.TrimSpace(t), "<end_code>")
-}
-
-// parseErrorMessage tells the model what format was expected.
-func (p codeParser) parseErrorMessage(out string) string {
-	return fmt.Sprintf(`Your code snippet is invalid: no code block between %s and %s was found in it.
-Here is your code snippet:
-%s
-Make sure to include code with the correct pattern, for instance:
-Thought: Your thoughts
-%s
-# Your Python code here
-%s
-Remember to end your code with %s.`, p.open, p.close, out, p.open, p.close, p.close)
 }

@@ -80,7 +80,7 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	}
 	a.memMu.Lock()
 	if !opts.Resume {
-		a.memory = Memory{System: SystemPromptStep{SystemPrompt: a.system}}
+		a.memory = Memory{System: SystemPromptStep{SystemPrompt: a.system}, prompts: a.prompts}
 	}
 	first := len(a.memory.Steps)
 	a.memMu.Unlock()
@@ -221,7 +221,8 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 	st.ModelOutput = a.parser.complete(text)
 	code, ok := a.parser.parse(st.ModelOutput)
 	if !ok {
-		st.Error = &StepError{Kind: ErrorParse, Message: a.parser.parseErrorMessage(st.ModelOutput)}
+		st.Error = &StepError{Kind: ErrorParse, Message: promptText(a.prompts, prompts.ParseError,
+			prompts.Data{ModelOutput: st.ModelOutput, CodeOpen: a.parser.open, CodeClose: a.parser.close})}
 		r.emit(&Observation{Step: n, Err: st.Error})
 		return st, nil
 	}
@@ -238,20 +239,20 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 	}
 	switch {
 	case r.ctx.Err() != nil:
-		st.Observation = partialLogs(res, maxLogs)
+		st.Observation = partialLogs(a.prompts, res, maxLogs)
 		st.Error = &StepError{Kind: ErrorInterrupted, Message: "the run was interrupted during the execution of the code"}
 		return st, r.interrupted()
 	case err != nil:
 		st.Error = &StepError{Kind: ErrorExecutor, Message: err.Error()}
 		return st, fmt.Errorf("starlarkagent: step %d: executor: %w", n, err)
 	case res.Err != nil:
-		st.Observation = partialLogs(res, maxLogs)
+		st.Observation = partialLogs(a.prompts, res, maxLogs)
 		st.Error = &StepError{Kind: ErrorExecution, Type: res.Err.Type, Message: res.Err.Describe(),
 			Line: res.Err.Line, Source: res.Err.Source}
 		r.emit(&Observation{Step: n, Text: st.Observation, Err: st.Error})
 		return st, nil
 	}
-	st.Observation = observation(res, maxLogs)
+	st.Observation = observation(a.prompts, res, maxLogs)
 	st.Output = res.Value
 	if res.IsFinal {
 		if msg := r.check(res.Value); msg != "" {
@@ -269,8 +270,8 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 func (r *runner) check(answer any) string {
 	for i, check := range r.a.opts.FinalAnswerChecks {
 		if err := check(r.ctx, answer, &r.a.memory); err != nil {
-			return fmt.Sprintf("Check %d of the final answer failed: the answer %s was rejected: %v",
-				i+1, clip(pyRepr(answer), 200), err)
+			return promptText(r.a.prompts, prompts.FinalAnswerRejected, prompts.Data{
+				Check: i + 1, Answer: clip(pyRepr(answer), 200), Reason: err.Error()})
 		}
 	}
 	return ""
@@ -411,7 +412,7 @@ func (r *runner) plan(n int) error {
 		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: post})
 	}
 	st.ModelInput = msgs
-	text, usage, err := r.generate(msgs, []string{"<end_plan>"}, 0)
+	out, usage, err := r.generate(msgs, []string{"<end_plan>"}, 0)
 	st.Usage = usage
 	if err != nil {
 		if r.ctx.Err() != nil {
@@ -421,14 +422,13 @@ func (r *runner) plan(n int) error {
 	}
 	// Servers drop the stop sequence; a model that wrote it anyway (or a
 	// recording that kept it) must not leak it into the plan.
-	text, _, _ = strings.Cut(text, "<end_plan>")
-	st.ModelOutput = text
-	plan := strings.TrimSpace(text)
-	if n == 1 {
-		st.Plan = initialPlanIntro + plan + "\n```"
-	} else {
-		st.Plan = fmt.Sprintf(updatedPlanIntro, r.task) + plan + "\n```"
+	out, _, _ = strings.Cut(out, "<end_plan>")
+	st.ModelOutput = out
+	frame, data := prompts.Plan, prompts.Data{Plan: strings.TrimSpace(out), Task: r.task}
+	if n > 1 {
+		frame = prompts.UpdatedPlan
 	}
+	st.Plan = promptText(a.prompts, frame, data)
 	st.Timing.End = time.Now()
 	a.appendStep(st)
 	a.log.Info("plan written", "before_step", n, "duration", st.Timing.Duration(),
