@@ -1,8 +1,9 @@
 // Package pyfront is the Python front end of the local engine: it parses
 // the Python 3.11 a model wrote (scan.go, parse.go, ast.go) and lowers it
 // to a go.starlark.net syntax tree (lower.go, lowerexpr.go; try and raise
-// in lowertry.go, classes in lowerclass.go, and the scope analysis both
-// need in scope.go) that starlark.FileProgram compiles, with calls to the
+// in lowertry.go, classes in lowerclass.go, generators and the loops that
+// consume them in lowergen.go, and the scope analysis they need in
+// scope.go) that starlark.FileProgram compiles, with calls to the
 // runtime helpers of package builtins where Starlark's semantics differ
 // from Python's.
 //
