@@ -325,7 +325,7 @@ func (l *lowerer) cmp(op cmpOp, x, y syntax.Expr, px, py Expr) syntax.Expr {
 		// Python's ==: 1 == True, nan != nan, lists compared item by item
 		// so. A str literal or None operand equals only its own kind in
 		// both languages, so it keeps Starlark's faster ==.
-		if !plainEq(px) && !plainEq(py) {
+		if !plainEq(px) && !plainEq(py) && !numericEq(px, py) && !numericEq(py, px) {
 			var c syntax.Expr = l.call(builtins.HelperEq, op.pos, x, y)
 			if op.Op == tNE {
 				c = &syntax.UnaryExpr{OpPos: l.pos(op.pos), Op: syntax.NOT, X: c}
@@ -334,6 +334,44 @@ func (l *lowerer) cmp(op cmpOp, x, y syntax.Expr, px, py Expr) syntax.Expr {
 		}
 	}
 	return l.binary(cmpTokens[op.Op], x, y, op.pos)
+}
+
+// numericEq reports a number literal compared with an expression that
+// cannot be a bool (i % 3 == 0, len(xs) == 0): go.starlark.net's == is
+// then Python's, NaN included, and the comparison stays native, as fast
+// as Starlark's.
+func numericEq(lit, other Expr) bool {
+	return isNumLit(lit) && notBool(other)
+}
+
+// notBool reports expressions whose value is never a bool: arithmetic
+// (bools become ints in it) and the builtins and methods that count.
+func notBool(x Expr) bool {
+	switch n := unparen(x).(type) {
+	case *Num, *Str:
+		return true
+	case *BinOp:
+		switch n.Op {
+		case tPLUS, tMINUS, tSTAR, tSLASH, tSLASHSLASH, tPERCENT, tSTARSTAR, tLTLT, tGTGT:
+			return true
+		}
+	case *UnaryOp:
+		return n.Op != kwNot
+	case *Call:
+		switch f := n.Fn.(type) {
+		case *Name:
+			switch f.ID {
+			case "len", "int", "float", "ord", "abs", "round", "sum", "str", "repr", "hash":
+				return true
+			}
+		case *Attr:
+			switch f.Name {
+			case "count", "index", "find", "rfind", "bit_length":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // plainEq reports operands for which go.starlark.net's == is Python's
