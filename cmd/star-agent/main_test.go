@@ -1,7 +1,15 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -20,7 +28,10 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/scripts",
 		RequireExplicitExec: true,
-		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"waitfile": waitFile},
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"waitfile":      waitFile,
+			"openai-server": openaiServer,
+		},
 	})
 }
 
@@ -37,4 +48,122 @@ func waitFile(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("%s: still missing or empty after a minute", args[0])
+}
+
+// openaiServer is the script command "openai-server [-key KEY] RESPONSES
+// REQUESTS": it starts a local server that speaks the OpenAI Chat
+// Completions API and sets $OPENAI_BASE to its base URL (for --api-base).
+// RESPONSES holds Chat Completions response bodies, one JSON object a line
+// ('#' lines are comments), answered in order, the content cut at the
+// request's first stop sequence as a real server does; a streaming request
+// gets them as server-sent events, with usage last. Each request body is
+// appended to REQUESTS as one line of JSON, for the script to grep. With
+// -key, a request without "Authorization: Bearer KEY" gets OpenAI's 401.
+// The server lives until the script ends.
+func openaiServer(ts *testscript.TestScript, neg bool, args []string) {
+	var key string
+	if len(args) > 1 && args[0] == "-key" {
+		key, args = args[1], args[2:]
+	}
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: openai-server [-key KEY] RESPONSES REQUESTS")
+	}
+	var responses []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(ts.ReadFile(args[0])))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var r map[string]any
+		ts.Check(json.Unmarshal([]byte(line), &r))
+		responses = append(responses, r)
+	}
+	log, err := os.Create(ts.MkAbs(args[1]))
+	ts.Check(err)
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fail := func(status int, msg, code string) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error", "param": nil, "code": code}})
+		}
+		if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+			fail(404, "Invalid URL ("+r.Method+" "+r.URL.Path+")", "")
+			return
+		}
+		if key != "" && r.Header.Get("Authorization") != "Bearer "+key {
+			fail(401, "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_api_key")
+			return
+		}
+		var req struct {
+			Model    string            `json:"model"`
+			Messages []json.RawMessage `json:"messages"`
+			Stop     []string          `json:"stop"`
+			Stream   bool              `json:"stream"`
+		}
+		var body any
+		raw := new(bytes.Buffer)
+		if _, err := raw.ReadFrom(r.Body); err != nil || json.Unmarshal(raw.Bytes(), &req) != nil || json.Unmarshal(raw.Bytes(), &body) != nil {
+			fail(400, "We could not parse the JSON body of your request.", "")
+			return
+		}
+		if req.Model == "" || len(req.Messages) == 0 {
+			fail(400, "you must provide a model parameter and messages", "")
+			return
+		}
+		if len(req.Stop) > 4 {
+			fail(400, "Invalid 'stop': array too long. Expected an array with maximum length 4.", "array_above_max_length")
+			return
+		}
+		mu.Lock()
+		enc := json.NewEncoder(log)
+		enc.SetEscapeHTML(false)
+		enc.Encode(body)
+		var resp map[string]any
+		if len(responses) > 0 {
+			resp, responses = responses[0], responses[1:]
+		}
+		mu.Unlock()
+		if resp == nil {
+			fail(400, "openai-server: no recorded response left", "")
+			return
+		}
+		choice := resp["choices"].([]any)[0].(map[string]any)
+		msg := choice["message"].(map[string]any)
+		content := msg["content"].(string)
+		for _, stop := range req.Stop {
+			if i := strings.Index(content, stop); i >= 0 {
+				content = content[:i]
+			}
+		}
+		msg["content"] = content
+		if !req.Stream {
+			w.Header().Set("Content-Type", "application/json")
+			json.NewEncoder(w).Encode(resp)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		send := func(choices []any, usage any) {
+			b, _ := json.Marshal(map[string]any{"id": resp["id"], "object": "chat.completion.chunk", "created": resp["created"],
+				"model": resp["model"], "choices": choices, "usage": usage})
+			fmt.Fprintf(w, "data: %s\n\n", b)
+		}
+		delta := func(d map[string]any, finish any) []any {
+			return []any{map[string]any{"index": 0, "delta": d, "finish_reason": finish}}
+		}
+		send(delta(map[string]any{"role": "assistant", "content": ""}, nil), nil)
+		for _, piece := range strings.SplitAfter(content, "\n") {
+			send(delta(map[string]any{"content": piece}, nil), nil)
+		}
+		send(delta(map[string]any{}, "stop"), nil)
+		send([]any{}, resp["usage"])
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}))
+	ts.Defer(func() {
+		srv.Close()
+		log.Close()
+	})
+	ts.Setenv("OPENAI_BASE", srv.URL+"/v1")
 }
