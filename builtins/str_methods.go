@@ -626,25 +626,7 @@ func defineStrMethods() {
 		if err := Alloc(th, int64(len(s))+int64(strings.Count(s, "\t"))*int64(tab)); err != nil {
 			return nil, err
 		}
-		var b strings.Builder
-		col := 0
-		for _, r := range s {
-			switch {
-			case r == '\t':
-				if tab > 0 {
-					n := tab - col%tab
-					b.WriteString(strings.Repeat(" ", n))
-					col += n
-				}
-			case r == '\n' || r == '\r':
-				b.WriteRune(r)
-				col = 0
-			default:
-				b.WriteRune(r)
-				col++
-			}
-		}
-		return starlark.String(b.String()), nil
+		return starlark.String(expandTabs(s, tab)), nil
 	})
 	defStr("encode", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		enc, errs := "utf-8", "strict"
@@ -800,4 +782,31 @@ func decimalValue(r rune) int {
 		}
 	}
 	return -1
+}
+
+// expandTabs is str.expandtabs(tab): columns count code points and start
+// again after \n and \r.
+func expandTabs(s string, tab int) string {
+	if strings.IndexByte(s, '\t') < 0 {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			if tab > 0 {
+				n := tab - col%tab
+				b.WriteString(strings.Repeat(" ", n))
+				col += n
+			}
+		case r == '\n' || r == '\r':
+			b.WriteRune(r)
+			col = 0
+		default:
+			b.WriteRune(r)
+			col++
+		}
+	}
+	return b.String()
 }

@@ -6,11 +6,14 @@ package pyfront
 // here (f-strings are kept as text and split by the parser).
 
 import (
+	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/star-agent/star-agent/builtins"
 )
 
 type tokKind uint8
@@ -787,7 +790,28 @@ func unescape(text string, bytes bool) (string, string, bool) {
 				b.WriteString("\\N")
 				continue
 			}
-			return "", "\\N{...} escapes are not supported by the Starlark engine", true
+			// \N{name}: CPython's unicode-escape decoder reports the
+			// bytes from the backslash to where it gave up.
+			bs := i - 2
+			fail := func(upto int, why string) (string, string, bool) {
+				return "", fmt.Sprintf("(unicode error) 'unicodeescape' codec can't decode bytes in position %d-%d: %s", bs, upto-1, why), false
+			}
+			if i >= len(text) || text[i] != '{' {
+				return fail(i, "malformed \\N character escape")
+			}
+			j := strings.IndexByte(text[i+1:], '}')
+			if j < 0 {
+				return fail(len(text), "malformed \\N character escape")
+			}
+			if j == 0 {
+				return fail(i+1, "malformed \\N character escape")
+			}
+			r, ok := builtins.LookupCharName(text[i+1 : i+1+j])
+			if !ok {
+				return fail(i+2+j, "unknown Unicode character name")
+			}
+			b.WriteRune(r)
+			i += j + 2
 		default:
 			b.WriteByte('\\')
 			i--
