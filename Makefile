@@ -26,6 +26,7 @@ vet: ## go vet and a gofmt check
 test: vet ## vet, gofmt, every test, and the race detector on the agent loop (what CI runs)
 	$(GO) test -count=1 ./...
 	$(GO) test -count=1 -race ./starlarkagent/...
+	$(GO) test -count=1 -race -run 'Cancel|Timeout|Generator|Tool' ./executors/local/ ./builtins/
 
 cover: ## total statement coverage
 	$(GO) test -count=1 -coverpkg=./... -coverprofile=coverage.out ./... >/dev/null

@@ -337,8 +337,9 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	mon.install()
 
 	// Cancel the thread when the deadline passes or the caller cancels.
-	stopWatch := make(chan struct{})
+	stopWatch, watchDone := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(watchDone)
 		select {
 		case <-runCtx.Done():
 			mon.cancel(mon.reason())
@@ -372,6 +373,7 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		}
 	}
 	close(stopWatch)
+	<-watchDone               // the watcher reads the monitor's state
 	mon.ctxErr = runCtx.Err() // before cancel, which would end runCtx anyway
 	cancel()
 

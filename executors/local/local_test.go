@@ -10,6 +10,7 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/runner"
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
@@ -283,6 +284,31 @@ func TestCancelledContextStopsPromptly(t *testing.T) {
 		t.Fatalf("took %v to stop", d)
 	}
 	// The executor is still usable.
+	if r := run(t, e, "1 + 1"); r.Repr != "2" {
+		t.Fatalf("after cancel: %+v", r)
+	}
+}
+
+// TestCancelledDuringToolCall cancels while the code waits in a tool; run
+// with -race, it checks that the watcher and Execute do not race on the
+// monitor's state.
+func TestCancelledDuringToolCall(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	entered := make(chan struct{})
+	wait := runnertest.Func{S: tool.Spec{Name: "wait"}, F: func(ctx context.Context, _ map[string]any) (any, error) {
+		close(entered)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	if err := e.SetTools([]tool.Tool{wait}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { <-entered; cancel() }()
+	res, err := e.Execute(ctx, "wait()")
+	if !errors.Is(err, context.Canceled) || res.Err == nil {
+		t.Fatalf("err %v, res.Err %+v", err, res.Err)
+	}
 	if r := run(t, e, "1 + 1"); r.Repr != "2" {
 		t.Fatalf("after cancel: %+v", r)
 	}
