@@ -1,6 +1,8 @@
 package builtins
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -102,6 +104,12 @@ func window(s string, start, end starlark.Value) (string, int, bool, error) {
 	if err != nil {
 		return "", 0, false, err
 	}
+	if start != nil && start != starlark.None {
+		if raw, err := toInt(start); err == nil && raw > n {
+			// Nothing starts past the end, not even the empty string.
+			return "", n, false, nil
+		}
+	}
 	hi, err := indexArg(end, n, n)
 	if err != nil {
 		return "", 0, false, err
@@ -143,15 +151,19 @@ func findImpl(fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []star
 }
 
 func padArgs(fn *starlark.Builtin, th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (int, string, error) {
-	var width int
+	var w starlark.Value
 	fill := " "
-	if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &width, &fill); err != nil {
+	if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &w, &fill); err != nil {
+		return 0, "", err
+	}
+	width, err := toInt(w)
+	if err != nil {
 		return 0, "", err
 	}
 	if pyLen(fill) != 1 {
 		return 0, "", Errorf("TypeError", "The fill character must be exactly one character long")
 	}
-	if err := Alloc(th, int64(width)*int64(len(fill))); err != nil {
+	if err := Alloc(th, int64(max(width, 0))*int64(len(fill))); err != nil {
 		return 0, "", err
 	}
 	return width, fill, nil
@@ -438,8 +450,12 @@ func defineStrMethods() {
 	})
 	defStr("replace", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var old, new string
-		count := -1
-		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 2, &old, &new, &count); err != nil {
+		var countArg starlark.Value = starlark.MakeInt(-1)
+		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 2, &old, &new, &countArg); err != nil {
+			return nil, err
+		}
+		count, err := toInt(countArg)
+		if err != nil {
 			return nil, err
 		}
 		n := 0
@@ -459,8 +475,12 @@ func defineStrMethods() {
 	split := func(name string, fromRight bool) {
 		defStr(name, func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var sep starlark.Value = starlark.None
-			maxsplit := -1
-			if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "sep?", &sep, "maxsplit?", &maxsplit); err != nil {
+			var maxArg starlark.Value = starlark.MakeInt(-1)
+			if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "sep?", &sep, "maxsplit?", &maxArg); err != nil {
+				return nil, err
+			}
+			maxsplit, err := toInt(maxArg)
+			if err != nil {
 				return nil, err
 			}
 			if sep == starlark.None {
@@ -598,11 +618,15 @@ func defineStrMethods() {
 		return starlark.String(s), nil
 	})
 	defStr("zfill", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		var w int
-		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &w); err != nil {
+		var wArg starlark.Value
+		if err := starlark.UnpackPositionalArgs(fn.Name(), args, kwargs, 1, &wArg); err != nil {
 			return nil, err
 		}
-		if err := Alloc(th, int64(w)); err != nil {
+		w, err := toInt(wArg)
+		if err != nil {
+			return nil, err
+		}
+		if err := Alloc(th, int64(max(w, 0))); err != nil {
 			return nil, err
 		}
 		n := pyLen(s)
@@ -616,8 +640,12 @@ func defineStrMethods() {
 		return starlark.String(sign + strings.Repeat("0", w-n) + s), nil
 	})
 	defStr("expandtabs", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		tab := 8
-		if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "tabsize?", &tab); err != nil {
+		var tabArg starlark.Value = starlark.MakeInt(8)
+		if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "tabsize?", &tabArg); err != nil {
+			return nil, err
+		}
+		tab, err := toInt(tabArg)
+		if err != nil {
 			return nil, err
 		}
 		if tab < 0 {
@@ -681,6 +709,9 @@ func defineStrMethods() {
 		return starlark.String(b.String()), nil
 	})
 	typeStr.attrs = map[string]starlark.Value{"maketrans": starlark.NewBuiltin("maketrans", strMaketrans)}
+	defStr("maketrans", func(th *starlark.Thread, fn *starlark.Builtin, _ string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		return strMaketrans(th, fn, args, kwargs)
+	})
 	typeStr.methods = strMethods
 }
 
@@ -733,32 +764,86 @@ func strMaketrans(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple
 	return d, nil
 }
 
-func encodeString(s, enc, errs string) (starlark.Value, error) {
-	switch strings.ReplaceAll(strings.ToLower(enc), "_", "-") {
-	case "utf-8", "utf8":
-		return starlark.Bytes(s), nil
-	case "ascii", "latin-1", "latin1", "iso-8859-1":
-		limit := rune(0x7f)
-		if !strings.HasPrefix(strings.ToLower(enc), "ascii") {
-			limit = 0xff
-		}
-		var b []byte
-		for i, r := range []rune(s) {
-			if r > limit {
-				switch errs {
-				case "ignore":
-					continue
-				case "replace":
-					b = append(b, '?')
-					continue
-				}
-				return nil, Errorf("UnicodeEncodeError", "'%s' codec can't encode character '\\u%04x' in position %d: ordinal not in range(%d)", enc, r, i, limit+1)
-			}
-			b = append(b, byte(r))
-		}
-		return starlark.Bytes(b), nil
+// codecName is the name CPython's codec registry gives an encoding, for
+// the encodings str.encode knows here.
+func codecName(enc string) string {
+	n := strings.ToLower(strings.NewReplacer("_", "-", " ", "-").Replace(enc))
+	switch n {
+	case "utf-8", "utf8", "u8", "utf", "cp65001":
+		return "utf-8"
+	case "ascii", "us-ascii", "646", "us":
+		return "ascii"
+	case "latin-1", "latin1", "iso-8859-1", "iso8859-1", "8859", "cp819", "latin", "l1", "iso-ir-100", "csisolatin1":
+		return "latin-1"
 	}
-	return nil, Errorf("LookupError", "unknown encoding: %s", enc)
+	return ""
+}
+
+// encodeString is str.encode for UTF-8, ASCII and Latin-1 with CPython's
+// error handlers and UnicodeEncodeError messages.
+func encodeString(s, enc, errs string) (starlark.Value, error) {
+	name := codecName(enc)
+	switch name {
+	case "":
+		return nil, Errorf("LookupError", "unknown encoding: %s", enc)
+	case "utf-8":
+		return starlark.Bytes(s), nil
+	}
+	limit := rune(0x7f)
+	if name == "latin-1" {
+		limit = 0xff
+	}
+	rs := []rune(s)
+	var b []byte
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if r <= limit {
+			b = append(b, byte(r))
+			continue
+		}
+		j := i + 1 // the run of characters the codec cannot encode
+		for j < len(rs) && rs[j] > limit {
+			j++
+		}
+		switch errs {
+		case "ignore":
+		case "replace":
+			b = append(b, strings.Repeat("?", j-i)...)
+		case "backslashreplace", "namereplace", "xmlcharrefreplace":
+			for _, c := range rs[i:j] {
+				switch {
+				case errs == "xmlcharrefreplace":
+					b = append(b, "&#"+strconv.Itoa(int(c))+";"...)
+				case errs == "namereplace" && unicodeName(c) != "":
+					b = append(b, "\\N{"+unicodeName(c)+"}"...)
+				default:
+					b = append(b, charEscape(c)...)
+				}
+			}
+		case "strict":
+			reason := "ordinal not in range(" + strconv.Itoa(int(limit)+1) + ")"
+			if j-i == 1 {
+				return nil, Errorf("UnicodeEncodeError", "'%s' codec can't encode character '%s' in position %d: %s", name, charEscape(r), i, reason)
+			}
+			return nil, Errorf("UnicodeEncodeError", "'%s' codec can't encode characters in position %d-%d: %s", name, i, j-1, reason)
+		default:
+			return nil, Errorf("LookupError", "unknown error handler name '%s'", errs)
+		}
+		i = j - 1
+	}
+	return starlark.Bytes(b), nil
+}
+
+// charEscape is the backslash escape of a character as CPython's
+// backslashreplace writes it.
+func charEscape(r rune) string {
+	switch {
+	case r < 0x100:
+		return fmt.Sprintf("\\x%02x", r)
+	case r < 0x10000:
+		return fmt.Sprintf("\\u%04x", r)
+	}
+	return fmt.Sprintf("\\U%08x", r)
 }
 
 // decimalValue is the value of a Unicode decimal digit (category Nd), or
