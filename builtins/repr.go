@@ -4,7 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"go.starlark.net/starlark"
@@ -339,11 +338,10 @@ func quoteString(s string) string {
 	return b.String()
 }
 
-// isPrintable approximates Python's str.isprintable for one code point:
-// letters, marks, numbers, punctuation, symbols and the ASCII space.
-func isPrintable(r rune) bool {
-	return r == ' ' || unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S)
-}
+// isPrintable is Python's str.isprintable for one code point (letters,
+// marks, numbers, punctuation, symbols and the ASCII space, as Unicode
+// 14.0 assigns them), which repr leaves unescaped.
+func isPrintable(r rune) bool { return isPyPrintable(r) }
 
 func hex2(c byte) string { return hexN(uint32(c), 2) }
 
