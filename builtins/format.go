@@ -313,39 +313,39 @@ func (fs formatSpec) render(n numParts, groupSize int) string {
 // padding, widens the result with zeros (grouped too) to at least
 // minWidth characters.
 func groupDigits(digits string, sep rune, size, minWidth int) string {
-	var parts []string // groups, rightmost first
+	// Built right to left, then reversed: one buffer, however wide.
+	out := make([]byte, 0, max(len(digits)*4/3, minWidth)+4)
 	remaining := len(digits)
-	sepLen := 0
-	if sep != 0 {
-		sepLen = 1
-	}
 	take := func(l int) {
-		zeros := max(0, l-remaining)
 		chars := max(0, min(remaining, l))
-		parts = append(parts, strings.Repeat("0", zeros)+digits[remaining-chars:remaining])
+		for k := 1; k <= chars; k++ {
+			out = append(out, digits[remaining-k])
+		}
+		for k := chars; k < l; k++ {
+			out = append(out, '0')
+		}
 		remaining -= chars
 	}
-	if size > 0 {
-		for {
+	if size > 0 && sep != 0 {
+		for first := true; ; first = false {
+			if !first {
+				out = append(out, byte(sep))
+			}
 			l := min(size, max(remaining, minWidth, 1))
 			take(l)
 			minWidth -= l
 			if remaining <= 0 && minWidth <= 0 {
 				break
 			}
-			minWidth -= sepLen
+			minWidth-- // the separator
 		}
 	} else {
 		take(max(remaining, minWidth, 1))
 	}
-	var b strings.Builder
-	for i := len(parts) - 1; i >= 0; i-- {
-		b.WriteString(parts[i])
-		if i > 0 {
-			b.WriteRune(sep)
-		}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
 	}
-	return b.String()
+	return string(out)
 }
 
 func (fs formatSpec) formatInt(th *starlark.Thread, x *big.Int, tname string) (string, error) {
