@@ -176,6 +176,7 @@ func boolInt(b starlark.Bool) starlark.Int {
 
 // less is Python's x < y with Python's error message.
 func less(x, y starlark.Value) (bool, error) {
+	x, y = baseOperands(x, y)
 	x, y = unbool(x, y)
 	if xb, ok := x.(starlark.Bool); ok {
 		if yb, ok := y.(starlark.Bool); ok {

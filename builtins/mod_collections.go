@@ -632,7 +632,8 @@ type tupleSubclass interface {
 // baseOperands gives == and ordering the operands CPython compares for
 // values of subclasses of tuple and int: when both are tuples, one of a
 // subclass (namedtuple, struct_time), the plain tuples of their items;
-// for IntEnum and IntFlag members, their int values.
+// for IntEnum and IntFlag members, their int values; for Fraction and
+// Decimal against other numbers, the outcome of the exact comparison.
 func baseOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
 	xt, xsub := x.(tupleSubclass)
 	yt, ysub := y.(tupleSubclass)
@@ -647,7 +648,11 @@ func baseOperands(x, y starlark.Value) (starlark.Value, starlark.Value) {
 		}
 		return x, y
 	}
-	return enumOperand(x), enumOperand(y)
+	x, y = enumOperand(x), enumOperand(y)
+	if nx, ny, ok := numberOperands(x, y); ok {
+		return nx, ny
+	}
+	return x, y
 }
 
 func (n *namedtupleValue) tupleItems() starlark.Tuple { return n.Tuple }

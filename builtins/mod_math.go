@@ -23,6 +23,8 @@ func floatArg(v starlark.Value) (float64, error) {
 			return 1, nil
 		}
 		return 0, nil
+	case pyNumber:
+		return x.pyFloat()
 	}
 	return 0, Errorf("TypeError", "must be real number, not %s", TypeName(v))
 }
@@ -228,6 +230,15 @@ func rounding(name string, f func(float64) float64) *starlark.Builtin {
 			return v, nil
 		case starlark.Bool:
 			return boolInt(v), nil
+		case pyRounder:
+			switch name {
+			case "floor", "ceil":
+				return v.pyFloorCeil(name == "ceil")
+			case "trunc":
+				if n, ok := x.(pyNumber); ok {
+					return n.pyInt()
+				}
+			}
 		}
 		a, err := floatArg(x)
 		if err != nil {

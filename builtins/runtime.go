@@ -209,6 +209,9 @@ func saPow(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 // pow is a ** b with Python's numeric rules: an int to a negative int
 // power is a float, and integer results are bounded before computing.
 func pow(th *starlark.Thread, a, b starlark.Value) (starlark.Value, error) {
+	if r, ok, err := numberPow(th, a, b); ok {
+		return r, err
+	}
 	a, b = numArg(a), numArg(b)
 	x, xInt := a.(starlark.Int)
 	y, yInt := b.(starlark.Int)

@@ -185,6 +185,8 @@ func pyAbs(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 		return nil, err
 	}
 	switch x := x.(type) {
+	case pyRounder:
+		return x.pyAbs()
 	case *Instance:
 		v, ok, err := x.callDunder(th, "__abs__")
 		if !ok {
@@ -369,6 +371,9 @@ func pyDivmod(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kw
 	var a, b starlark.Value
 	if err := starlark.UnpackPositionalArgs("divmod", args, kwargs, 2, &a, &b); err != nil {
 		return nil, err
+	}
+	if r, ok, err := numberDivmod(a, b); ok {
+		return r, err
 	}
 	a, b = numArg(a), numArg(b)
 	if !isNumber(a) || !isNumber(b) {
@@ -626,6 +631,13 @@ func pyHash(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwar
 		if f := float64(v); f == math.Trunc(f) && !math.IsInf(f, 0) {
 			n, _ := big.NewFloat(f).Int(nil)
 			return pyHash(th, fn, starlark.Tuple{starlark.MakeBigInt(n)}, nil)
+		}
+		if h, ok := pyNumberHash(v); ok {
+			return starlark.MakeInt64(h), nil
+		}
+	case pyNumber:
+		if h, ok := pyNumberHash(v); ok {
+			return starlark.MakeInt64(h), nil
 		}
 	}
 	h, err := x.Hash()
@@ -912,6 +924,9 @@ func pyRound(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwa
 		return nil, err
 	}
 	x = numArg(x)
+	if r, ok := x.(pyRounder); ok {
+		return r.pyRound(nd)
+	}
 	if nd == starlark.None {
 		switch v := x.(type) {
 		case starlark.Int:
@@ -1069,6 +1084,8 @@ func newInt(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (
 		return nil, Errorf("TypeError", "int() can't convert non-string with explicit base")
 	}
 	switch v := x.(type) {
+	case pyNumber:
+		return v.pyInt()
 	case starlark.Int:
 		return v, nil
 	case starlark.Bool:
@@ -1158,6 +1175,9 @@ func newFloat(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple)
 		return f, nil
 	case starlark.String:
 		return parseFloat(string(v))
+	case pyNumber:
+		f, err := v.pyFloat()
+		return starlark.Float(f), err
 	}
 	return nil, Errorf("TypeError", "float() argument must be a string or a real number, not '%s'", TypeName(x))
 }

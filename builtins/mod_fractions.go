@@ -1,0 +1,676 @@
+package builtins
+
+import (
+	"math"
+	"math/big"
+	"strings"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// fractions.Fraction as CPython 3.11's fractions.py defines it: exact
+// rationals in lowest terms whose arithmetic with ints stays exact and
+// with floats gives floats, with its parser, reprs, rounding and
+// limit_denominator. Results are bounded in size like ints (maxIntBits)
+// and charged to the memory budget.
+
+// typeFraction is named Fraction, as the messages of CPython name it.
+var typeFraction = &Type{name: "Fraction", base: typeObject}
+
+// Fraction is a fractions.Fraction; r is in lowest terms, as big.Rat
+// keeps it.
+type Fraction struct{ r *big.Rat }
+
+var (
+	_ Representer        = (*Fraction)(nil)
+	_ starlark.HasBinary = (*Fraction)(nil)
+	_ starlark.HasUnary  = (*Fraction)(nil)
+	_ starlark.HasAttrs  = (*Fraction)(nil)
+	_ pyNumber           = (*Fraction)(nil)
+)
+
+func newFraction(r *big.Rat) *Fraction { return &Fraction{r: r} }
+
+func (f *Fraction) Type() string           { return "Fraction" }
+func (f *Fraction) PyType() starlark.Value { return typeFraction }
+func (f *Fraction) Freeze()                {}
+func (f *Fraction) Truth() starlark.Bool   { return f.r.Sign() != 0 }
+func (f *Fraction) String() string         { r, _ := f.PyRepr(nil); return r }
+
+// Hash is CPython's hash of the rational (equal to the int's for an
+// integral fraction), folded to 32 bits.
+func (f *Fraction) Hash() (uint32, error) {
+	h := ratHash(f.r)
+	return uint32(h ^ h>>32), nil
+}
+
+// ratHash is CPython's hash of a rational: |n| * inverse(d) modulo
+// 2**61 - 1, with n's sign.
+func ratHash(r *big.Rat) int64 {
+	m := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 61), big.NewInt(1))
+	dinv := new(big.Int).Exp(r.Denom(), new(big.Int).Sub(m, big.NewInt(2)), m)
+	var h int64
+	if dinv.Sign() == 0 {
+		h = 314159 // sys.hash_info.inf
+	} else {
+		n := new(big.Int).Abs(r.Num())
+		n.Mod(n, m)
+		h = n.Mul(n, dinv).Mod(n, m).Int64()
+	}
+	if r.Sign() < 0 {
+		h = -h
+	}
+	if h == -1 {
+		h = -2
+	}
+	return h
+}
+
+func (f *Fraction) PyRepr(*starlark.Thread) (string, error) {
+	return "Fraction(" + f.r.Num().String() + ", " + f.r.Denom().String() + ")", nil
+}
+
+func (f *Fraction) PyStr(*starlark.Thread) (string, error) {
+	if f.r.IsInt() {
+		return f.r.Num().String(), nil
+	}
+	return f.r.Num().String() + "/" + f.r.Denom().String(), nil
+}
+
+// PyFormat is object.__format__: Fraction has no format spec in 3.11.
+func (f *Fraction) PyFormat(th *starlark.Thread, spec string) (string, error) {
+	if spec != "" {
+		return "", Errorf("TypeError", "unsupported format string passed to Fraction.__format__")
+	}
+	return f.PyStr(th)
+}
+
+func (f *Fraction) pyFloat() (float64, error) { return ratFloat(f.r) }
+
+func (f *Fraction) pyInt() (starlark.Int, error) {
+	q := new(big.Int).Quo(f.r.Num(), f.r.Denom()) // truncates toward zero
+	return starlark.MakeBigInt(q), nil
+}
+
+func (f *Fraction) exactRatio() (*big.Rat, bool) { return f.r, true }
+
+func (f *Fraction) pyAbs() (starlark.Value, error) { return newFraction(new(big.Rat).Abs(f.r)), nil }
+
+// pyFloorCeil is math.floor and math.ceil: exact ints.
+func (f *Fraction) pyFloorCeil(ceil bool) (starlark.Value, error) {
+	n := f.r.Num()
+	if ceil {
+		n = new(big.Int).Neg(n)
+	}
+	q, _ := floorDivMod(n, f.r.Denom())
+	if ceil {
+		q.Neg(q)
+	}
+	return starlark.MakeBigInt(q), nil
+}
+
+// pyRound is Fraction.__round__: half to even, to an int or (with
+// ndigits) to a Fraction with a power of ten.
+func (f *Fraction) pyRound(nd starlark.Value) (starlark.Value, error) {
+	roundInt := func(r *big.Rat) *big.Int {
+		fl, rem := floorDivMod(r.Num(), r.Denom())
+		twice := new(big.Int).Lsh(rem, 1)
+		switch c := twice.Cmp(r.Denom()); {
+		case c > 0, c == 0 && fl.Bit(0) == 1:
+			fl.Add(fl, big.NewInt(1))
+		}
+		return fl
+	}
+	if nd == nil || nd == starlark.None {
+		return starlark.MakeBigInt(roundInt(f.r)), nil
+	}
+	n, err := toInt(nd)
+	if err != nil {
+		return nil, err
+	}
+	if abs(n) > 100000 {
+		return nil, Errorf("MemoryError", "round(): ndigits %d is too large", n)
+	}
+	shift := new(big.Rat).SetInt(pow10(abs(n)))
+	if n > 0 {
+		q := roundInt(new(big.Rat).Mul(f.r, shift))
+		return newFraction(new(big.Rat).Quo(new(big.Rat).SetInt(q), shift)), nil
+	}
+	q := roundInt(new(big.Rat).Quo(f.r, shift))
+	return newFraction(new(big.Rat).Mul(new(big.Rat).SetInt(q), shift)), nil
+}
+
+func (f *Fraction) fromRatio(_ *starlark.Thread, r *big.Rat) (starlark.Value, error) {
+	return newFraction(new(big.Rat).Set(r)), nil
+}
+
+func (f *Fraction) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
+	g, ok := y.(*Fraction)
+	if !ok {
+		return compareFallback(op, f, y)
+	}
+	return threeWay(op, f.r.Cmp(g.r)), nil
+}
+
+// compareFallback answers == and != between values of unrelated types
+// that go.starlark.net took for one type, and refuses ordering.
+func compareFallback(op syntax.Token, x, y starlark.Value) (bool, error) {
+	switch op {
+	case syntax.EQL:
+		return false, nil
+	case syntax.NEQ:
+		return true, nil
+	}
+	return false, Errorf("TypeError", "'%s' not supported between instances of '%s' and '%s'", op, TypeName(x), TypeName(y))
+}
+
+// checkRatSize refuses a rational whose numerator and denominator would
+// be bigger than ints may be, and charges the memory budget for it.
+func checkRatSize(th *starlark.Thread, bits int) error {
+	if bits > maxIntBits {
+		return Errorf("MemoryError", "fraction too large: about %d bits (the limit is %d bits)", bits, maxIntBits)
+	}
+	if bits > 1<<12 && th != nil {
+		return Alloc(th, int64(bits/8))
+	}
+	return nil
+}
+
+func ratBits(r *big.Rat) int { return r.Num().BitLen() + r.Denom().BitLen() }
+
+// fractionOperand is y as a rational for Fraction arithmetic: ints and
+// fractions; ok is false for others (floats are handled apart).
+func fractionOperand(y starlark.Value) (*big.Rat, bool) {
+	switch v := y.(type) {
+	case *Fraction:
+		return v.r, true
+	case starlark.Int:
+		return new(big.Rat).SetInt(v.BigInt()), true
+	case starlark.Bool:
+		return new(big.Rat).SetInt(intOf(v)), true
+	}
+	return nil, false
+}
+
+// Binary is Fraction's _operator_fallbacks: exact with ints and
+// fractions, float arithmetic with floats.
+func (f *Fraction) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	if fl, ok := y.(starlark.Float); ok {
+		x, err := f.pyFloat()
+		if err != nil {
+			return nil, err
+		}
+		a, b := starlark.Value(starlark.Float(x)), starlark.Value(fl)
+		if side == starlark.Right {
+			a, b = b, a
+		}
+		return binaryOp(op)(nil, a, b)
+	}
+	other, ok := fractionOperand(y)
+	if !ok {
+		return nil, nil
+	}
+	a, b := f.r, other
+	if side == starlark.Right {
+		a, b = b, a
+	}
+	return ratBinary(nil, op, a, b)
+}
+
+// ratBinary is a op b for two rationals, as Fraction computes it.
+func ratBinary(th *starlark.Thread, op syntax.Token, a, b *big.Rat) (starlark.Value, error) {
+	bits := ratBits(a) + ratBits(b)
+	if err := checkRatSize(th, bits); err != nil {
+		return nil, err
+	}
+	zero := func() error {
+		// As _div reduces a's numerator by gcd(na, 0) before failing.
+		n := new(big.Int).Set(a.Num())
+		if g := new(big.Int).GCD(nil, nil, new(big.Int).Abs(n), big.NewInt(0)); g.Cmp(big.NewInt(1)) > 0 {
+			n.Quo(n, g)
+		}
+		return Errorf("ZeroDivisionError", "Fraction(%s, 0)", n.Mul(n, b.Denom()).String())
+	}
+	switch op {
+	case syntax.PLUS:
+		return newFraction(new(big.Rat).Add(a, b)), nil
+	case syntax.MINUS:
+		return newFraction(new(big.Rat).Sub(a, b)), nil
+	case syntax.STAR:
+		return newFraction(new(big.Rat).Mul(a, b)), nil
+	case syntax.SLASH:
+		if b.Sign() == 0 {
+			return nil, zero()
+		}
+		return newFraction(new(big.Rat).Quo(a, b)), nil
+	case syntax.SLASHSLASH, syntax.PERCENT:
+		if b.Sign() == 0 {
+			if op == syntax.PERCENT {
+				return nil, Errorf("ZeroDivisionError", "integer modulo by zero")
+			}
+			return nil, Errorf("ZeroDivisionError", "integer division or modulo by zero")
+		}
+		// (a.n * b.d) divmod (a.d * b.n), floored.
+		n := new(big.Int).Mul(a.Num(), b.Denom())
+		d := new(big.Int).Mul(a.Denom(), b.Num())
+		q, m := floorDivMod(n, d)
+		if op == syntax.SLASHSLASH {
+			return starlark.MakeBigInt(q), nil
+		}
+		return newFraction(new(big.Rat).SetFrac(m, new(big.Int).Mul(a.Denom(), b.Denom()))), nil
+	}
+	return nil, nil
+}
+
+// floorDivMod is Python's divmod of two ints.
+func floorDivMod(n, d *big.Int) (*big.Int, *big.Int) {
+	q, m := new(big.Int).QuoRem(n, d, new(big.Int))
+	if m.Sign() != 0 && (m.Sign() < 0) != (d.Sign() < 0) {
+		q.Sub(q, big.NewInt(1))
+		m.Add(m, d)
+	}
+	return q, m
+}
+
+func (f *Fraction) Unary(op syntax.Token) (starlark.Value, error) {
+	switch op {
+	case syntax.MINUS:
+		return newFraction(new(big.Rat).Neg(f.r)), nil
+	case syntax.PLUS:
+		return f, nil
+	}
+	return nil, nil
+}
+
+// fractionPow is Fraction.__pow__ and __rpow__.
+func fractionPow(th *starlark.Thread, a, b starlark.Value) (starlark.Value, bool, error) {
+	fa, aIsF := a.(*Fraction)
+	fb, bIsF := b.(*Fraction)
+	if !aIsF && !bIsF {
+		return nil, false, nil
+	}
+	if aIsF {
+		switch e := numArg(b).(type) {
+		case starlark.Int:
+			r, err := ratPow(th, fa.r, e.BigInt())
+			return r, true, err
+		case *Fraction:
+			if e.r.IsInt() {
+				r, err := ratPow(th, fa.r, e.r.Num())
+				return r, true, err
+			}
+			x, err := fa.pyFloat()
+			if err != nil {
+				return nil, true, err
+			}
+			y, err := e.pyFloat()
+			if err != nil {
+				return nil, true, err
+			}
+			r, err := pow(th, starlark.Float(x), starlark.Float(y))
+			return r, true, err
+		case starlark.Float:
+			x, err := fa.pyFloat()
+			if err != nil {
+				return nil, true, err
+			}
+			r, err := pow(th, starlark.Float(x), e)
+			return r, true, err
+		}
+		return nil, true, Errorf("TypeError", "unsupported operand type(s) for ** or pow(): 'Fraction' and '%s'", TypeName(b))
+	}
+	// int or float ** Fraction.
+	switch x := numArg(a).(type) {
+	case starlark.Int:
+		if fb.r.IsInt() && fb.r.Sign() >= 0 {
+			r, err := pow(th, x, starlark.MakeBigInt(fb.r.Num()))
+			return r, true, err
+		}
+		r, _, err := fractionPow(th, newFraction(new(big.Rat).SetInt(x.BigInt())), fb)
+		return r, true, err
+	case starlark.Float:
+		if fb.r.IsInt() {
+			r, err := pow(th, x, starlark.MakeBigInt(fb.r.Num()))
+			return r, true, err
+		}
+		y, err := fb.pyFloat()
+		if err != nil {
+			return nil, true, err
+		}
+		r, err := pow(th, x, starlark.Float(y))
+		return r, true, err
+	}
+	return nil, true, Errorf("TypeError", "unsupported operand type(s) for ** or pow(): '%s' and 'Fraction'", TypeName(a))
+}
+
+// ratPow is a rational to an integer power.
+func ratPow(th *starlark.Thread, r *big.Rat, e *big.Int) (starlark.Value, error) {
+	if !e.IsInt64() {
+		if r.Num().CmpAbs(r.Denom()) == 0 {
+			// ±1 to any power.
+			if r.Sign() < 0 && e.Bit(0) == 1 {
+				return newFraction(big.NewRat(-1, 1)), nil
+			}
+			return newFraction(big.NewRat(1, 1)), nil
+		}
+		return nil, Errorf("MemoryError", "fraction too large: the exponent %s is too big", e.String())
+	}
+	n := e.Int64()
+	abs := n
+	if abs < 0 {
+		abs = -abs
+	}
+	bits := int64(ratBits(r)) * abs
+	if bits > maxIntBits && r.Num().CmpAbs(r.Denom()) != 0 && !(r.Sign() == 0) {
+		return nil, Errorf("MemoryError", "fraction too large: about %d bits (the limit is %d bits)", bits, maxIntBits)
+	}
+	if r.Sign() == 0 && n < 0 {
+		return nil, Errorf("ZeroDivisionError", "Fraction(1, 0)")
+	}
+	if err := checkRatSize(th, int(min(bits, maxIntBits))); err != nil {
+		return nil, err
+	}
+	num := new(big.Int).Exp(r.Num(), big.NewInt(abs), nil)
+	den := new(big.Int).Exp(r.Denom(), big.NewInt(abs), nil)
+	if n < 0 {
+		num, den = den, num
+	}
+	return newFraction(new(big.Rat).SetFrac(num, den)), nil
+}
+
+func (f *Fraction) AttrNames() []string {
+	return []string{"as_integer_ratio", "denominator", "limit_denominator", "numerator"}
+}
+
+func (f *Fraction) Attr(name string) (starlark.Value, error) {
+	switch name {
+	case "numerator":
+		return starlark.MakeBigInt(new(big.Int).Set(f.r.Num())), nil
+	case "denominator":
+		return starlark.MakeBigInt(new(big.Int).Set(f.r.Denom())), nil
+	case "as_integer_ratio":
+		return fn(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			if err := starlark.UnpackPositionalArgs(name, args, kwargs, 0); err != nil {
+				return nil, err
+			}
+			return starlark.Tuple{starlark.MakeBigInt(new(big.Int).Set(f.r.Num())), starlark.MakeBigInt(new(big.Int).Set(f.r.Denom()))}, nil
+		}), nil
+	case "limit_denominator":
+		return fn(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var maxDen starlark.Value = starlark.MakeInt(1000000)
+			if err := starlark.UnpackArgs(name, args, kwargs, "max_denominator?", &maxDen); err != nil {
+				return nil, err
+			}
+			md, err := intArg(name, maxDen)
+			if err != nil {
+				return nil, err
+			}
+			return limitDenominator(f.r, md)
+		}), nil
+	}
+	return nil, Errorf("AttributeError", "'Fraction' object has no attribute '%s'", name)
+}
+
+// limitDenominator is Fraction.limit_denominator: the closest fraction
+// with a denominator at most maxDen, by continued fractions.
+func limitDenominator(r *big.Rat, maxDen *big.Int) (starlark.Value, error) {
+	one := big.NewInt(1)
+	if maxDen.Cmp(one) < 0 {
+		return nil, Errorf("ValueError", "max_denominator should be at least 1")
+	}
+	if r.Denom().Cmp(maxDen) <= 0 {
+		return newFraction(new(big.Rat).Set(r)), nil
+	}
+	p0, q0, p1, q1 := big.NewInt(0), big.NewInt(1), big.NewInt(1), big.NewInt(0)
+	n, d := new(big.Int).Set(r.Num()), new(big.Int).Set(r.Denom())
+	for {
+		a, _ := floorDivMod(n, d)
+		q2 := new(big.Int).Add(q0, new(big.Int).Mul(a, q1))
+		if q2.Cmp(maxDen) > 0 {
+			break
+		}
+		p0, q0, p1, q1 = p1, q1, new(big.Int).Add(p0, new(big.Int).Mul(a, p1)), q2
+		n, d = d, new(big.Int).Sub(n, new(big.Int).Mul(a, d))
+	}
+	k, _ := floorDivMod(new(big.Int).Sub(maxDen, q0), q1)
+	bound1 := new(big.Rat).SetFrac(new(big.Int).Add(p0, new(big.Int).Mul(k, p1)), new(big.Int).Add(q0, new(big.Int).Mul(k, q1)))
+	bound2 := new(big.Rat).SetFrac(p1, q1)
+	d1 := new(big.Rat).Abs(new(big.Rat).Sub(bound2, r))
+	d2 := new(big.Rat).Abs(new(big.Rat).Sub(bound1, r))
+	if d1.Cmp(d2) <= 0 {
+		return newFraction(bound2), nil
+	}
+	return newFraction(bound1), nil
+}
+
+// parseFraction reads Fraction's string forms: "3/4", " -1.5e3 ",
+// "1_000", with CPython's error.
+func parseFraction(s string) (*big.Rat, error) {
+	bad := Errorf("ValueError", "Invalid literal for Fraction: %s", quoteString(s))
+	t := strings.TrimFunc(s, isPySpace)
+	i := 0
+	neg := false
+	if i < len(t) && (t[i] == '+' || t[i] == '-') {
+		neg = t[i] == '-'
+		i++
+	}
+	// digits reads \d+(_\d+)*, returning it without underscores.
+	digits := func() (string, bool) {
+		start := i
+		var b strings.Builder
+		for i < len(t) {
+			switch {
+			case isDigit(t[i]):
+				b.WriteByte(t[i])
+				i++
+			case t[i] == '_' && i > start && i+1 < len(t) && isDigit(t[i+1]) && isDigit(t[i-1]):
+				i++
+			default:
+				return b.String(), b.Len() > 0
+			}
+		}
+		return b.String(), b.Len() > 0
+	}
+	if !(i < len(t) && isDigit(t[i]) || i+1 < len(t) && t[i] == '.' && isDigit(t[i+1])) {
+		return nil, bad
+	}
+	numStr, _ := digits()
+	num, _ := new(big.Int).SetString("0"+numStr, 10)
+	den := big.NewInt(1)
+	if i < len(t) && t[i] == '/' {
+		i++
+		ds, ok := digits()
+		if !ok || i != len(t) {
+			return nil, bad
+		}
+		den.SetString(ds, 10)
+		if den.Sign() == 0 {
+			return nil, Errorf("ZeroDivisionError", "Fraction(%s, 0)", signed(num, neg))
+		}
+	} else {
+		if i < len(t) && t[i] == '.' {
+			i++
+			// CPython 3.11's pattern reads d* (the letter) before \d+ here:
+			// "1.d" matches, and int('d') fails.
+			if j := i; j < len(t) && (t[j] == 'd' || t[j] == 'D') {
+				for j < len(t) && (t[j] == 'd' || t[j] == 'D') {
+					j++
+				}
+				if rest := t[j:]; rest == "" || (rest[0] == 'e' || rest[0] == 'E') && validFracExp(rest[1:]) {
+					return nil, Errorf("ValueError", "invalid literal for int() with base 10: %s", quoteString(t[i:j]))
+				}
+			}
+			if fs, ok := digits(); ok {
+				if err := checkRatSize(nil, len(fs)*4); err != nil {
+					return nil, err
+				}
+				scale := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(fs))), nil)
+				frac, _ := new(big.Int).SetString(fs, 10)
+				num.Mul(num, scale).Add(num, frac)
+				den.Mul(den, scale)
+			}
+		}
+		if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+			i++
+			eneg := false
+			if i < len(t) && (t[i] == '+' || t[i] == '-') {
+				eneg = t[i] == '-'
+				i++
+			}
+			es, ok := digits()
+			if !ok {
+				return nil, bad
+			}
+			e, _ := new(big.Int).SetString(es, 10)
+			if !e.IsInt64() || e.Int64() > maxIntBits/3 {
+				return nil, Errorf("MemoryError", "fraction too large: exponent %s", es)
+			}
+			p := new(big.Int).Exp(big.NewInt(10), e, nil)
+			if eneg {
+				den.Mul(den, p)
+			} else {
+				num.Mul(num, p)
+			}
+		}
+		if i != len(t) {
+			return nil, bad
+		}
+	}
+	if neg {
+		num.Neg(num)
+	}
+	return new(big.Rat).SetFrac(num, den), nil
+}
+
+// validFracExp reports [-+]?\d+(_\d+)* filling s.
+func validFracExp(s string) bool {
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		s = s[1:]
+	}
+	if s == "" || !isDigit(s[0]) || !isDigit(s[len(s)-1]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) && !(s[i] == '_' && isDigit(s[i-1]) && isDigit(s[i+1])) {
+			return false
+		}
+	}
+	return true
+}
+
+func signed(n *big.Int, neg bool) string {
+	if neg && n.Sign() != 0 {
+		return "-" + n.String()
+	}
+	return n.String()
+}
+
+// floatRatio is float.as_integer_ratio, with its errors.
+func floatRatio(f float64) (*big.Rat, error) {
+	switch {
+	case math.IsNaN(f):
+		return nil, Errorf("ValueError", "cannot convert NaN to integer ratio")
+	case math.IsInf(f, 0):
+		return nil, Errorf("OverflowError", "cannot convert Infinity to integer ratio")
+	}
+	return new(big.Rat).SetFloat64(f), nil
+}
+
+// rationalArg is a value Fraction accepts as a Rational: an int, a bool
+// or a Fraction.
+func rationalArg(v starlark.Value) (*big.Rat, bool) { return fractionOperand(v) }
+
+func newFractionValue(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var numerator, denominator starlark.Value = starlark.MakeInt(0), starlark.None
+	if err := starlark.UnpackArgs("Fraction", args, kwargs, "numerator?", &numerator, "denominator?", &denominator); err != nil {
+		return nil, err
+	}
+	if denominator == starlark.None {
+		switch v := numerator.(type) {
+		case starlark.Float:
+			r, err := floatRatio(float64(v))
+			if err != nil {
+				return nil, err
+			}
+			return newFraction(r), nil
+		case starlark.String:
+			r, err := parseFraction(string(v))
+			if err != nil {
+				return nil, err
+			}
+			return newFraction(r), nil
+		case pyNumber:
+			if _, isF := v.(*Fraction); !isF {
+				r, ok := v.exactRatio()
+				if !ok {
+					return nil, decimalRatioError(v)
+				}
+				return newFraction(new(big.Rat).Set(r)), nil
+			}
+		}
+		if r, ok := rationalArg(numerator); ok {
+			return newFraction(new(big.Rat).Set(r)), nil
+		}
+		return nil, Errorf("TypeError", "argument should be a string or a Rational instance")
+	}
+	n, ok1 := rationalArg(numerator)
+	d, ok2 := rationalArg(denominator)
+	if !ok1 || !ok2 {
+		return nil, Errorf("TypeError", "both arguments should be Rational instances")
+	}
+	if d.Sign() == 0 {
+		return nil, Errorf("ZeroDivisionError", "Fraction(%s, 0)", new(big.Int).Mul(n.Num(), d.Denom()).String())
+	}
+	if err := checkRatSize(th, ratBits(n)+ratBits(d)); err != nil {
+		return nil, err
+	}
+	return newFraction(new(big.Rat).Quo(n, d)), nil
+}
+
+func fractionsModule() starlark.StringDict {
+	return starlark.StringDict{"Fraction": typeFraction}
+}
+
+func init() {
+	typeFraction.new = newFractionValue
+	typeFraction.attrs = map[string]starlark.Value{
+		"from_float": fn("from_float", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var x starlark.Value
+			if err := starlark.UnpackPositionalArgs("from_float", args, kwargs, 1, &x); err != nil {
+				return nil, err
+			}
+			switch v := x.(type) {
+			case starlark.Int, starlark.Bool:
+				return newFraction(new(big.Rat).SetInt(intOf(v))), nil
+			case starlark.Float:
+				r, err := floatRatio(float64(v))
+				if err != nil {
+					return nil, err
+				}
+				return newFraction(r), nil
+			}
+			return nil, Errorf("TypeError", "Fraction.from_float() only takes floats, not %s (%s)", Repr(x), TypeName(x))
+		}),
+		"from_decimal": fn("from_decimal", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var x starlark.Value
+			if err := starlark.UnpackPositionalArgs("from_decimal", args, kwargs, 1, &x); err != nil {
+				return nil, err
+			}
+			switch v := x.(type) {
+			case starlark.Int, starlark.Bool:
+				return newFraction(new(big.Rat).SetInt(intOf(v))), nil
+			case pyNumber:
+				if TypeName(v) == "Decimal" {
+					r, ok := v.exactRatio()
+					if !ok {
+						return nil, decimalRatioError(v)
+					}
+					return newFraction(new(big.Rat).Set(r)), nil
+				}
+			}
+			return nil, Errorf("TypeError", "Fraction.from_decimal() only takes Decimals, not %s (%s)", Repr(x), TypeName(x))
+		}),
+	}
+	register("fractions", fractionsModule)
+}
