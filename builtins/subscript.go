@@ -49,15 +49,6 @@ func Subscript(th *starlark.Thread, x, k starlark.Value) (starlark.Value, error)
 		}
 	}
 	switch x := x.(type) {
-	case *starlark.Dict:
-		v, found, err := x.Get(k)
-		if err != nil {
-			return nil, err
-		}
-		if !found {
-			return nil, keyError(k)
-		}
-		return v, nil
 	case *starlark.List:
 		i, err := seqIndex("list", x.Len(), k)
 		if err != nil {
@@ -78,7 +69,7 @@ func Subscript(th *starlark.Thread, x, k starlark.Value) (starlark.Value, error)
 			return nil, err
 		}
 		return starlark.MakeInt(int(x[i])), nil
-	case starlark.Mapping: // dict subclasses, instances, Counter, ...
+	case starlark.Mapping: // dicts, instances, Counter, ...
 		v, found, err := x.Get(k)
 		if err != nil {
 			return nil, err
