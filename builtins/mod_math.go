@@ -547,20 +547,7 @@ func mathModule() starlark.StringDict {
 				if err != nil {
 					return err
 				}
-				i := 0
-				for _, y := range partials {
-					if math.Abs(x) < math.Abs(y) {
-						x, y = y, x
-					}
-					hi := x + y
-					lo := y - (hi - x)
-					if lo != 0 {
-						partials[i] = lo
-						i++
-					}
-					x = hi
-				}
-				partials = append(partials[:i], x)
+				partials = fsumAdd(partials, x)
 				return nil
 			})
 			if err != nil {
