@@ -49,6 +49,23 @@ func forEach(th *starlark.Thread, v starlark.Value, f func(starlark.Value) error
 			}
 		}
 	}
+	switch seq := v.(type) {
+	case *starlark.List, starlark.Tuple:
+		// Indexed directly; a list that f shrinks ends the loop early,
+		// one that f grows is walked to its new end, as in Python.
+		s := seq.(starlark.Indexable)
+		for i := 0; i < s.Len(); i++ {
+			if i%checkEvery == checkEvery-1 {
+				if err := Interrupted(th); err != nil {
+					return err
+				}
+			}
+			if err := f(s.Index(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	if set, ok := v.(*starlark.Set); ok {
 		// In CPython's order (see setOrder).
 		for i, x := range setElements(set) {

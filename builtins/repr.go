@@ -58,6 +58,9 @@ func scratchThread(name string) *starlark.Thread {
 // ReprValue is repr(v) on thread th, which bounds the size of the result
 // by the execution's memory budget and lets user-defined __repr__ run.
 func ReprValue(th *starlark.Thread, v starlark.Value) (string, error) {
+	if s, ok := scalarRepr(v); ok {
+		return s, nil
+	}
 	p := printer{th: th}
 	if err := p.repr(v, 0); err != nil {
 		return "", err
@@ -74,6 +77,28 @@ func StrValue(th *starlark.Thread, v starlark.Value) (string, error) {
 		return v.PyStr(th)
 	}
 	return ReprValue(th, v)
+}
+
+// scalarRepr is the repr of the values that need neither the budget nor
+// a printer: None, booleans, and integers that fit in 64 bits (str() of a
+// number runs in loops; a big.Int per call would dominate them).
+func scalarRepr(v starlark.Value) (string, bool) {
+	switch v := v.(type) {
+	case starlark.Int:
+		if i, ok := v.Int64(); ok {
+			return strconv.FormatInt(i, 10), true
+		}
+	case starlark.NoneType:
+		return "None", true
+	case starlark.Bool:
+		if v {
+			return "True", true
+		}
+		return "False", true
+	case starlark.Float:
+		return floatRepr(float64(v)), true
+	}
+	return "", false
 }
 
 // printer accumulates a repr, charging the budget as it grows so that
@@ -133,6 +158,10 @@ func (p *printer) repr(v starlark.Value, depth int) error {
 			p.b.WriteString("False")
 		}
 	case starlark.Int:
+		if s, ok := scalarRepr(v); ok {
+			p.b.WriteString(s)
+			break
+		}
 		if err := Alloc(p.th, int64(v.BigInt().BitLen()/3)); err != nil {
 			return err
 		}

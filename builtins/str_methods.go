@@ -412,6 +412,9 @@ func defineStrMethods() {
 		// charged once and allocated once (a growing builder would hold up
 		// to three times the result while it doubles).
 		var parts []string
+		if n := starlark.Len(it); n > 0 {
+			parts = make([]string, 0, n)
+		}
 		total := 0
 		err := forEach(th, it, func(v starlark.Value) error {
 			s, ok := v.(starlark.String)

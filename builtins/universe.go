@@ -1230,6 +1230,14 @@ func validUnderscores(s string) bool {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func newStr(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) == 1 && len(kwargs) == 0 {
+		if s, ok := args[0].(starlark.String); ok {
+			return s, nil
+		}
+		if s, ok := scalarRepr(args[0]); ok {
+			return starlark.String(s), nil
+		}
+	}
 	var x starlark.Value = starlark.String("")
 	var enc, errs starlark.Value
 	if err := starlark.UnpackArgs("str", args, kwargs, "object?", &x, "encoding?", &enc, "errors?", &errs); err != nil {

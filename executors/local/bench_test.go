@@ -8,9 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
-
 	"github.com/star-agent/star-agent/executors"
 )
 
@@ -124,28 +121,6 @@ func BenchmarkPrograms(b *testing.B) {
 			}
 			b.StopTimer()
 			reportVsCPython(b, start, py)
-		})
-	}
-}
-
-// BenchmarkProgramsBareStarlark runs the same programs in go.starlark.net
-// with no limits, no front end and no monitor: the baseline against which
-// the cost of the limits is read.
-func BenchmarkProgramsBareStarlark(b *testing.B) {
-	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
-	for _, p := range programs {
-		b.Run(p.name, func(b *testing.B) {
-			thread := &starlark.Thread{}
-			globals, err := starlark.ExecFileOptions(opts, thread, "setup", p.setup, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := starlark.ExecFileOptions(opts, thread, "stmt", p.stmt, globals); err != nil {
-					b.Fatal(err)
-				}
-			}
 		})
 	}
 }

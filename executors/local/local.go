@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"runtime/debug"
 	"slices"
@@ -96,6 +97,26 @@ func New(opts Options) (*Executor, error) {
 	e.globals[builtins.HelperImport] = starlark.NewBuiltin(builtins.HelperImport, e.importModule)
 	e.resetBase()
 	return e, nil
+}
+
+// universe is the builtins as predeclared, to tell when the program
+// has rebound one of their names.
+var universe = builtins.Universe()
+
+// rebound reports whether the globals bind name to something other than
+// the builtin of that name (a user's len = ..., or a tool called len).
+// The front end then trusts no builtin of that name.
+func (e *Executor) rebound(name string) bool {
+	v, ok := e.globals[name]
+	if !ok {
+		return false
+	}
+	u, ok := universe[name]
+	if !ok {
+		return true
+	}
+	t := reflect.TypeOf(v)
+	return t != reflect.TypeOf(u) || !t.Comparable() || v != u
 }
 
 func (e *Executor) resetBase() {
@@ -300,7 +321,7 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	e.chunk++
 	name := fmt.Sprintf("<step %d>", e.chunk)
 
-	prog, err := pyfront.Lower(name, code)
+	prog, err := pyfront.LowerIn(name, code, e.rebound)
 	if err != nil {
 		e.mu.Unlock()
 		res.Err = frontEndError(err, code)

@@ -27,6 +27,9 @@ type lowerer struct {
 	// handlers holds, per enclosing except clause of the current
 	// function, the temporary holding its exception (for a bare raise).
 	handlers []string
+	// shadowed reports names the program or earlier steps bind: their
+	// builtins are not trusted by numeric inference (numeric.go).
+	shadowed func(name string) bool
 }
 
 // closureMark in loops marks the boundary of a try body lowered to a
@@ -480,7 +483,7 @@ func (l *lowerer) augAssign(n *AugAssign, out []syntax.Stmt) []syntax.Stmt {
 		helper = builtins.HelperPow
 	case n.Op == tSTAR && !isFloatLit(n.Value):
 		helper = builtins.HelperMul
-	case n.Op == tPLUS && !isLit(n.Value):
+	case n.Op == tPLUS && !isLit(n.Value) && !(l.knownNumber(n.Target) && l.knownNumber(n.Value)):
 		// In place for lists, as Python's +=; guarded like +.
 		helper = builtins.HelperIAdd
 	case n.Op == tPERCENT && !isNumLit(n.Value):
@@ -765,6 +768,7 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 		}
 	}
 	fs.generator = generator
+	fs.numeric = numericNames(n.Params, n.Body, l.shadowed, true)
 	if len(n.Params) > 0 && n.Params[0].Kind == paramNormal {
 		fs.self = n.Params[0].Name
 	}

@@ -275,7 +275,7 @@ func (l *lowerer) binOp(n *BinOp) syntax.Expr {
 		// Concatenation can double a value in one step (s = s + s),
 		// faster than the engine's periodic memory check: guard it unless
 		// an operand is a literal.
-		if !isLit(n.X) && !isLit(n.Y) {
+		if !isLit(n.X) && !isLit(n.Y) && !(l.knownNumber(n.X) && l.knownNumber(n.Y)) {
 			return l.call(builtins.HelperAdd, n.pos, l.expr(n.X), l.expr(n.Y))
 		}
 	case tPERCENT:

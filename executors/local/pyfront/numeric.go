@@ -16,14 +16,17 @@ package pyfront
 
 // numericBuiltins return numbers whatever their arguments (or fail).
 var numericBuiltins = map[string]bool{
-	"len": true, "int": true, "float": true, "abs": true, "round": true,
-	"ord": true, "hash": true, "bool": true,
+	// abs and round are left out: they return whatever a class's
+	// __abs__ or __round__ returns.
+	"len": true, "int": true, "float": true, "ord": true, "bool": true,
 }
 
 // numericNames returns the locals of a function body that hold only
-// numbers. shadowed lists names bound anywhere in the program, whose
-// builtins cannot be trusted.
-func numericNames(params []Param, body []Stmt, shadowed map[string]bool) map[string]bool {
+// numbers; with strict, only numbers that are not bools (the operands
+// go.starlark.net adds as Python does). shadowed tells the names bound
+// anywhere in the program or in the executor's globals, whose builtins
+// cannot be trusted.
+func numericNames(params []Param, body []Stmt, shadowed func(string) bool, strict bool) map[string]bool {
 	bindings := map[string][]Expr{} // nil entry: a binding of unknown value
 	unknown := func(name string) { bindings[name] = append(bindings[name], nil) }
 	for _, p := range params {
@@ -134,7 +137,7 @@ func numericNames(params []Param, body []Stmt, shadowed map[string]bool) map[str
 				continue
 			}
 			for _, v := range vals {
-				if !isNumeric(v, numeric, shadowed) {
+				if !isNumeric(v, func(n string) bool { return numeric[n] }, shadowed, strict) {
 					numeric[name] = false
 					changed = true
 					break
@@ -165,41 +168,49 @@ func importedNames(s Stmt) []string {
 	return names
 }
 
-func isRangeCall(x Expr, shadowed map[string]bool) bool {
+func isRangeCall(x Expr, shadowed func(string) bool) bool {
 	c, ok := unparen(x).(*Call)
 	if !ok {
 		return false
 	}
 	fn, ok := c.Fn.(*Name)
-	return ok && fn.ID == "range" && !shadowed["range"]
+	return ok && fn.ID == "range" && !shadowed("range")
 }
 
 // isNumeric reports whether x always evaluates to a number (int, float or
-// bool), given the names known numeric.
-func isNumeric(x Expr, numeric, shadowed map[string]bool) bool {
+// bool; with strict, int or float), given which names are known numeric.
+func isNumeric(x Expr, known func(string) bool, shadowed func(string) bool, strict bool) bool {
+	num := func(x Expr) bool { return isNumeric(x, known, shadowed, strict) }
 	switch x := unparen(x).(type) {
 	case *Num:
 		return !x.Imag
 	case *Const:
-		return x.Kind == kwTrue || x.Kind == kwFalse
+		return !strict && (x.Kind == kwTrue || x.Kind == kwFalse)
 	case *Name:
-		return numeric[x.ID]
+		return known(x.ID)
 	case *UnaryOp:
-		return x.Op == kwNot || isNumeric(x.X, numeric, shadowed)
+		if x.Op == kwNot {
+			return !strict
+		}
+		// ~ and unary minus of a bool give an int.
+		return num(x.X) || (x.Op != tPLUS && isNumeric(x.X, known, shadowed, false))
 	case *BinOp:
 		switch x.Op {
-		case tPLUS, tMINUS, tSTAR, tSLASH, tSLASHSLASH, tPERCENT, tSTARSTAR, tLTLT, tGTGT, tAMP, tPIPE, tCARET:
-			return isNumeric(x.X, numeric, shadowed) && isNumeric(x.Y, numeric, shadowed)
+		case tPLUS, tMINUS, tSTAR, tSLASH, tSLASHSLASH, tPERCENT, tSTARSTAR, tLTLT, tGTGT:
+			return num(x.X) && num(x.Y)
+		case tAMP, tPIPE, tCARET:
+			// Of two bools, a bool.
+			return num(x.X) && num(x.Y)
 		}
 	case *BoolOp:
-		return isNumeric(x.X, numeric, shadowed) && isNumeric(x.Y, numeric, shadowed)
+		return num(x.X) && num(x.Y)
 	case *Compare:
-		return true
+		return !strict
 	case *IfExp:
-		return isNumeric(x.True, numeric, shadowed) && isNumeric(x.False, numeric, shadowed)
+		return num(x.True) && num(x.False)
 	case *Call:
 		fn, ok := x.Fn.(*Name)
-		return ok && numericBuiltins[fn.ID] && !shadowed[fn.ID]
+		return ok && numericBuiltins[fn.ID] && !(strict && fn.ID == "bool") && !shadowed(fn.ID)
 	}
 	return false
 }
@@ -296,4 +307,32 @@ func nonlocals(body []Stmt) []string {
 		}
 	})
 	return names
+}
+
+// knownNumber reports whether x, at the current position of the
+// lowering, always evaluates to an int or a float (never a bool): then
+// a + b needs no guard, as the sum of two numbers grows by a bit at
+// most, and go.starlark.net adds them as Python does.
+func (l *lowerer) knownNumber(x Expr) bool {
+	return isNumeric(x, l.numericName, l.shadowed, true)
+}
+
+// numericName reports whether the variable that name refers to here is
+// a numeric local of the innermost function.
+func (l *lowerer) numericName(name string) bool {
+	for i := len(l.scopes) - 1; i >= 0; i-- {
+		switch s := l.scopes[i]; s.kind {
+		case scopeClosure:
+			continue
+		case scopeLocal:
+			if s.names[name] {
+				return false
+			}
+		case scopeFunc:
+			return s.numeric[name] && !s.globals[name]
+		default:
+			return false
+		}
+	}
+	return false
 }

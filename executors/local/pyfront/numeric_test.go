@@ -38,7 +38,7 @@ func TestNumericNames(t *testing.T) {
 				fn = d
 			}
 		}
-		got := strings.Join(slices.Sorted(maps.Keys(numericNames(fn.Params, fn.Body, shadowed))), ",")
+		got := strings.Join(slices.Sorted(maps.Keys(numericNames(fn.Params, fn.Body, func(n string) bool { return shadowed[n] }, false))), ",")
 		if got != c.want {
 			t.Errorf("%q: numeric %q, want %q", c.src, got, c.want)
 		}

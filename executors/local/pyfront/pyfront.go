@@ -67,11 +67,20 @@ var fileOptions = syntax.FileOptions{
 // Lower parses Python source and lowers it to a Starlark syntax tree. The
 // error, if any, is an *Error.
 func Lower(filename, src string) (*Program, error) {
+	return LowerIn(filename, src, nil)
+}
+
+// LowerIn is Lower for a program that runs where the names for which
+// bound reports true are already bound (an executor's globals from
+// earlier steps): the lowering then trusts no builtin of those names.
+func LowerIn(filename, src string, bound func(name string) bool) (*Program, error) {
 	stmts, err := parseFile(src)
 	if err != nil {
 		return nil, err
 	}
 	l := &lowerer{file: &filename}
+	own := boundNames(stmts)
+	l.shadowed = func(name string) bool { return own[name] || bound != nil && bound(name) }
 	out, err := l.module(stmts)
 	if err != nil {
 		return nil, err

@@ -63,6 +63,9 @@ type scope struct {
 
 	// scopeFunc: a generator function (its body yields).
 	generator bool
+	// scopeFunc: the locals that only ever hold ints or floats, never
+	// bools (numericNames).
+	numeric map[string]bool
 	// scopeLocal: a comprehension or generator expression, not a lambda.
 	comp bool
 }
