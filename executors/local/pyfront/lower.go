@@ -30,6 +30,12 @@ type lowerer struct {
 	// shadowed reports names the program or earlier steps bind: their
 	// builtins are not trusted by numeric inference (numeric.go).
 	shadowed func(name string) bool
+
+	idents   slab[syntax.Ident]
+	literals slab[syntax.Literal]
+	calls    slab[syntax.CallExpr]
+	binaries slab[syntax.BinaryExpr]
+	assigns  slab[syntax.AssignStmt]
 }
 
 // closureMark in loops marks the boundary of a try body lowered to a
@@ -80,31 +86,56 @@ func (l *lowerer) pos(at pos) syntax.Position {
 	return syntax.MakePosition(l.file, at.Line, at.Col)
 }
 
+// slab hands out the nodes of one type from shared blocks: the lowered
+// tree is built and dropped as a whole, and one allocation per block
+// instead of per node is most of the front end's speed.
+type slab[T any] []T
+
+func (s *slab[T]) next() *T {
+	if len(*s) == 0 {
+		*s = make([]T, 32)
+	}
+	p := &(*s)[0]
+	*s = (*s)[1:]
+	return p
+}
+
 func (l *lowerer) ident(name string, at pos) *syntax.Ident {
-	return &syntax.Ident{NamePos: l.pos(at), Name: name}
+	id := l.idents.next()
+	*id = syntax.Ident{NamePos: l.pos(at), Name: name}
+	return id
 }
 
 func (l *lowerer) str(s string, at pos) *syntax.Literal {
 	// Raw only feeds Span; the compiler uses Value.
-	return &syntax.Literal{Token: syntax.STRING, TokenPos: l.pos(at), Raw: `""`, Value: s}
+	lit := l.literals.next()
+	*lit = syntax.Literal{Token: syntax.STRING, TokenPos: l.pos(at), Raw: `""`, Value: s}
+	return lit
 }
 
 func (l *lowerer) int(n int, at pos) *syntax.Literal {
-	return &syntax.Literal{Token: syntax.INT, TokenPos: l.pos(at), Raw: strconv.Itoa(n), Value: int64(n)}
+	lit := l.literals.next()
+	*lit = syntax.Literal{Token: syntax.INT, TokenPos: l.pos(at), Raw: strconv.Itoa(n), Value: int64(n)}
+	return lit
 }
 
 // call builds fn(args...) with every position at at.
 func (l *lowerer) call(fn string, at pos, args ...syntax.Expr) *syntax.CallExpr {
-	p := l.pos(at)
-	return &syntax.CallExpr{Fn: &syntax.Ident{NamePos: p, Name: fn}, Lparen: p, Args: args, Rparen: p}
+	c := l.calls.next()
+	*c = syntax.CallExpr{Fn: l.ident(fn, at), Lparen: l.pos(at), Args: args, Rparen: l.pos(at)}
+	return c
 }
 
 func (l *lowerer) binary(op syntax.Token, x, y syntax.Expr, at pos) *syntax.BinaryExpr {
-	return &syntax.BinaryExpr{X: x, OpPos: l.pos(at), Op: op, Y: y}
+	b := l.binaries.next()
+	*b = syntax.BinaryExpr{X: x, OpPos: l.pos(at), Op: op, Y: y}
+	return b
 }
 
 func (l *lowerer) assign(lhs, rhs syntax.Expr, at pos) *syntax.AssignStmt {
-	return &syntax.AssignStmt{OpPos: l.pos(at), Op: syntax.EQ, LHS: lhs, RHS: rhs}
+	a := l.assigns.next()
+	*a = syntax.AssignStmt{OpPos: l.pos(at), Op: syntax.EQ, LHS: lhs, RHS: rhs}
+	return a
 }
 
 // listOf is [__sa_v for __sa_v in x]: list(x) without naming list,

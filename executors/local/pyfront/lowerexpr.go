@@ -33,7 +33,8 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 		if n.Imag {
 			l.needs(n.pos, "complex number "+n.Raw)
 		}
-		lit := &syntax.Literal{TokenPos: l.pos(n.pos), Raw: n.Raw, Value: n.Val}
+		lit := l.literals.next()
+		*lit = syntax.Literal{TokenPos: l.pos(n.pos), Raw: n.Raw, Value: n.Val}
 		switch n.Val.(type) {
 		case float64:
 			lit.Token = syntax.FLOAT
@@ -42,7 +43,8 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 		}
 		return lit
 	case *Str:
-		lit := &syntax.Literal{Token: syntax.STRING, TokenPos: l.pos(n.pos), Raw: n.Raw, Value: n.Val}
+		lit := l.literals.next()
+		*lit = syntax.Literal{Token: syntax.STRING, TokenPos: l.pos(n.pos), Raw: n.Raw, Value: n.Val}
 		if n.Bytes {
 			lit.Token = syntax.BYTES
 		}
@@ -546,9 +548,11 @@ func (l *lowerer) dict(n *Dict) syntax.Expr {
 		}
 	}
 	if !unpack {
-		d := &syntax.DictExpr{Lbrace: l.pos(n.pos), Rbrace: l.pos(n.End)}
+		d := &syntax.DictExpr{Lbrace: l.pos(n.pos), Rbrace: l.pos(n.End), List: make([]syntax.Expr, len(n.Keys))}
+		entries := make([]syntax.DictEntry, len(n.Keys))
 		for i, k := range n.Keys {
-			d.List = append(d.List, &syntax.DictEntry{Key: l.expr(k), Colon: l.pos(k.at()), Value: l.expr(n.Values[i])})
+			entries[i] = syntax.DictEntry{Key: l.expr(k), Colon: l.pos(k.at()), Value: l.expr(n.Values[i])}
+			d.List[i] = &entries[i]
 		}
 		return d
 	}
