@@ -1,5 +1,7 @@
 package pyfront
 
+import "sync"
+
 // The Python syntax tree produced by the parser. It follows CPython's ast
 // module closely enough that the lowering reads like the language
 // reference, but keeps only what lowering needs.
@@ -367,4 +369,154 @@ type handler struct {
 
 type withItem struct {
 	Ctx, Var Expr
+}
+
+// arena hands out the parser's nodes and slices from slabs sized from the
+// token counts, so a parse makes a few large allocations rather than one
+// per node. Lists are collected on the scratch stacks and copied into a
+// slab with their capacity capped, so appending to one never overwrites
+// its neighbour.
+type arena struct {
+	names     []Name
+	nums      []Num
+	strs      []Str
+	consts    []Const
+	calls     []Call
+	attrs     []Attr
+	subs      []Subscript
+	binops    []BinOp
+	compares  []Compare
+	seqs      []Seq
+	dicts     []Dict
+	comps     []Comp
+	exprStmts []ExprStmt
+	assigns   []Assign
+	returns   []Return
+	exprs     []Expr
+	stmts     []Stmt
+	args      []Arg
+	cmpOps    []cmpOp
+	clauses   []clause
+	fparts    []fpart
+
+	toks     []token // the module's tokens, which no node refers to
+	indents  []indent
+	brackets []token
+	estack   []Expr
+	sstack   []Stmt
+	astack   []Arg
+	fstack   []fpart
+	// fieldToks is a token buffer for f-string fields, free for reuse.
+	fieldToks []token
+}
+
+// slabGrow is the size of a slab allocated when the counted one runs out
+// (f-string fields, whose tokens were not counted).
+const slabGrow = 16
+
+func take[T any](slab *[]T) *T {
+	s := *slab
+	if len(s) == cap(s) {
+		s = make([]T, 0, slabGrow)
+	}
+	s = s[:len(s)+1]
+	*slab = s
+	return &s[len(s)-1]
+}
+
+// takeList copies src into slab and returns the copy, nil if src is empty
+// (as appending to a nil slice would leave it).
+func takeList[T any](slab *[]T, src []T) []T {
+	n := len(src)
+	if n == 0 {
+		return nil
+	}
+	s := *slab
+	if cap(s)-len(s) < n {
+		s = make([]T, 0, max(n, slabGrow))
+	}
+	l := len(s)
+	s = s[:l+n]
+	out := s[l : l+n : l+n]
+	copy(out, src)
+	*slab = s
+	return out
+}
+
+// arenaPool keeps arenas for their scratch stacks and token buffer; the
+// slabs, which the syntax tree uses, are never reused.
+var arenaPool = sync.Pool{New: func() any { return new(arena) }}
+
+// getArena returns an arena from the pool, its token buffer emptied.
+func getArena() *arena {
+	return arenaPool.Get().(*arena)
+}
+
+// putArena drops the arena's slabs and returns it to the pool.
+func putArena(a *arena) {
+	if cap(a.toks) > 1<<16 {
+		return // keep no huge buffers
+	}
+	clear(a.estack)
+	clear(a.sstack)
+	clear(a.astack)
+	clear(a.fstack)
+	*a = arena{
+		toks:      a.toks[:0],
+		indents:   a.indents[:0],
+		brackets:  a.brackets[:0],
+		estack:    a.estack[:0],
+		sstack:    a.sstack[:0],
+		astack:    a.astack[:0],
+		fstack:    a.fstack[:0],
+		fieldToks: a.fieldToks[:0],
+	}
+	arenaPool.Put(a)
+}
+
+// size sizes the slabs from the tokens of a module.
+func (a *arena) size(toks []token) {
+	var n [256]int32
+	fstrs := int32(0)
+	for i := range toks {
+		n[toks[i].kind]++
+		if toks[i].flags&strF != 0 {
+			fstrs++
+		}
+	}
+	bin := n[tPLUS] + n[tMINUS] + n[tSTAR] + n[tSTARSTAR] + n[tSLASH] + n[tSLASHSLASH] +
+		n[tPERCENT] + n[tAMP] + n[tPIPE] + n[tCARET] + n[tLTLT] + n[tGTGT] + n[tAT]
+	cmp := n[tLT] + n[tGT] + n[tLE] + n[tGE] + n[tEQ] + n[tNE] + max(n[kwIn]-n[kwFor], 0) + n[kwIs]
+	*a = arena{
+		toks:      a.toks,
+		indents:   a.indents,
+		brackets:  a.brackets,
+		estack:    a.estack,
+		sstack:    a.sstack,
+		astack:    a.astack,
+		fstack:    a.fstack,
+		fieldToks: a.fieldToks,
+
+		names:     make([]Name, 0, n[tNAME]),
+		nums:      make([]Num, 0, n[tNUMBER]),
+		strs:      make([]Str, 0, n[tSTRING]),
+		consts:    make([]Const, 0, n[kwNone]+n[kwTrue]+n[kwFalse]+n[tELLIPSIS]),
+		calls:     make([]Call, 0, n[tLPAREN]),
+		attrs:     make([]Attr, 0, n[tDOT]),
+		subs:      make([]Subscript, 0, n[tLBRACK]),
+		binops:    make([]BinOp, 0, bin),
+		compares:  make([]Compare, 0, cmp),
+		seqs:      make([]Seq, 0, n[tLBRACK]/2+n[tCOMMA]/8),
+		dicts:     make([]Dict, 0, n[tLBRACE]),
+		comps:     make([]Comp, 0, n[kwFor]),
+		exprStmts: make([]ExprStmt, 0, n[tNEWLINE]/4+n[tSEMI]),
+		assigns:   make([]Assign, 0, n[tASSIGN]),
+		returns:   make([]Return, 0, n[kwReturn]),
+		exprs:     make([]Expr, 0, n[tCOMMA]+n[tLBRACK]+n[tLBRACE]+n[tASSIGN]+cmp+n[kwIf]+8),
+		stmts:     make([]Stmt, 0, n[tNEWLINE]+n[tSEMI]+2),
+		args:      make([]Arg, 0, n[tCOMMA]/2+n[tLPAREN]),
+		fparts:    make([]fpart, 0, 6*fstrs),
+		cmpOps:    make([]cmpOp, 0, cmp),
+		clauses:   make([]clause, 0, n[kwFor]),
+	}
 }

@@ -6,16 +6,58 @@ package pyfront
 
 import "strings"
 
+// litBuf concatenates literal text, holding a single piece as it is (a
+// substring of the source, usually) and copying only to join pieces.
+type litBuf struct {
+	s     string
+	b     []byte
+	multi bool
+}
+
+func (l *litBuf) add(s string) {
+	switch {
+	case s == "":
+	case l.multi:
+		l.b = append(l.b, s...)
+	case l.s == "":
+		l.s = s
+	default:
+		l.b = append(append(l.b[:0], l.s...), s...)
+		l.multi = true
+	}
+}
+
+func (l *litBuf) len() int {
+	if l.multi {
+		return len(l.b)
+	}
+	return len(l.s)
+}
+
+// take returns the text and empties the buffer.
+func (l *litBuf) take() string {
+	s := l.s
+	if l.multi {
+		s = string(l.b)
+		l.b = l.b[:0]
+		l.multi = false
+	}
+	l.s = ""
+	return s
+}
+
 // strings parses adjacent string literals, concatenating them.
 func (p *parser) strings() Expr {
 	first := p.tok()
 	at := first.at()
 	if p.peek(1) != tSTRING && first.flags&strF == 0 {
 		p.next()
-		return &Str{pos: at, Raw: p.text(first), Val: p.strValue(first), Bytes: first.flags&strBytes != 0}
+		n := take(&p.a.strs)
+		*n = Str{pos: at, Raw: p.text(first), Val: p.strValue(first), Bytes: first.flags&strBytes != 0}
+		return n
 	}
-	var parts []fpart
-	var lit strings.Builder
+	mark := len(p.a.fstack)
+	var lit litBuf
 	hasF, bytes := false, first.flags&strBytes != 0
 	end := first.end
 	for p.kind() == tSTRING {
@@ -25,30 +67,31 @@ func (p *parser) strings() Expr {
 			p.failAt(at, "cannot mix bytes and nonbytes literals")
 		}
 		if t.flags&strF == 0 {
-			lit.WriteString(p.strValue(t))
+			lit.add(p.strValue(t))
 			continue
 		}
 		hasF = true
-		for _, fp := range p.fstring(t, int(t.body), int(t.bodyEnd), 0) {
-			if fp.X == nil {
-				lit.WriteString(fp.Lit)
-				continue
-			}
-			if lit.Len() > 0 {
-				parts = append(parts, fpart{Lit: lit.String()})
-				lit.Reset()
-			}
-			parts = append(parts, fp)
-		}
+		p.fstring(t, int(t.body), int(t.bodyEnd), 0, &lit)
 	}
 	raw := p.src[first.off:end]
 	if !hasF {
-		return &Str{pos: at, Raw: raw, Val: lit.String(), Bytes: bytes}
+		n := take(&p.a.strs)
+		*n = Str{pos: at, Raw: raw, Val: lit.take(), Bytes: bytes}
+		return n
 	}
-	if lit.Len() > 0 {
-		parts = append(parts, fpart{Lit: lit.String()})
+	if lit.len() > 0 {
+		p.a.fstack = append(p.a.fstack, fpart{Lit: lit.take()})
 	}
-	return &FStr{pos: at, Raw: raw, Parts: parts}
+	return &FStr{pos: at, Raw: raw, Parts: p.fpartList(mark)}
+}
+
+// fpartList pops the parts above mark off the part stack.
+func (p *parser) fpartList(mark int) []fpart {
+	a := p.a
+	out := takeList(&a.fparts, a.fstack[mark:])
+	clear(a.fstack[mark:])
+	a.fstack = a.fstack[:mark]
+	return out
 }
 
 // posOf returns the position of byte offset off within token t.
@@ -66,23 +109,28 @@ func (p *parser) posOf(t *token, off int) pos {
 }
 
 // fstring splits src[i:end] of f-string token t (a whole body, or a
-// format spec when depth > 0) into literal parts and replacement fields.
-func (p *parser) fstring(t *token, i, end, depth int) []fpart {
+// format spec when depth > 0) into literal parts and replacement fields,
+// which it pushes onto the part stack. At depth 0 literal text goes to
+// lit, the literal text of the whole string so far, and is pushed before
+// a field; at depth > 0 lit is nil and literals are pushed as they are.
+func (p *parser) fstring(t *token, i, end, depth int, lit *litBuf) {
 	raw := t.flags&strRaw != 0
-	var parts []fpart
-	var lit strings.Builder
+	nested := lit == nil
+	if nested {
+		lit = new(litBuf)
+	}
 	seg := i
 	flush := func(upto int) {
 		text := p.src[seg:upto]
 		if raw {
-			lit.WriteString(normalizeNewlines(text))
+			lit.add(normalizeNewlines(text))
 		} else {
 			v, msg, needs := unescape(text, false)
 			if msg != "" {
 				at := p.posOf(t, seg)
 				panic(bailout{&Error{Line: int(at.Line), Col: int(at.Col), Msg: msg, NeedsPython: needs}})
 			}
-			lit.WriteString(v)
+			lit.add(v)
 		}
 	}
 	for i < end {
@@ -115,16 +163,26 @@ func (p *parser) fstring(t *token, i, end, depth int) []fpart {
 			p.failAt(p.posOf(t, i), "f-string: single '}' is not allowed")
 		case c == '{':
 			flush(i)
-			if lit.Len() > 0 {
-				parts = append(parts, fpart{Lit: lit.String()})
-				lit.Reset()
+			if nested && lit.len() > 0 {
+				p.a.fstack = append(p.a.fstack, fpart{Lit: lit.take()})
 			}
 			if depth >= 2 {
 				p.failAt(p.posOf(t, i), "f-string: expressions nested too deeply")
 			}
-			var f []fpart
-			f, i = p.field(t, i+1, end, depth)
-			parts = append(parts, f...)
+			var f fpart
+			var debug string
+			f, debug, i = p.field(t, i+1, end, depth)
+			if nested {
+				if debug != "" {
+					p.a.fstack = append(p.a.fstack, fpart{Lit: debug})
+				}
+			} else {
+				lit.add(debug)
+				if lit.len() > 0 {
+					p.a.fstack = append(p.a.fstack, fpart{Lit: lit.take()})
+				}
+			}
+			p.a.fstack = append(p.a.fstack, f)
 			seg = i
 		default:
 			i++
@@ -134,15 +192,15 @@ func (p *parser) fstring(t *token, i, end, depth int) []fpart {
 		i = end
 	}
 	flush(i)
-	if lit.Len() > 0 {
-		parts = append(parts, fpart{Lit: lit.String()})
+	if nested && lit.len() > 0 {
+		p.a.fstack = append(p.a.fstack, fpart{Lit: lit.take()})
 	}
-	return parts
 }
 
 // field parses one replacement field starting after its '{' and returns
-// its parts (a debugging '=' adds a literal) and the offset after '}'.
-func (p *parser) field(t *token, i, end, depth int) ([]fpart, int) {
+// it, the literal a debugging '=' adds before it ("" if none) and the
+// offset after '}'.
+func (p *parser) field(t *token, i, end, depth int) (fpart, string, int) {
 	start := i
 	nest := 0
 	debug := false
@@ -230,14 +288,14 @@ scan:
 	if strings.TrimSpace(p.src[start:exprEnd]) == "" {
 		p.failAt(p.posOf(t, start-1), "f-string: empty expression not allowed")
 	}
-	var parts []fpart
+	var debugLit string
 	f := fpart{}
 	if debug {
 		i++
 		for i < end && (p.src[i] == ' ' || p.src[i] == '\t' || p.src[i] == '\n' || p.src[i] == '\r') {
 			i++
 		}
-		parts = append(parts, fpart{Lit: normalizeNewlines(p.src[start:i])})
+		debugLit = normalizeNewlines(p.src[start:i])
 	}
 	if i < end && p.src[i] == '!' {
 		i++
@@ -265,7 +323,9 @@ scan:
 			}
 			i++
 		}
-		f.Spec = p.fstring(t, specStart, i, depth+1)
+		mark := len(p.a.fstack)
+		p.fstring(t, specStart, i, depth+1, nil)
+		f.Spec = p.fpartList(mark)
 	}
 	if i >= end || p.src[i] != '}' {
 		p.failAt(p.posOf(t, start-1), "f-string: expecting '}'")
@@ -275,7 +335,8 @@ scan:
 		f.Conv = 'r'
 	}
 	at := p.posOf(t, start)
-	toks, err := scanField(p.src, start, exprEnd, at.Line, at.Col)
+	toks, err := scanField(p.src, start, exprEnd, at.Line, at.Col, p.a.fieldToks)
+	p.a.fieldToks = nil
 	if err != nil {
 		e := err.(*Error)
 		if !strings.HasPrefix(e.Msg, "f-string") {
@@ -283,7 +344,7 @@ scan:
 		}
 		panic(bailout{e})
 	}
-	sub := &parser{src: p.src, toks: toks, funcs: p.funcs, loops: p.loops}
+	sub := &parser{src: p.src, toks: toks, funcs: p.funcs, loops: p.loops, a: p.a}
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -305,5 +366,6 @@ scan:
 	if s, ok := f.X.(*Starred); ok {
 		p.failAt(s.pos, "f-string: can't use starred expression here")
 	}
-	return append(parts, f), i
+	p.a.fieldToks = toks[:0] // the field's nodes do not refer to its tokens
+	return f, debugLit, i
 }

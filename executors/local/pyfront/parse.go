@@ -13,6 +13,7 @@ type parser struct {
 	i     int
 	funcs int // enclosing function definitions (0 at module level and in class bodies)
 	loops int // enclosing loops within the innermost function
+	a     *arena
 }
 
 // bailout carries a syntax error out of the recursive descent.
@@ -20,19 +21,24 @@ type bailout struct{ err *Error }
 
 // parseFile parses a module.
 func parseFile(src string) (stmts []Stmt, err error) {
-	toks, err := scanFile(src)
+	a := getArena()
+	defer putArena(a)
+	toks, err := scanFile(src, a)
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{src: src, toks: toks}
+	a.size(toks)
+	p := &parser{src: src, toks: toks, a: a}
 	defer p.recover(&err)
-	stmts = make([]Stmt, 0, len(toks)/8+1)
 	for p.kind() != tEOF {
 		if p.kind() == tNEWLINE {
 			p.i++
 			continue
 		}
-		stmts = p.stmt(stmts)
+		p.stmt()
+	}
+	if stmts = takeList(&p.a.stmts, p.a.sstack); stmts == nil {
+		stmts = []Stmt{}
 	}
 	return stmts, nil
 }
@@ -122,44 +128,55 @@ func (p *parser) name() (string, pos) {
 
 // ---- statements ----
 
-func (p *parser) stmt(out []Stmt) []Stmt {
+// stmt parses a statement (several for simple statements separated by
+// ';') onto the statement stack.
+func (p *parser) stmt() {
+	if s := p.compound(); s != nil {
+		p.a.sstack = append(p.a.sstack, s)
+		return
+	}
+	p.a.sstack = p.simpleStmts(p.a.sstack)
+}
+
+// compound parses a compound statement, or returns nil at a simple one.
+func (p *parser) compound() Stmt {
 	t := p.tok()
 	switch t.kind {
 	case tINDENT:
 		p.indentError(t.at(), "unexpected indent")
 	case kwIf:
-		return append(out, p.ifStmt("'if' statement"))
+		return p.ifStmt("'if' statement")
 	case kwWhile:
-		return append(out, p.whileStmt())
+		return p.whileStmt()
 	case kwFor:
-		return append(out, p.forStmt(false))
+		return p.forStmt(false)
 	case kwDef:
-		return append(out, p.funcDef(nil, false))
+		return p.funcDef(nil, false)
 	case kwClass:
-		return append(out, p.classDef(nil))
+		return p.classDef(nil)
 	case kwTry:
-		return append(out, p.tryStmt())
+		return p.tryStmt()
 	case kwWith:
-		return append(out, p.withStmt(false))
+		return p.withStmt(false)
 	case tAT:
-		return append(out, p.decorated())
+		return p.decorated()
 	case kwAsync:
 		p.next()
 		switch p.kind() {
 		case kwDef:
-			return append(out, p.funcDef(nil, true))
+			return p.funcDef(nil, true)
 		case kwFor:
-			return append(out, p.forStmt(true))
+			return p.forStmt(true)
 		case kwWith:
-			return append(out, p.withStmt(true))
+			return p.withStmt(true)
 		}
 		p.syntaxError()
 	case tNAME:
 		if p.text(t) == "match" && p.isMatch() {
-			return append(out, p.skipMatch())
+			return p.skipMatch()
 		}
 	}
-	return p.simpleStmts(out)
+	return nil
 }
 
 // isMatch reports whether the logical line at a "match" name is a match
@@ -201,20 +218,44 @@ func (p *parser) skipMatch() Stmt {
 // block parses ':' and a suite after a compound statement's header.
 func (p *parser) block(what string, line int32) []Stmt {
 	p.expect(tCOLON)
+	start := len(p.a.sstack)
 	if p.kind() != tNEWLINE {
-		return p.simpleStmts(nil)
+		p.a.sstack = p.simpleStmts(p.a.sstack)
+		return p.stmtList(start)
 	}
 	p.next()
 	if p.kind() != tINDENT {
 		p.indentError(p.tok().at(), "expected an indented block after "+what+" on line "+strconv.Itoa(int(line)))
 	}
 	p.next()
-	var body []Stmt
 	for p.kind() != tDEDENT && p.kind() != tEOF {
-		body = p.stmt(body)
+		p.stmt()
 	}
 	p.next()
-	return body
+	return p.stmtList(start)
+}
+
+// stmtList pops the statements above start off the statement stack.
+func (p *parser) stmtList(start int) []Stmt {
+	a := p.a
+	out := takeList(&a.stmts, a.sstack[start:])
+	clear(a.sstack[start:])
+	a.sstack = a.sstack[:start]
+	return out
+}
+
+// exprList pops the expressions above start off the expression stack.
+func (p *parser) exprList(start int) []Expr {
+	a := p.a
+	out := takeList(&a.exprs, a.estack[start:])
+	clear(a.estack[start:])
+	a.estack = a.estack[:start]
+	return out
+}
+
+// push pushes x onto the expression stack.
+func (p *parser) push(x Expr) {
+	p.a.estack = append(p.a.estack, x)
 }
 
 func (p *parser) ifStmt(what string) Stmt {
@@ -459,7 +500,8 @@ func (p *parser) smallStmt() Stmt {
 			p.fail("'return' outside function")
 		}
 		p.next()
-		n := &Return{pos: at}
+		n := take(&p.a.returns)
+		n.pos = at
 		if startsExpr(p.kind()) {
 			n.X = p.testListStarExpr()
 		}
@@ -600,7 +642,8 @@ func (p *parser) importFrom() Stmt {
 	return n
 }
 
-var augOps = map[tokKind]tokKind{
+// augOps maps an augmented assignment token to its binary operator.
+var augOps = [256]tokKind{
 	tPLUSEQ: tPLUS, tMINUSEQ: tMINUS, tSTAREQ: tSTAR, tSTARSTAREQ: tSTARSTAR,
 	tSLASHEQ: tSLASH, tSLASHSLASHEQ: tSLASHSLASH, tPERCENTEQ: tPERCENT,
 	tAMPEQ: tAMP, tPIPEEQ: tPIPE, tCARETEQ: tCARET, tLTLTEQ: tLTLT,
@@ -618,7 +661,10 @@ func (p *parser) exprStmt() Stmt {
 	}
 	switch k := p.kind(); {
 	case k == tASSIGN:
-		n := &Assign{pos: p.tok().at(), Targets: []Expr{first}}
+		n := take(&p.a.assigns)
+		n.pos = p.tok().at()
+		start := len(p.a.estack)
+		p.push(first)
 		for p.kind() == tASSIGN {
 			p.next()
 			var v Expr
@@ -627,10 +673,13 @@ func (p *parser) exprStmt() Stmt {
 			} else {
 				v = p.testListStarExpr()
 			}
-			n.Targets = append(n.Targets, v)
+			p.push(v)
 		}
-		n.Value = n.Targets[len(n.Targets)-1]
-		n.Targets = n.Targets[:len(n.Targets)-1]
+		last := len(p.a.estack) - 1
+		n.Value = p.a.estack[last]
+		p.a.estack[last] = nil
+		p.a.estack = p.a.estack[:last]
+		n.Targets = p.exprList(start)
 		for _, t := range n.Targets {
 			p.checkTarget(t, "assign")
 		}
@@ -680,7 +729,9 @@ func (p *parser) exprStmt() Stmt {
 		return n
 	}
 	p.checkStarredValue(first)
-	return &ExprStmt{pos: start, X: first}
+	n := take(&p.a.exprStmts)
+	n.pos, n.X = start, first
+	return n
 }
 
 func (p *parser) checkStarredValue(x Expr) {

@@ -21,15 +21,16 @@ func (p *parser) testListStarExpr() Expr {
 	if p.kind() != tCOMMA {
 		return first
 	}
-	elts := []Expr{first}
+	mark := len(p.a.estack)
+	p.push(first)
 	for p.kind() == tCOMMA {
 		p.next()
 		if !startsExpr(p.kind()) || p.kind() == kwYield {
 			break
 		}
-		elts = append(elts, p.starOrTest())
+		p.push(p.starOrTest())
 	}
-	return &Seq{pos: start, Kind: tLPAREN, Elts: elts}
+	return p.seq(start, tLPAREN, mark)
 }
 
 func (p *parser) starOrTest() Expr {
@@ -62,22 +63,23 @@ func (p *parser) targetList() Expr {
 	if p.kind() != tCOMMA {
 		return first
 	}
-	elts := []Expr{first}
+	mark := len(p.a.estack)
+	p.push(first)
 	for p.kind() == tCOMMA {
 		p.next()
 		if p.kind() == kwIn || !startsExpr(p.kind()) {
 			break
 		}
-		elts = append(elts, one())
+		p.push(one())
 	}
-	return &Seq{pos: start, Kind: tLPAREN, Elts: elts}
+	return p.seq(start, tLPAREN, mark)
 }
 
 func (p *parser) namedExprTest() Expr {
 	if p.kind() == tNAME && p.peek(1) == tWALRUS {
 		t := p.next()
 		w := p.next()
-		return &NamedExpr{pos: w.at(), Target: &Name{t.at(), p.text(t)}, Value: p.test()}
+		return &NamedExpr{pos: w.at(), Target: p.newName(t), Value: p.test()}
 	}
 	x := p.test()
 	if p.kind() == tWALRUS {
@@ -116,7 +118,8 @@ func (p *parser) lambda() Expr {
 
 // params parses a def's (end ')') or a lambda's (end ':') parameters.
 func (p *parser) params(end tokKind) []Param {
-	var params []Param
+	var buf [4]Param
+	params := buf[:0]
 	seen := map[string]bool{}
 	sawDefault, sawStar, sawStarStar, bareStar := false, false, false, false
 	for p.kind() != end {
@@ -182,7 +185,10 @@ func (p *parser) params(end tokKind) []Param {
 	if bareStar {
 		p.fail("named arguments must follow bare *")
 	}
-	return params
+	if len(params) == 0 {
+		return nil
+	}
+	return append([]Param(nil), params...)
 }
 
 func (p *parser) annotation(end tokKind) {
@@ -221,6 +227,9 @@ func (p *parser) notTest() Expr {
 func (p *parser) comparison() Expr {
 	x := p.bitOr()
 	var c *Compare
+	var opsBuf [2]cmpOp
+	ops := opsBuf[:0]
+	mark := len(p.a.estack)
 	for {
 		t := p.tok()
 		op := t.kind
@@ -235,26 +244,29 @@ func (p *parser) comparison() Expr {
 			}
 		case kwNot:
 			if p.peek(1) != kwIn {
-				return cmpResult(x, c)
+				return p.cmpResult(x, c, ops, mark)
 			}
 			p.next()
 			p.next()
 			op = notIn
 		default:
-			return cmpResult(x, c)
+			return p.cmpResult(x, c, ops, mark)
 		}
 		if c == nil {
-			c = &Compare{pos: t.at(), X: x}
+			c = take(&p.a.compares)
+			c.pos, c.X = t.at(), x
 		}
-		c.Ops = append(c.Ops, cmpOp{t.at(), op})
-		c.Ys = append(c.Ys, p.bitOr())
+		ops = append(ops, cmpOp{t.at(), op})
+		p.push(p.bitOr())
 	}
 }
 
-func cmpResult(x Expr, c *Compare) Expr {
+func (p *parser) cmpResult(x Expr, c *Compare, ops []cmpOp, mark int) Expr {
 	if c == nil {
 		return x
 	}
+	c.Ops = takeList(&p.a.cmpOps, ops)
+	c.Ys = p.exprList(mark)
 	return c
 }
 
@@ -290,7 +302,10 @@ func (p *parser) binExpr(min int) Expr {
 			return x
 		}
 		t := p.next()
-		x = &BinOp{pos: t.at(), Op: t.kind, X: x, Y: p.binExpr(prec + 1)}
+		b := take(&p.a.binops)
+		b.pos, b.Op, b.X = t.at(), t.kind, x
+		b.Y = p.binExpr(prec + 1)
+		x = b
 	}
 }
 
@@ -313,7 +328,10 @@ func (p *parser) power() Expr {
 	}
 	if p.kind() == tSTARSTAR {
 		t := p.next()
-		return &BinOp{pos: t.at(), Op: tSTARSTAR, X: x, Y: p.factor()}
+		b := take(&p.a.binops)
+		b.pos, b.Op, b.X = t.at(), tSTARSTAR, x
+		b.Y = p.factor()
+		return b
 	}
 	return x
 }
@@ -325,16 +343,22 @@ func (p *parser) primary() Expr {
 		case tLPAREN:
 			t := p.next()
 			args := p.args()
-			x = &Call{pos: t.at(), Fn: x, Args: args, Rparen: p.toks[p.i-1].at()}
+			c := take(&p.a.calls)
+			*c = Call{pos: t.at(), Fn: x, Args: args, Rparen: p.toks[p.i-1].at()}
+			x = c
 		case tLBRACK:
 			t := p.next()
 			idx := p.subscript()
 			r := p.expect(tRBRACK)
-			x = &Subscript{pos: t.at(), X: x, Index: idx, Rbrack: r.at()}
+			s := take(&p.a.subs)
+			*s = Subscript{pos: t.at(), X: x, Index: idx, Rbrack: r.at()}
+			x = s
 		case tDOT:
 			d := p.next()
 			name, at := p.name()
-			x = &Attr{pos: at, X: x, Name: name, Dot: d.at()}
+			a := take(&p.a.attrs)
+			*a = Attr{pos: at, X: x, Name: name, Dot: d.at()}
+			x = a
 		default:
 			return x
 		}
@@ -343,9 +367,8 @@ func (p *parser) primary() Expr {
 
 // args parses call arguments after '(' up to and including ')'.
 func (p *parser) args() []Arg {
-	var args []Arg
+	mark := len(p.a.astack)
 	sawKw, sawStarStar := false, false
-	var kws map[string]bool
 	for p.kind() != tRPAREN {
 		switch p.kind() {
 		case tSTAR:
@@ -353,33 +376,31 @@ func (p *parser) args() []Arg {
 			if sawStarStar {
 				p.fail("iterable argument unpacking follows keyword argument unpacking")
 			}
-			args = append(args, Arg{Kind: argStar, X: p.test()})
+			p.pushArg(Arg{Kind: argStar}, p.test())
 		case tSTARSTAR:
 			p.next()
 			sawStarStar = true
-			args = append(args, Arg{Kind: argStarStar, X: p.test()})
+			p.pushArg(Arg{Kind: argStarStar}, p.test())
 		default:
 			if p.kind() == tNAME && p.peek(1) == tASSIGN {
 				name, at := p.name()
 				p.next()
-				if kws[name] {
-					p.failAt(at, "keyword argument repeated: "+name)
+				for _, a := range p.a.astack[mark:] {
+					if a.Kind == argKw && a.Name == name {
+						p.failAt(at, "keyword argument repeated: "+name)
+					}
 				}
-				if kws == nil {
-					kws = map[string]bool{}
-				}
-				kws[name] = true
 				sawKw = true
-				args = append(args, Arg{Kind: argKw, Name: name, NamePos: at, X: p.test()})
+				p.pushArg(Arg{Kind: argKw, Name: name, NamePos: at}, p.test())
 				break
 			}
 			x := p.namedExprTest()
 			if p.kind() == kwFor || p.kind() == kwAsync && p.peek(1) == kwFor {
 				g := p.comp(tLPAREN, x, nil, x.at())
-				if len(args) > 0 || p.kind() != tRPAREN {
+				if len(p.a.astack) > mark || p.kind() != tRPAREN {
 					p.failAt(x.at(), "Generator expression must be parenthesized")
 				}
-				args = append(args, Arg{Kind: argPos, X: g})
+				p.pushArg(Arg{Kind: argPos}, g)
 				break
 			}
 			if p.kind() == tASSIGN {
@@ -390,7 +411,7 @@ func (p *parser) args() []Arg {
 			} else if sawKw {
 				p.failAt(x.at(), "positional argument follows keyword argument")
 			}
-			args = append(args, Arg{Kind: argPos, X: x})
+			p.pushArg(Arg{Kind: argPos}, x)
 		}
 		if p.kind() != tCOMMA {
 			break
@@ -398,7 +419,17 @@ func (p *parser) args() []Arg {
 		p.next()
 	}
 	p.expect(tRPAREN)
+	a := p.a
+	args := takeList(&a.args, a.astack[mark:])
+	clear(a.astack[mark:])
+	a.astack = a.astack[:mark]
 	return args
+}
+
+// pushArg pushes a with expression x onto the argument stack.
+func (p *parser) pushArg(a Arg, x Expr) {
+	a.X = x
+	p.a.astack = append(p.a.astack, a)
 }
 
 func (p *parser) subscript() Expr {
@@ -407,15 +438,16 @@ func (p *parser) subscript() Expr {
 	if p.kind() != tCOMMA {
 		return first
 	}
-	elts := []Expr{first}
+	mark := len(p.a.estack)
+	p.push(first)
 	for p.kind() == tCOMMA {
 		p.next()
 		if p.kind() == tRBRACK {
 			break
 		}
-		elts = append(elts, p.sliceItem())
+		p.push(p.sliceItem())
 	}
-	return &Seq{pos: start, Kind: tLPAREN, Elts: elts}
+	return p.seq(start, tLPAREN, mark)
 }
 
 func (p *parser) sliceItem() Expr {
@@ -443,7 +475,10 @@ func (p *parser) sliceItem() Expr {
 
 // comp parses the clauses of a comprehension whose element was parsed.
 func (p *parser) comp(kind tokKind, elt, val Expr, at pos) *Comp {
-	c := &Comp{pos: at, Kind: kind, Elt: elt, Val: val}
+	c := take(&p.a.comps)
+	*c = Comp{pos: at, Kind: kind, Elt: elt, Val: val}
+	var clBuf [1]clause
+	cls := clBuf[:0]
 	for p.kind() == kwFor || p.kind() == kwAsync && p.peek(1) == kwFor {
 		var cl clause
 		if p.kind() == kwAsync {
@@ -458,12 +493,15 @@ func (p *parser) comp(kind tokKind, elt, val Expr, at pos) *Comp {
 		}
 		p.next()
 		cl.Iter = p.orTest()
+		mark := len(p.a.estack)
 		for p.kind() == kwIf {
 			p.next()
-			cl.Ifs = append(cl.Ifs, p.orTestOrLambda())
+			p.push(p.orTestOrLambda())
 		}
-		c.Clauses = append(c.Clauses, cl)
+		cl.Ifs = p.exprList(mark)
+		cls = append(cls, cl)
 	}
+	c.Clauses = takeList(&p.a.clauses, cls)
 	c.End = p.tok().at()
 	return c
 }
@@ -497,16 +535,20 @@ func (p *parser) atom() Expr {
 	switch t.kind {
 	case tNAME:
 		p.next()
-		return &Name{at, p.text(t)}
+		return p.newName(t)
 	case tNUMBER:
 		p.next()
 		v, imag := numValue(p.text(t))
-		return &Num{pos: at, Raw: p.text(t), Val: v, Imag: imag}
+		n := take(&p.a.nums)
+		*n = Num{pos: at, Raw: p.text(t), Val: v, Imag: imag}
+		return n
 	case tSTRING:
 		return p.strings()
 	case kwNone, kwTrue, kwFalse, tELLIPSIS:
 		p.next()
-		return &Const{at, t.kind}
+		c := take(&p.a.consts)
+		*c = Const{at, t.kind}
+		return c
 	case tLPAREN:
 		p.next()
 		if p.kind() == tRPAREN {
@@ -528,16 +570,19 @@ func (p *parser) atom() Expr {
 			return c
 		}
 		if p.kind() == tCOMMA {
-			elts := []Expr{first}
+			mark := len(p.a.estack)
+			p.push(first)
 			for p.kind() == tCOMMA {
 				p.next()
 				if p.kind() == tRPAREN {
 					break
 				}
-				elts = append(elts, p.starOrNamed())
+				p.push(p.starOrNamed())
 			}
 			r := p.expect(tRPAREN)
-			return &Seq{pos: at, Kind: tLPAREN, Elts: elts, End: r.at(), Paren: true}
+			s := p.seq(at, tLPAREN, mark)
+			s.End, s.Paren = r.at(), true
+			return s
 		}
 		if p.kind() != tRPAREN {
 			p.syntaxError()
@@ -572,16 +617,35 @@ func (p *parser) atom() Expr {
 
 // display parses the rest of a list or set display after its first element.
 func (p *parser) display(kind, end tokKind, first Expr, at pos) Expr {
-	elts := []Expr{first}
+	mark := len(p.a.estack)
+	p.push(first)
 	for p.kind() == tCOMMA {
 		p.next()
 		if p.kind() == end {
 			break
 		}
-		elts = append(elts, p.starOrNamed())
+		p.push(p.starOrNamed())
 	}
 	r := p.expect(end)
-	return &Seq{pos: at, Kind: kind, Elts: elts, End: r.at()}
+	s := p.seq(at, kind, mark)
+	s.End = r.at()
+	return s
+}
+
+// newName returns a Name for NAME token t.
+func (p *parser) newName(t *token) *Name {
+	n := take(&p.a.names)
+	n.pos, n.ID = t.at(), p.text(t)
+	return n
+}
+
+// seq returns a Seq whose elements are popped off the expression stack
+// above mark.
+func (p *parser) seq(at pos, kind tokKind, mark int) *Seq {
+	s := take(&p.a.seqs)
+	s.pos, s.Kind = at, kind
+	s.Elts = p.exprList(mark)
+	return s
 }
 
 func (p *parser) brace() Expr {
@@ -620,7 +684,11 @@ func (p *parser) brace() Expr {
 			return c
 		}
 	}
-	d := &Dict{pos: at, Keys: []Expr{key}, Values: []Expr{val}}
+	d := take(&p.a.dicts)
+	d.pos = at
+	mark := len(p.a.estack)
+	p.push(key)
+	p.push(val)
 	for p.kind() == tCOMMA {
 		p.next()
 		if p.kind() == tRBRACE {
@@ -628,8 +696,8 @@ func (p *parser) brace() Expr {
 		}
 		if p.kind() == tSTARSTAR {
 			p.next()
-			d.Keys = append(d.Keys, nil)
-			d.Values = append(d.Values, p.bitOr())
+			p.push(nil)
+			p.push(p.bitOr())
 			continue
 		}
 		k := p.test()
@@ -637,10 +705,22 @@ func (p *parser) brace() Expr {
 			p.failAt(k.at(), "':' expected after dictionary key")
 		}
 		p.next()
-		d.Keys = append(d.Keys, k)
-		d.Values = append(d.Values, p.test())
+		p.push(k)
+		p.push(p.test())
 	}
 	r := p.expect(tRBRACE)
 	d.End = r.at()
+	// Keys and values alternate on the stack.
+	a := p.a
+	kv := a.estack[mark:]
+	n := len(kv) / 2
+	keys := takeList(&a.exprs, kv[:n])
+	vals := takeList(&a.exprs, kv[n:])
+	for i := 0; i < n; i++ {
+		keys[i], vals[i] = kv[2*i], kv[2*i+1]
+	}
+	d.Keys, d.Values = keys, vals
+	clear(kv)
+	a.estack = a.estack[:mark]
 	return d
 }

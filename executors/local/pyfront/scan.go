@@ -116,18 +116,6 @@ const (
 	kwYield
 )
 
-var keywords = map[string]tokKind{
-	"False": kwFalse, "None": kwNone, "True": kwTrue, "and": kwAnd, "as": kwAs,
-	"assert": kwAssert, "async": kwAsync, "await": kwAwait, "break": kwBreak,
-	"class": kwClass, "continue": kwContinue, "def": kwDef, "del": kwDel,
-	"elif": kwElif, "else": kwElse, "except": kwExcept, "finally": kwFinally,
-	"for": kwFor, "from": kwFrom, "global": kwGlobal, "if": kwIf,
-	"import": kwImport, "in": kwIn, "is": kwIs, "lambda": kwLambda,
-	"nonlocal": kwNonlocal, "not": kwNot, "or": kwOr, "pass": kwPass,
-	"raise": kwRaise, "return": kwReturn, "try": kwTry, "while": kwWhile,
-	"with": kwWith, "yield": kwYield,
-}
-
 var tokText = map[tokKind]string{
 	tLPAREN: "(", tRPAREN: ")", tLBRACK: "[", tRBRACK: "]", tLBRACE: "{", tRBRACE: "}",
 	tCOMMA: ",", tCOLON: ":", tDOT: ".", tSEMI: ";", tAT: "@", tASSIGN: "=",
@@ -178,20 +166,32 @@ type scanner struct {
 	brackets  []token
 }
 
-// scanFile tokenizes a whole module.
-func scanFile(src string) ([]token, error) {
-	s := &scanner{src: src, end: len(src), line: 1, indents: []indent{{}}}
-	s.toks = make([]token, 0, len(src)/3+8)
-	if err := s.run(); err != nil {
+// scanFile tokenizes a whole module into a's token buffer, using its
+// scratch stacks.
+func scanFile(src string, a *arena) ([]token, error) {
+	s := &scanner{src: src, end: len(src), line: 1}
+	s.indents = append(a.indents[:0], indent{})
+	s.brackets = a.brackets[:0]
+	s.toks = a.toks[:0]
+	if cap(s.toks) < len(src)/3+8 {
+		s.toks = make([]token, 0, len(src)/3+8)
+	}
+	err := s.run()
+	a.toks, a.indents, a.brackets = s.toks[:0], s.indents[:0], s.brackets[:0]
+	if err != nil {
 		return nil, err
 	}
 	return s.toks, nil
 }
 
 // scanField tokenizes the expression of an f-string replacement field,
-// src[off:end], which starts at line/col.
-func scanField(src string, off, end int, line, col int32) ([]token, error) {
+// src[off:end], which starts at line/col, appending to buf[:0].
+func scanField(src string, off, end int, line, col int32, buf []token) ([]token, error) {
 	s := &scanner{src: src, pos: off, end: end, line: line, lineStart: off - int(col) + 1, field: true}
+	if cap(buf) < (end-off)/2+2 {
+		buf = make([]token, 0, (end-off)/2+4)
+	}
+	s.toks = buf[:0]
 	if err := s.run(); err != nil {
 		return nil, err
 	}
@@ -462,12 +462,89 @@ func (s *scanner) name() error {
 			return s.string(start, flags)
 		}
 	}
-	if k, ok := keywords[word]; ok {
-		s.emit(k, start, line, col)
-	} else {
-		s.emit(tNAME, start, line, col)
-	}
+	s.emit(keyword(word), start, line, col)
 	return nil
+}
+
+// keyword returns the keyword token kind of word, or tNAME: keywords
+// without a map lookup, as every name is checked.
+func keyword(word string) tokKind {
+	if len(word) < 2 || len(word) > 8 || word[0] < 'F' || word[0] > 'y' {
+		return tNAME
+	}
+	switch word {
+	case "False":
+		return kwFalse
+	case "None":
+		return kwNone
+	case "True":
+		return kwTrue
+	case "and":
+		return kwAnd
+	case "as":
+		return kwAs
+	case "assert":
+		return kwAssert
+	case "async":
+		return kwAsync
+	case "await":
+		return kwAwait
+	case "break":
+		return kwBreak
+	case "class":
+		return kwClass
+	case "continue":
+		return kwContinue
+	case "def":
+		return kwDef
+	case "del":
+		return kwDel
+	case "elif":
+		return kwElif
+	case "else":
+		return kwElse
+	case "except":
+		return kwExcept
+	case "finally":
+		return kwFinally
+	case "for":
+		return kwFor
+	case "from":
+		return kwFrom
+	case "global":
+		return kwGlobal
+	case "if":
+		return kwIf
+	case "import":
+		return kwImport
+	case "in":
+		return kwIn
+	case "is":
+		return kwIs
+	case "lambda":
+		return kwLambda
+	case "nonlocal":
+		return kwNonlocal
+	case "not":
+		return kwNot
+	case "or":
+		return kwOr
+	case "pass":
+		return kwPass
+	case "raise":
+		return kwRaise
+	case "return":
+		return kwReturn
+	case "try":
+		return kwTry
+	case "while":
+		return kwWhile
+	case "with":
+		return kwWith
+	case "yield":
+		return kwYield
+	}
+	return tNAME
 }
 
 // number scans a numeric literal following Python's grammar.
