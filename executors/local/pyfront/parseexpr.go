@@ -89,8 +89,15 @@ func (p *parser) namedExprTest() Expr {
 }
 
 func (p *parser) test() Expr {
-	if p.kind() == kwLambda {
+	switch p.kind() {
+	case kwLambda:
 		return p.lambda()
+	case tNAME, tNUMBER, tSTRING:
+		// A lone atom, the commonest test, needs no descent through
+		// the precedence levels.
+		if endsTest(p.peek(1)) {
+			return p.atom()
+		}
 	}
 	x := p.orTest()
 	if p.kind() == kwIf {
@@ -103,6 +110,16 @@ func (p *parser) test() Expr {
 		return &IfExp{pos: t.at(), Cond: cond, True: x, False: p.test()}
 	}
 	return x
+}
+
+// endsTest reports whether k, after an atom, ends the test the atom
+// begins: no operator, trailer or clause can follow it.
+func endsTest(k tokKind) bool {
+	switch k {
+	case tCOMMA, tRPAREN, tRBRACK, tRBRACE, tCOLON, tASSIGN, tNEWLINE, tSEMI, tEOF:
+		return true
+	}
+	return false
 }
 
 func (p *parser) lambda() Expr {
