@@ -40,9 +40,13 @@ type monitor struct {
 	ticks       uint64
 	walkAfter   uint64 // steps before which no paced walk happens
 	heapAtWalk  uint64 // process heap at the last walk
-	heapAtStart uint64 // process heap when the execution began
-	heapAtGC    uint64 // process heap after the last collection the monitor forced
-	lastWalk    int64  // size found by the last walk
+	heapAtStart int64  // process heap when the execution began
+	heapAtGC    int64  // process heap after the last collection the monitor forced
+	lastWalk    int64  // size the last measurement returned
+	lastRaw     int64  // what the last walk itself found
+	verified    int64  // hidden live memory the last forced collection found
+	walkAtGC    int64  // what the walk found at that collection
+	unverified  int64  // grants since that collection the walk does not explain
 	sample      []metrics.Sample
 	stop        string // "steps", "depth", "memory" once a limit is hit
 	liveAtAbort int64
@@ -86,9 +90,10 @@ func (m *monitor) install() {
 	builtins.SetGenerators(m.thread, m.gens)
 	m.thread.OnMaxSteps = m.check
 	m.thread.SetMaxExecutionSteps(min(interval, m.limits.MaxSteps))
-	m.heapAtStart = m.heap()
-	m.heapAtWalk, m.heapAtGC = m.heapAtStart, m.heapAtStart
+	m.heapAtWalk = m.heap()
+	m.heapAtStart, m.heapAtGC = int64(m.heapAtWalk), int64(m.heapAtWalk)
 	m.budget.Settle(m.measure())
+	m.walkAtGC = m.lastRaw
 }
 
 func (m *monitor) heap() uint64 {
@@ -103,32 +108,70 @@ func (m *monitor) heap() uint64 {
 //
 // The walk cannot see values held where go.starlark.net exposes nothing: a
 // comprehension's list under construction lives on the operand stack, a
-// builtin's buffer in Go. So when the walk finds less than the execution
-// was granted since the last walk, or the process heap grew well past the
-// budget, the monitor collects garbage and takes the growth of the live
-// heap since the execution began as a second estimate. That estimate also
-// counts other executions in the process, hence only this fallback role,
-// paced so that collections cannot repeat without fresh growth.
+// builtin's buffer in Go. The monitor keeps two estimates of that hidden
+// memory on top of the walk:
+//
+//   - verified: what the last collection the monitor forced found live
+//     beyond the walk (the live heap's growth since the execution began,
+//     minus the walk);
+//   - unverified: what was granted since then (builtins.Alloc) and did not
+//     show up in the walk, capped by the heap's growth since that
+//     collection (nothing more can have become live).
+//
+// The process heap bounds from above what the execution can hold: the walk,
+// the verified part, and the heap's growth since the collection beyond the
+// walk's. When that bound passes three quarters of the budget, or the
+// estimate passes the budget, the monitor collects garbage and re-verifies,
+// paced so that collections cannot repeat without fresh growth (a sixteenth
+// of the budget) unless a verified part is at stake. The heap also counts other executions in the process and
+// the walk's estimates are not Go's exact sizes, hence only this fallback
+// role. Unverified grants may be garbage: they alone never take the
+// estimate past the budget.
+//
+// A comprehension that builds a list of new strings (each granted) grows
+// the heap by about 30 MiB between paced walks with the default budget, all
+// of it invisible to the walk; before these estimates the collection only
+// came once the heap had grown by twice the budget.
 func (m *monitor) measure() int64 {
 	limit := m.limits.MaxMemory
 	gens := m.gens.Threads()
-	size, count := liveSize(append([]*starlark.Thread{m.thread}, gens...), m.globals, limit)
-	size += int64(len(gens)) * builtins.GeneratorCost
+	walk, count := liveSize(append([]*starlark.Thread{m.thread}, gens...), m.globals, limit)
+	walk += int64(len(gens)) * builtins.GeneratorCost
+	heap := int64(m.heap())
+	// The heap's growth since the last forced collection that the walk's
+	// growth does not explain: garbage, or memory the walk cannot see.
+	walkGrowth := max(0, walk-m.walkAtGC)
+	sinceGC := max(0, heap-m.heapAtGC)
+	unexplained := max(0, sinceGC-walkGrowth)
+	// Grants since the last measurement that the walk does not explain.
 	granted := m.budget.Live - m.lastWalk
-	heap := m.heap()
-	if size <= limit && (granted > limit/2 || heap > m.heapAtStart+2*uint64(limit)) && heap > m.heapAtGC+uint64(limit)/2 {
-		runtime.GC()
-		heap = m.heap()
-		m.heapAtGC = heap
-		if grown := int64(heap) - int64(m.heapAtStart); grown > limit {
-			size = max(size, grown)
+	m.unverified = min(m.unverified+max(0, granted-max(0, walk-m.lastRaw)), unexplained)
+	// Hidden memory that has since become visible (a comprehension's list,
+	// once assigned) is in the walk now.
+	verified := max(0, m.verified-walkGrowth)
+	size := walk + verified + m.unverified
+	if walk <= limit && (walk+verified+unexplained > limit*3/4 || size > limit) {
+		// Hidden memory verified earlier may be gone since (a dropped
+		// list) without the walk showing it: a stale figure must not
+		// refuse a grant, so it is always verified afresh.
+		if sinceGC > limit/16 || verified > 0 {
+			runtime.GC()
+			heap = int64(m.heap())
+			m.heapAtGC = heap
+			m.verified = max(0, heap-m.heapAtStart-walk)
+			m.walkAtGC, m.unverified = walk, 0
+			size = walk + m.verified
+		} else if size > limit {
+			// Too little growth since the last collection to pay for
+			// another, and the grants since may be garbage.
+			size = walk
 		}
 	}
-	m.lastWalk = size
+	m.lastWalk, m.lastRaw = size, walk
 	// The next paced walk waits for eight steps per value visited, which
 	// keeps walking under a few percent of the run time.
 	m.walkAfter = m.counted + uint64(count)*8
-	m.heapAtWalk = heap
+	m.heapAtWalk = uint64(heap)
 	return size
 }
 
