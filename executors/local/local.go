@@ -358,15 +358,11 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	mon.install()
 
 	// Cancel the thread when the deadline passes or the caller cancels.
-	stopWatch, watchDone := make(chan struct{}), make(chan struct{})
-	go func() {
+	watchDone := make(chan struct{})
+	stopWatch := context.AfterFunc(runCtx, func() {
 		defer close(watchDone)
-		select {
-		case <-runCtx.Done():
-			mon.cancel(mon.reason())
-		case <-stopWatch:
-		}
-	}()
+		mon.cancel(mon.reason())
+	})
 
 	done := make(chan outcome, 1)
 	go func() {
@@ -393,8 +389,9 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 			abandoned = true
 		}
 	}
-	close(stopWatch)
-	<-watchDone               // the watcher reads the monitor's state
+	if !stopWatch() {
+		<-watchDone // the watcher reads the monitor's state
+	}
 	mon.ctxErr = runCtx.Err() // before cancel, which would end runCtx anyway
 	cancel()
 
