@@ -57,9 +57,9 @@ func (s *sizer) add(v starlark.Value) {
 	case *starlark.Dict:
 		if s.visit(v) {
 			s.total += objectSize + int64(v.Len())*dictEntry
-			for _, kv := range v.Items() {
-				s.add(kv[0])
-				s.add(kv[1])
+			for k, x := range v.Entries() {
+				s.add(k)
+				s.add(x)
 			}
 		}
 	case *starlark.Set:
