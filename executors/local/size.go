@@ -114,7 +114,7 @@ type Sizer interface {
 // the module globals of each function on the stack (a running chunk's
 // globals live in its module, not yet in the executor's dictionary).
 func liveSize(threads []*starlark.Thread, globals starlark.StringDict, limit int64) (total int64, count int) {
-	s := &sizer{seen: make(map[uintptr]bool, len(globals)), limit: limit}
+	s := &sizer{seen: make(map[uintptr]bool, 32), limit: limit}
 	for _, v := range globals {
 		s.add(v)
 	}
