@@ -80,8 +80,9 @@ func StrValue(th *starlark.Thread, v starlark.Value) (string, error) {
 }
 
 // scalarRepr is the repr of the values that need neither the budget nor
-// a printer: None, booleans, and integers that fit in 64 bits (str() of a
-// number runs in loops; a big.Int per call would dominate them).
+// a printer: None, booleans, floats and integers that fit in 64 bits
+// (str() of a number runs in loops; a big.Int per call would dominate
+// them).
 func scalarRepr(v starlark.Value) (string, bool) {
 	switch v := v.(type) {
 	case starlark.Int:

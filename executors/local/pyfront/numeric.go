@@ -192,14 +192,14 @@ func isNumeric(x Expr, known func(string) bool, shadowed func(string) bool, stri
 		if x.Op == kwNot {
 			return !strict
 		}
-		// ~ and unary minus of a bool give an int.
+		// - and ~ of a bool give an int; go.starlark.net refuses + on a
+		// bool, so strict does not count on that one.
 		return num(x.X) || (x.Op != tPLUS && isNumeric(x.X, known, shadowed, false))
 	case *BinOp:
 		switch x.Op {
-		case tPLUS, tMINUS, tSTAR, tSLASH, tSLASHSLASH, tPERCENT, tSTARSTAR, tLTLT, tGTGT:
-			return num(x.X) && num(x.Y)
-		case tAMP, tPIPE, tCARET:
-			// Of two bools, a bool.
+		case tPLUS, tMINUS, tSTAR, tSLASH, tSLASHSLASH, tPERCENT, tSTARSTAR, tLTLT, tGTGT, tAMP, tPIPE, tCARET:
+			// & | ^ of two bools is a bool, which strict refuses in the
+			// operands already.
 			return num(x.X) && num(x.Y)
 		}
 	case *BoolOp:
