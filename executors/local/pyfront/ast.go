@@ -373,9 +373,12 @@ type withItem struct {
 
 // arena hands out the parser's nodes and slices from slabs sized from the
 // token counts, so a parse makes a few large allocations rather than one
-// per node. Lists are collected on the scratch stacks and copied into a
+// per node, and none once the pool holds an arena whose slabs are large
+// enough. Lists are collected on the scratch stacks and copied into a
 // slab with their capacity capped, so appending to one never overwrites
-// its neighbour.
+// its neighbour. No node outlives the lowering (the lowered tree holds
+// strings and numbers of the parser's nodes, never the nodes), so the
+// slabs are cleared and reused by the next parse.
 type arena struct {
 	names     []Name
 	nums      []Num
@@ -410,14 +413,15 @@ type arena struct {
 	fieldToks []token
 }
 
-// slabGrow is the size of a slab allocated when the counted one runs out
-// (f-string fields, whose tokens were not counted).
+// slabGrow is the least size of a slab allocated when the counted one
+// runs out (f-string fields, whose tokens were not counted). It doubles
+// the slab, so that a pooled arena soon needs no more of them.
 const slabGrow = 16
 
 func take[T any](slab *[]T) *T {
 	s := *slab
 	if len(s) == cap(s) {
-		s = make([]T, 0, slabGrow)
+		s = make([]T, 0, max(slabGrow, 2*cap(s)))
 	}
 	s = s[:len(s)+1]
 	*slab = s
@@ -433,7 +437,7 @@ func takeList[T any](slab *[]T, src []T) []T {
 	}
 	s := *slab
 	if cap(s)-len(s) < n {
-		s = make([]T, 0, max(n, slabGrow))
+		s = make([]T, 0, max(n, slabGrow, 2*cap(s)))
 	}
 	l := len(s)
 	s = s[:l+n]
@@ -443,35 +447,68 @@ func takeList[T any](slab *[]T, src []T) []T {
 	return out
 }
 
-// arenaPool keeps arenas for their scratch stacks and token buffer; the
-// slabs, which the syntax tree uses, are never reused.
+// arenaPool keeps arenas with their slabs, scratch stacks and token
+// buffer. An arena goes back only once nothing refers to its nodes.
 var arenaPool = sync.Pool{New: func() any { return new(arena) }}
 
-// getArena returns an arena from the pool, its token buffer emptied.
+// getArena returns an arena from the pool.
 func getArena() *arena {
 	return arenaPool.Get().(*arena)
 }
 
-// putArena drops the arena's slabs and returns it to the pool.
+// putArena clears the arena's slabs and returns it to the pool; the
+// syntax tree it held must be dropped.
 func putArena(a *arena) {
 	if cap(a.toks) > 1<<16 {
 		return // keep no huge buffers
 	}
-	clear(a.estack)
-	clear(a.sstack)
-	clear(a.astack)
-	clear(a.fstack)
-	*a = arena{
-		toks:      a.toks[:0],
-		indents:   a.indents[:0],
-		brackets:  a.brackets[:0],
-		estack:    a.estack[:0],
-		sstack:    a.sstack[:0],
-		astack:    a.astack[:0],
-		fstack:    a.fstack[:0],
-		fieldToks: a.fieldToks[:0],
-	}
+	a.names = reset(a.names)
+	a.nums = reset(a.nums)
+	a.strs = reset(a.strs)
+	a.consts = reset(a.consts)
+	a.calls = reset(a.calls)
+	a.attrs = reset(a.attrs)
+	a.subs = reset(a.subs)
+	a.binops = reset(a.binops)
+	a.compares = reset(a.compares)
+	a.seqs = reset(a.seqs)
+	a.dicts = reset(a.dicts)
+	a.comps = reset(a.comps)
+	a.exprStmts = reset(a.exprStmts)
+	a.assigns = reset(a.assigns)
+	a.returns = reset(a.returns)
+	a.exprs = reset(a.exprs)
+	a.stmts = reset(a.stmts)
+	a.args = reset(a.args)
+	a.cmpOps = reset(a.cmpOps)
+	a.clauses = reset(a.clauses)
+	a.fparts = reset(a.fparts)
+	a.toks = a.toks[:0]
+	a.indents = a.indents[:0]
+	a.brackets = a.brackets[:0]
+	a.estack = reset(a.estack[:cap(a.estack)])
+	a.sstack = reset(a.sstack[:cap(a.sstack)])
+	a.astack = reset(a.astack[:cap(a.astack)])
+	a.fstack = reset(a.fstack[:cap(a.fstack)])
+	a.fieldToks = a.fieldToks[:0]
 	arenaPool.Put(a)
+}
+
+// reset empties a slab or stack, zeroing what it held: take hands out
+// elements that its callers may only partly set, and the pool should
+// keep nothing alive.
+func reset[T any](s []T) []T {
+	clear(s)
+	return s[:0]
+}
+
+// reuse returns slab emptied if it has room for n elements, else a new
+// slab of that size.
+func reuse[T any](slab []T, n int32) []T {
+	if int(n) <= cap(slab) {
+		return slab[:0]
+	}
+	return make([]T, 0, n)
 }
 
 // size sizes the slabs from the tokens of a module.
@@ -487,36 +524,25 @@ func (a *arena) size(toks []token) {
 	bin := n[tPLUS] + n[tMINUS] + n[tSTAR] + n[tSTARSTAR] + n[tSLASH] + n[tSLASHSLASH] +
 		n[tPERCENT] + n[tAMP] + n[tPIPE] + n[tCARET] + n[tLTLT] + n[tGTGT] + n[tAT]
 	cmp := n[tLT] + n[tGT] + n[tLE] + n[tGE] + n[tEQ] + n[tNE] + max(n[kwIn]-n[kwFor], 0) + n[kwIs]
-	*a = arena{
-		toks:      a.toks,
-		indents:   a.indents,
-		brackets:  a.brackets,
-		estack:    a.estack,
-		sstack:    a.sstack,
-		astack:    a.astack,
-		fstack:    a.fstack,
-		fieldToks: a.fieldToks,
-
-		names:     make([]Name, 0, n[tNAME]),
-		nums:      make([]Num, 0, n[tNUMBER]),
-		strs:      make([]Str, 0, n[tSTRING]),
-		consts:    make([]Const, 0, n[kwNone]+n[kwTrue]+n[kwFalse]+n[tELLIPSIS]),
-		calls:     make([]Call, 0, n[tLPAREN]),
-		attrs:     make([]Attr, 0, n[tDOT]),
-		subs:      make([]Subscript, 0, n[tLBRACK]),
-		binops:    make([]BinOp, 0, bin),
-		compares:  make([]Compare, 0, cmp),
-		seqs:      make([]Seq, 0, n[tLBRACK]/2+n[tCOMMA]/8),
-		dicts:     make([]Dict, 0, n[tLBRACE]),
-		comps:     make([]Comp, 0, n[kwFor]),
-		exprStmts: make([]ExprStmt, 0, n[tNEWLINE]/4+n[tSEMI]),
-		assigns:   make([]Assign, 0, n[tASSIGN]),
-		returns:   make([]Return, 0, n[kwReturn]),
-		exprs:     make([]Expr, 0, n[tCOMMA]+n[tLBRACK]+n[tLBRACE]+n[tASSIGN]+cmp+n[kwIf]+8),
-		stmts:     make([]Stmt, 0, n[tNEWLINE]+n[tSEMI]+2),
-		args:      make([]Arg, 0, n[tCOMMA]/2+n[tLPAREN]),
-		fparts:    make([]fpart, 0, 6*fstrs),
-		cmpOps:    make([]cmpOp, 0, cmp),
-		clauses:   make([]clause, 0, n[kwFor]),
-	}
+	a.names = reuse(a.names, n[tNAME])
+	a.nums = reuse(a.nums, n[tNUMBER])
+	a.strs = reuse(a.strs, n[tSTRING])
+	a.consts = reuse(a.consts, n[kwNone]+n[kwTrue]+n[kwFalse]+n[tELLIPSIS])
+	a.calls = reuse(a.calls, n[tLPAREN])
+	a.attrs = reuse(a.attrs, n[tDOT])
+	a.subs = reuse(a.subs, n[tLBRACK])
+	a.binops = reuse(a.binops, bin)
+	a.compares = reuse(a.compares, cmp)
+	a.seqs = reuse(a.seqs, n[tLBRACK]/2+n[tCOMMA]/8)
+	a.dicts = reuse(a.dicts, n[tLBRACE])
+	a.comps = reuse(a.comps, n[kwFor])
+	a.exprStmts = reuse(a.exprStmts, n[tNEWLINE]/4+n[tSEMI])
+	a.assigns = reuse(a.assigns, n[tASSIGN])
+	a.returns = reuse(a.returns, n[kwReturn])
+	a.exprs = reuse(a.exprs, n[tCOMMA]+n[tLBRACK]+n[tLBRACE]+n[tASSIGN]+cmp+n[kwIf]+8)
+	a.stmts = reuse(a.stmts, n[tNEWLINE]+n[tSEMI]+2)
+	a.args = reuse(a.args, n[tCOMMA]/2+n[tLPAREN])
+	a.fparts = reuse(a.fparts, 6*fstrs)
+	a.cmpOps = reuse(a.cmpOps, cmp)
+	a.clauses = reuse(a.clauses, n[kwFor])
 }

@@ -27,7 +27,7 @@ func TestNumericNames(t *testing.T) {
 		{"def f():\n    a = 0\n    try:\n        a += 1\n    except ValueError as e:\n        a = -1\n    return a", "a"},
 	}
 	for _, c := range cases {
-		mod, err := parseFile(c.src)
+		mod, err := parseFile(c.src, new(arena))
 		if err != nil {
 			t.Fatalf("%q: %v", c.src, err)
 		}

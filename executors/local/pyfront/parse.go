@@ -19,10 +19,9 @@ type parser struct {
 // bailout carries a syntax error out of the recursive descent.
 type bailout struct{ err *Error }
 
-// parseFile parses a module.
-func parseFile(src string) (stmts []Stmt, err error) {
-	a := getArena()
-	defer putArena(a)
+// parseFile parses a module into nodes from a, which must not be
+// returned to the pool while they are in use.
+func parseFile(src string, a *arena) (stmts []Stmt, err error) {
 	toks, err := scanFile(src, a)
 	if err != nil {
 		return nil, err

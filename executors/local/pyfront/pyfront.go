@@ -74,7 +74,9 @@ func Lower(filename, src string) (*Program, error) {
 // bound reports true are already bound (an executor's globals from
 // earlier steps): the lowering then trusts no builtin of those names.
 func LowerIn(filename, src string, bound func(name string) bool) (*Program, error) {
-	stmts, err := parseFile(src)
+	a := getArena()
+	defer putArena(a) // after lowering, which is done with the nodes
+	stmts, err := parseFile(src, a)
 	if err != nil {
 		return nil, err
 	}
