@@ -411,6 +411,12 @@ type arena struct {
 	fstack   []fpart
 	// fieldToks is a token buffer for f-string fields, free for reuse.
 	fieldToks []token
+
+	// Scratch memory of the lowering, which ends before the arena goes
+	// back to the pool.
+	bound    map[string]bool // the names the program binds (boundNames)
+	bindings []binding       // numericNames
+	numeric  map[string]bool // numericNames
 }
 
 // slabGrow is the least size of a slab allocated when the counted one
@@ -491,6 +497,7 @@ func putArena(a *arena) {
 	a.astack = reset(a.astack[:cap(a.astack)])
 	a.fstack = reset(a.fstack[:cap(a.fstack)])
 	a.fieldToks = a.fieldToks[:0]
+	clear(a.bound)
 	arenaPool.Put(a)
 }
 

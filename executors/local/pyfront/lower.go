@@ -27,15 +27,24 @@ type lowerer struct {
 	// handlers holds, per enclosing except clause of the current
 	// function, the temporary holding its exception (for a bare raise).
 	handlers []string
-	// shadowed reports names the program or earlier steps bind: their
-	// builtins are not trusted by numeric inference (numeric.go).
-	shadowed func(name string) bool
+	// own holds the names the program binds and bound reports those
+	// earlier steps bound (nil for none): their builtins are not
+	// trusted by numeric inference (numeric.go).
+	own   map[string]bool
+	bound func(name string) bool
+	// a is the parse's arena, whose scratch memory the lowering uses.
+	a *arena
 
 	idents   slab[syntax.Ident]
 	literals slab[syntax.Literal]
 	calls    slab[syntax.CallExpr]
 	binaries slab[syntax.BinaryExpr]
 	assigns  slab[syntax.AssignStmt]
+}
+
+// shadowed reports a name the program or an earlier step binds.
+func (l *lowerer) shadowed(name string) bool {
+	return l.own[name] || l.bound != nil && l.bound(name)
 }
 
 // closureMark in loops marks the boundary of a try body lowered to a
@@ -799,7 +808,7 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 		}
 	}
 	fs.generator = generator
-	fs.numeric = numericNames(n.Params, n.Body, l.shadowed, true)
+	fs.numeric = numericNames(n.Params, n.Body, l.shadowed, true, l.a)
 	if len(n.Params) > 0 && n.Params[0].Kind == paramNormal {
 		fs.self = n.Params[0].Name
 	}

@@ -25,132 +25,161 @@ var numericBuiltins = map[string]bool{
 // numbers; with strict, only numbers that are not bools (the operands
 // go.starlark.net adds as Python does). shadowed tells the names bound
 // anywhere in the program or in the executor's globals, whose builtins
-// cannot be trusted.
-func numericNames(params []Param, body []Stmt, shadowed func(string) bool, strict bool) map[string]bool {
-	bindings := map[string][]Expr{} // nil entry: a binding of unknown value
-	unknown := func(name string) { bindings[name] = append(bindings[name], nil) }
+// cannot be trusted. The work is done in a's scratch memory; the result
+// is nil when no local is numeric.
+func numericNames(params []Param, body []Stmt, shadowed func(string) bool, strict bool, a *arena) map[string]bool {
+	c := bindingCollector{list: a.bindings[:0]}
 	for _, p := range params {
-		unknown(p.Name)
+		c.unknown(p.Name)
 	}
-	var target func(t Expr, value Expr)
-	target = func(t Expr, value Expr) {
-		switch t := unparen(t).(type) {
-		case *Name:
-			bindings[t.ID] = append(bindings[t.ID], value)
-		case *Seq:
-			for _, e := range t.Elts {
-				target(unstar(e), nil)
-			}
-		}
-	}
-	var stmts func([]Stmt)
-	stmts = func(body []Stmt) {
-		for _, s := range body {
-			switch s := s.(type) {
-			case *Assign:
-				for _, t := range s.Targets {
-					target(t, s.Value)
-				}
-			case *AugAssign:
-				if n, ok := unparen(s.Target).(*Name); ok {
-					bindings[n.ID] = append(bindings[n.ID], &BinOp{Op: s.Op, X: n, Y: s.Value})
-				}
-			case *AnnAssign:
-				if s.Value != nil {
-					target(s.Target, s.Value)
-				}
-			case *For:
-				if isRangeCall(s.Iter, shadowed) {
-					target(s.Target, &Num{Val: int64(0)})
-				} else {
-					target(s.Target, nil)
-				}
-				stmts(s.Body)
-				stmts(s.Else)
-			case *While:
-				stmts(s.Body)
-				stmts(s.Else)
-			case *If:
-				stmts(s.Body)
-				stmts(s.Else)
-			case *Try:
-				stmts(s.Body)
-				for _, h := range s.Handlers {
-					if h.Name != "" {
-						unknown(h.Name)
-					}
-					stmts(h.Body)
-				}
-				stmts(s.Else)
-				stmts(s.Finally)
-			case *With:
-				for _, it := range s.Items {
-					if it.Var != nil {
-						target(it.Var, nil)
-					}
-				}
-				stmts(s.Body)
-			case *FuncDef:
-				unknown(s.Name)
-				// A nested function may rebind this one's locals.
-				for _, n := range nonlocals(s.Body) {
-					unknown(n)
-				}
-			case *ClassDef:
-				unknown(s.Name)
-				for _, n := range nonlocals(s.Body) {
-					unknown(n)
-				}
-			case *ImportStmt, *ImportFrom:
-				// Imported names are modules or their members.
-				for _, a := range importedNames(s) {
-					unknown(a)
-				}
-			case *Global:
-				for _, n := range s.Names {
-					unknown(n) // bound elsewhere too
-				}
-			}
-			// Walrus targets anywhere in the statement's expressions.
-			walkStmts([]Stmt{s}, func(x Expr) {
-				if w, ok := x.(*NamedExpr); ok {
-					bindings[w.Target.ID] = append(bindings[w.Target.ID], nil)
-				}
-			}, nil)
-		}
-	}
-	stmts(body)
+	walkStmts(body, c.walrus, func(s Stmt) { c.stmt(s, shadowed) })
+	bindings := c.list
+	defer func() { a.bindings = reset(bindings) }()
 
-	numeric := map[string]bool{}
-	for name, vals := range bindings {
-		numeric[name] = true
-		for _, v := range vals {
-			if v == nil {
-				numeric[name] = false
-			}
+	// The candidates: names all of whose bindings have a known value.
+	if a.numeric == nil {
+		a.numeric = map[string]bool{}
+	}
+	work := a.numeric
+	defer clear(work)
+	for _, b := range bindings {
+		if _, seen := work[b.name]; !seen {
+			work[b.name] = true
+		}
+		if b.value == nil {
+			work[b.name] = false
 		}
 	}
+	// Drop candidates with a binding that is not numeric given the
+	// others, until none changes: the greatest fixpoint, which any
+	// order of visits reaches.
+	known := func(n string) bool { return work[n] }
 	for changed := true; changed; {
 		changed = false
-		for name, vals := range bindings {
-			if !numeric[name] {
-				continue
-			}
-			for _, v := range vals {
-				if !isNumeric(v, func(n string) bool { return numeric[n] }, shadowed, strict) {
-					numeric[name] = false
-					changed = true
-					break
-				}
+		for i := range bindings {
+			if b := &bindings[i]; work[b.name] && !b.numeric(known, shadowed, strict) {
+				work[b.name] = false
+				changed = true
 			}
 		}
 	}
-	for name, ok := range numeric {
-		if !ok {
-			delete(numeric, name)
+	var numeric map[string]bool
+	for name, ok := range work {
+		if ok {
+			if numeric == nil {
+				numeric = map[string]bool{}
+			}
+			numeric[name] = true
 		}
 	}
 	return numeric
+}
+
+// binding is one binding of a local that numericNames considers: name
+// = value (nil for a value of unknown type), or with aug set, name aug=
+// value.
+type binding struct {
+	name   string
+	value  Expr
+	aug    tokKind
+	target *Name // with aug
+}
+
+// numeric reports whether the binding gives its name a number.
+func (b *binding) numeric(known, shadowed func(string) bool, strict bool) bool {
+	if b.aug == 0 {
+		return isNumeric(b.value, known, shadowed, strict)
+	}
+	x := BinOp{Op: b.aug, X: b.target, Y: b.value}
+	return isNumeric(&x, known, shadowed, strict)
+}
+
+// rangeItem stands for the ints a for loop over range() binds.
+var rangeItem Expr = &Num{Val: int64(0)}
+
+// bindingCollector gathers the bindings of a function body for
+// numericNames, visiting each statement and expression once (walkStmts
+// does the descent).
+type bindingCollector struct {
+	list []binding
+}
+
+func (c *bindingCollector) unknown(name string) {
+	c.list = append(c.list, binding{name: name})
+}
+
+func (c *bindingCollector) target(t Expr, value Expr) {
+	switch t := unparen(t).(type) {
+	case *Name:
+		c.list = append(c.list, binding{name: t.ID, value: value})
+	case *Seq:
+		for _, e := range t.Elts {
+			c.target(unstar(e), nil)
+		}
+	}
+}
+
+// walrus records the targets of assignment expressions anywhere in the
+// statements' expressions.
+func (c *bindingCollector) walrus(x Expr) {
+	if w, ok := x.(*NamedExpr); ok {
+		c.unknown(w.Target.ID)
+	}
+}
+
+func (c *bindingCollector) stmt(s Stmt, shadowed func(string) bool) {
+	switch s := s.(type) {
+	case *Assign:
+		for _, t := range s.Targets {
+			c.target(t, s.Value)
+		}
+	case *AugAssign:
+		if n, ok := unparen(s.Target).(*Name); ok {
+			c.list = append(c.list, binding{name: n.ID, value: s.Value, aug: s.Op, target: n})
+		}
+	case *AnnAssign:
+		if s.Value != nil {
+			c.target(s.Target, s.Value)
+		}
+	case *For:
+		if isRangeCall(s.Iter, shadowed) {
+			c.target(s.Target, rangeItem)
+		} else {
+			c.target(s.Target, nil)
+		}
+	case *Try:
+		for _, h := range s.Handlers {
+			if h.Name != "" {
+				c.unknown(h.Name)
+			}
+		}
+	case *With:
+		for _, it := range s.Items {
+			if it.Var != nil {
+				c.target(it.Var, nil)
+			}
+		}
+	case *FuncDef:
+		c.unknown(s.Name)
+		// A nested function may rebind this one's locals.
+		for _, n := range nonlocals(s.Body) {
+			c.unknown(n)
+		}
+	case *ClassDef:
+		c.unknown(s.Name)
+		for _, n := range nonlocals(s.Body) {
+			c.unknown(n)
+		}
+	case *ImportStmt, *ImportFrom:
+		// Imported names are modules or their members.
+		for _, a := range importedNames(s) {
+			c.unknown(a)
+		}
+	case *Global:
+		for _, n := range s.Names {
+			c.unknown(n) // bound elsewhere too
+		}
+	}
 }
 
 func importedNames(s Stmt) []string {
@@ -215,79 +244,81 @@ func isNumeric(x Expr, known func(string) bool, shadowed func(string) bool, stri
 	return false
 }
 
-// boundNames returns every name the program binds, in any scope (lambda
-// and comprehension bodies aside, which bind only their parameters and
-// targets).
-func boundNames(body []Stmt) map[string]bool {
-	bound := map[string]bool{}
-	var target func(Expr)
-	target = func(t Expr) {
-		switch t := unparen(t).(type) {
-		case *Name:
-			bound[t.ID] = true
-		case *Seq:
-			for _, e := range t.Elts {
-				target(unstar(e))
-			}
-		case *Starred:
-			target(t.X)
+// boundNames adds to bound every name the program binds, in any scope
+// (lambda and comprehension bodies aside, which bind only their
+// parameters and targets).
+func boundNames(body []Stmt, bound map[string]bool) {
+	b := binder(bound)
+	walkStmts(body, b.expr, b.stmt)
+}
+
+// binder is the set boundNames fills.
+type binder map[string]bool
+
+func (b binder) target(t Expr) {
+	switch t := unparen(t).(type) {
+	case *Name:
+		b[t.ID] = true
+	case *Seq:
+		for _, e := range t.Elts {
+			b.target(unstar(e))
+		}
+	case *Starred:
+		b.target(t.X)
+	}
+}
+
+func (b binder) expr(x Expr) {
+	switch x := x.(type) {
+	case *NamedExpr:
+		b[x.Target.ID] = true
+	case *Lambda:
+		for _, p := range x.Params {
+			b[p.Name] = true
+		}
+	case *Comp:
+		for _, c := range x.Clauses {
+			b.target(c.Target)
 		}
 	}
-	walkStmts(body, func(x Expr) {
-		switch x := x.(type) {
-		case *NamedExpr:
-			bound[x.Target.ID] = true
-		case *Lambda:
-			for _, p := range x.Params {
-				bound[p.Name] = true
-			}
-		case *Comp:
-			for _, c := range x.Clauses {
-				target(c.Target)
+}
+
+func (b binder) stmt(s Stmt) {
+	switch s := s.(type) {
+	case *Assign:
+		for _, t := range s.Targets {
+			b.target(t)
+		}
+	case *AugAssign:
+		b.target(s.Target)
+	case *AnnAssign:
+		b.target(s.Target)
+	case *For:
+		b.target(s.Target)
+	case *FuncDef:
+		b[s.Name] = true
+		for _, p := range s.Params {
+			b[p.Name] = true
+		}
+		boundNames(s.Body, b)
+	case *ClassDef:
+		b[s.Name] = true
+		boundNames(s.Body, b)
+	case *ImportStmt, *ImportFrom:
+		for _, n := range importedNames(s) {
+			b[n] = true
+		}
+	case *Try:
+		for _, h := range s.Handlers {
+			b[h.Name] = true
+		}
+	case *With:
+		for _, it := range s.Items {
+			if it.Var != nil {
+				b.target(it.Var)
 			}
 		}
-	}, func(s Stmt) {
-		switch s := s.(type) {
-		case *Assign:
-			for _, t := range s.Targets {
-				target(t)
-			}
-		case *AugAssign:
-			target(s.Target)
-		case *AnnAssign:
-			target(s.Target)
-		case *For:
-			target(s.Target)
-		case *FuncDef:
-			bound[s.Name] = true
-			for _, p := range s.Params {
-				bound[p.Name] = true
-			}
-			for n := range boundNames(s.Body) {
-				bound[n] = true
-			}
-		case *ClassDef:
-			bound[s.Name] = true
-			for n := range boundNames(s.Body) {
-				bound[n] = true
-			}
-		case *ImportStmt, *ImportFrom:
-			for _, n := range importedNames(s) {
-				bound[n] = true
-			}
-		case *Try:
-			for _, h := range s.Handlers {
-				bound[h.Name] = true
-			}
-		case *With:
-			for _, it := range s.Items {
-				if it.Var != nil {
-					target(it.Var)
-				}
-			}
-		}
-	})
-	return bound
+	}
 }
 
 // nonlocals returns the names declared nonlocal in body or in functions

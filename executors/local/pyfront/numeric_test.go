@@ -27,18 +27,20 @@ func TestNumericNames(t *testing.T) {
 		{"def f():\n    a = 0\n    try:\n        a += 1\n    except ValueError as e:\n        a = -1\n    return a", "a"},
 	}
 	for _, c := range cases {
-		mod, err := parseFile(c.src, new(arena))
+		a := new(arena)
+		mod, err := parseFile(c.src, a)
 		if err != nil {
 			t.Fatalf("%q: %v", c.src, err)
 		}
-		shadowed := boundNames(mod)
+		shadowed := map[string]bool{}
+		boundNames(mod, shadowed)
 		var fn *FuncDef
 		for _, s := range mod {
 			if d, ok := s.(*FuncDef); ok && d.Name == "f" {
 				fn = d
 			}
 		}
-		got := strings.Join(slices.Sorted(maps.Keys(numericNames(fn.Params, fn.Body, func(n string) bool { return shadowed[n] }, false))), ",")
+		got := strings.Join(slices.Sorted(maps.Keys(numericNames(fn.Params, fn.Body, func(n string) bool { return shadowed[n] }, false, a))), ",")
 		if got != c.want {
 			t.Errorf("%q: numeric %q, want %q", c.src, got, c.want)
 		}

@@ -80,9 +80,11 @@ func LowerIn(filename, src string, bound func(name string) bool) (*Program, erro
 	if err != nil {
 		return nil, err
 	}
-	l := &lowerer{file: &filename}
-	own := boundNames(stmts)
-	l.shadowed = func(name string) bool { return own[name] || bound != nil && bound(name) }
+	if a.bound == nil {
+		a.bound = map[string]bool{}
+	}
+	boundNames(stmts, a.bound)
+	l := &lowerer{file: &filename, a: a, own: a.bound, bound: bound}
 	out, err := l.module(stmts)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,11 @@ package pyfront
 // body, not descending into nested function or class bodies or lambdas.
 func walkStmts(body []Stmt, fx func(Expr), fs func(Stmt)) {
 	if fx == nil {
-		fx = func(Expr) {}
+		// Expressions hold no statements: visit the statements alone.
+		if fs != nil {
+			walkStmtsOnly(body, fs)
+		}
+		return
 	}
 	for _, s := range body {
 		if fs != nil {
@@ -77,6 +81,33 @@ func walkStmts(body []Stmt, fx func(Expr), fs func(Stmt)) {
 				walkExpr(it.Var, fx)
 			}
 			walkStmts(n.Body, fx, fs)
+		}
+	}
+}
+
+// walkStmtsOnly is walkStmts without an expression visitor.
+func walkStmtsOnly(body []Stmt, fs func(Stmt)) {
+	for _, s := range body {
+		fs(s)
+		switch n := s.(type) {
+		case *If:
+			walkStmtsOnly(n.Body, fs)
+			walkStmtsOnly(n.Else, fs)
+		case *For:
+			walkStmtsOnly(n.Body, fs)
+			walkStmtsOnly(n.Else, fs)
+		case *While:
+			walkStmtsOnly(n.Body, fs)
+			walkStmtsOnly(n.Else, fs)
+		case *Try:
+			walkStmtsOnly(n.Body, fs)
+			for _, h := range n.Handlers {
+				walkStmtsOnly(h.Body, fs)
+			}
+			walkStmtsOnly(n.Else, fs)
+			walkStmtsOnly(n.Finally, fs)
+		case *With:
+			walkStmtsOnly(n.Body, fs)
 		}
 	}
 }
