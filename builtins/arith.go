@@ -43,7 +43,7 @@ func saBinop(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwar
 	}
 	switch tok {
 	case syntax.PLUS:
-		return add(th, Add, args[1:], nil)
+		return add(th, args[1], args[2])
 	case syntax.STAR:
 		return mul(th, args[1], args[2])
 	case syntax.PERCENT:

@@ -530,7 +530,7 @@ func (o *Instance) enumBinary(op syntax.Token, y starlark.Value, side starlark.S
 		x, other = other, x
 	}
 	if op == syntax.PLUS {
-		r, err := add(nil, Add, starlark.Tuple{x, other}, nil)
+		r, err := add(nil, x, other)
 		return r, true, err
 	}
 	r, err := starlark.Binary(op, x, other)

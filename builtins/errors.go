@@ -165,7 +165,7 @@ func pyLiteral(s string) string {
 func binaryOpMessage(m []string) string {
 	x, op, y := pyTypeName(m[1]), m[2], pyTypeName(m[3])
 	switch {
-	case op == "+" && (x == "str" || x == "list" || x == "tuple" || x == "bytes"):
+	case (op == "+" || op == "+=") && (x == "str" || x == "list" || x == "tuple" || x == "bytes"):
 		return "can only concatenate " + x + " (not \"" + y + "\") to " + x
 	case op == "*" && (x == "str" || x == "list" || x == "tuple") && y != "int":
 		return "can't multiply sequence by non-int of type '" + y + "'"

@@ -22,8 +22,6 @@ func execOn(t testing.TB, th *starlark.Thread, src string) (starlark.StringDict,
 	for k, v := range builtins.Runtime() {
 		globals[k] = v
 	}
-	globals[builtins.HelperAdd] = builtins.Add
-	globals[builtins.HelperIAdd] = builtins.IAdd
 	return globals, execIn(t, th, globals, src)
 }
 

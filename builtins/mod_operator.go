@@ -114,11 +114,11 @@ func operatorModule() starlark.StringDict {
 	}
 	def(op2("add", func(th *starlark.Thread, x, y starlark.Value) (starlark.Value, error) {
 		x, y = arith(x, y)
-		return add(th, Add, starlark.Tuple{x, y}, nil)
+		return add(th, x, y)
 	}))
 	def(op2("iadd", func(th *starlark.Thread, x, y starlark.Value) (starlark.Value, error) {
 		x, y = arith(x, y)
-		return iadd(th, IAdd, starlark.Tuple{x, y}, nil)
+		return iadd(th, x, y)
 	}))
 	def(op2("concat", func(th *starlark.Thread, x, y starlark.Value) (starlark.Value, error) {
 		switch x.(type) {
@@ -126,7 +126,7 @@ func operatorModule() starlark.StringDict {
 		default:
 			return nil, Errorf("TypeError", "'%s' object can't be concatenated", TypeName(x))
 		}
-		return add(th, Add, starlark.Tuple{x, y}, nil)
+		return add(th, x, y)
 	}))
 	def(op2("sub", binaryOp(syntax.MINUS)))
 	def(op2("mul", func(th *starlark.Thread, x, y starlark.Value) (starlark.Value, error) {

@@ -84,7 +84,7 @@ func pyArith(th *starlark.Thread, op syntax.Token, x, y starlark.Value) (starlar
 			return intTrueDiv(a.BigInt(), b.BigInt())
 		}
 	case syntax.PLUS:
-		return add(th, Add, starlark.Tuple{x, y}, nil)
+		return add(th, x, y)
 	case syntax.STAR:
 		return mul(th, x, y)
 	}

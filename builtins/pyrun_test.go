@@ -36,8 +36,6 @@ func runPython(t *testing.T, src string) (string, error) {
 	for k, v := range builtins.Runtime() {
 		globals[k] = v
 	}
-	globals[builtins.HelperAdd] = builtins.Add
-	globals[builtins.HelperIAdd] = builtins.IAdd
 	globals[builtins.HelperImport] = starlark.NewBuiltin(builtins.HelperImport, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		name, _ := starlark.AsString(args[0])
 		if m, ok := builtins.Module(name); ok {

@@ -45,7 +45,10 @@ func init() {
 // except HelperImport, which the engine provides. Each call returns a
 // new HelperBox: an executor calls it once and keeps the result.
 func Runtime() starlark.StringDict {
+	box := &ThreadBox{}
 	d := starlark.StringDict{
+		HelperPlus:   &plusGuard{box: box},
+		HelperIPlus:  &plusGuard{box: box, inplace: true},
 		HelperMul:    starlark.NewBuiltin(HelperMul, saMul),
 		HelperPow:    starlark.NewBuiltin(HelperPow, saPow),
 		HelperFormat: starlark.NewBuiltin(HelperFormat, saFmt),
@@ -55,7 +58,7 @@ func Runtime() starlark.StringDict {
 		HelperMod:    starlark.NewBuiltin(HelperMod, saMod),
 
 		HelperEnter:     starlark.NewBuiltin(HelperEnter, saEnter),
-		HelperBox:       &ThreadBox{},
+		HelperBox:       box,
 		HelperTry:       starlark.NewBuiltin(HelperTry, saTry),
 		HelperExcMatch:  starlark.NewBuiltin(HelperExcMatch, saExcMatch),
 		HelperRaise:     starlark.NewBuiltin(HelperRaise, saRaise),

@@ -48,6 +48,22 @@ func saEnter(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwar
 	return starlark.None, nil
 }
 
+// current returns the thread running the execution in progress: the
+// chunk's, or that of the generator it has resumed. Nil before the first
+// execution.
+func (b *ThreadBox) current() *starlark.Thread {
+	th := b.th
+	if th == nil {
+		return nil
+	}
+	if g, ok := th.Local(generatorsKey).(*Generators); ok {
+		if r := g.running(); r != nil {
+			return r
+		}
+	}
+	return th
+}
+
 // thread returns the thread to run c's user code on when the caller has
 // none, or nil.
 func (c *Class) thread() *starlark.Thread {

@@ -91,8 +91,6 @@ func New(opts Options) (*Executor, error) {
 	for k, v := range builtins.Runtime() {
 		e.globals[k] = v
 	}
-	e.globals[builtins.HelperAdd] = builtins.Add
-	e.globals[builtins.HelperIAdd] = builtins.IAdd
 	e.globals["final_answer"] = starlark.NewBuiltin("final_answer", finalAnswer)
 	e.globals[builtins.HelperImport] = starlark.NewBuiltin(builtins.HelperImport, e.importModule)
 	e.resetBase()

@@ -295,21 +295,16 @@ func testPredeclared(out *strings.Builder) starlark.StringDict {
 	modules := map[string]starlark.Value{"math": mathMod, "os": osMod, "os.path": osPath}
 	d := testDoubles(out, modules)
 	// The guarded concatenation and formatting helpers are the real ones.
-	d[builtins.HelperAdd] = builtins.Add
-	d[builtins.HelperIAdd] = builtins.IAdd
-	d[builtins.HelperMod] = builtins.Runtime()[builtins.HelperMod]
-	d[builtins.HelperEnter] = builtins.Runtime()[builtins.HelperEnter]
-	d[builtins.HelperBox] = builtins.Runtime()[builtins.HelperBox]
-	d[builtins.HelperAssert] = builtins.Runtime()[builtins.HelperAssert]
-	d[builtins.HelperIndex] = builtins.Runtime()[builtins.HelperIndex]
-	d[builtins.HelperSlice] = builtins.Runtime()[builtins.HelperSlice]
-	d[builtins.HelperEq] = builtins.Runtime()[builtins.HelperEq]
-	d[builtins.HelperBinop] = builtins.Runtime()[builtins.HelperBinop]
-	// So are loops, generators and the call helpers.
-	for _, name := range []string{builtins.HelperLoop, builtins.HelperLoopCheck, builtins.HelperStar,
+	// (From one Runtime, so that the guards and __sa_enter share its box.)
+	rt := builtins.Runtime()
+	for _, name := range []string{builtins.HelperPlus, builtins.HelperIPlus, builtins.HelperMod,
+		builtins.HelperEnter, builtins.HelperBox, builtins.HelperAssert, builtins.HelperIndex,
+		builtins.HelperSlice, builtins.HelperEq, builtins.HelperBinop,
+		// So are loops, generators and the call helpers.
+		builtins.HelperLoop, builtins.HelperLoopCheck, builtins.HelperStar,
 		builtins.HelperGenexpr, builtins.HelperGenerator, builtins.HelperYield, builtins.HelperYieldFrom,
 		builtins.HelperKwargs, builtins.HelperSetVar, builtins.HelperGlobals} {
-		d[name] = builtins.Runtime()[name]
+		d[name] = rt[name]
 	}
 	return d
 }

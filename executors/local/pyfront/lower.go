@@ -35,6 +35,11 @@ type lowerer struct {
 	// a is the parse's arena, whose scratch memory the lowering uses.
 	a *arena
 
+	nodeSlabs
+}
+
+// nodeSlabs hand out the lowered nodes of the commonest types.
+type nodeSlabs struct {
 	idents   slab[syntax.Ident]
 	literals slab[syntax.Literal]
 	calls    slab[syntax.CallExpr]
@@ -97,7 +102,10 @@ func (l *lowerer) pos(at pos) syntax.Position {
 
 // slab hands out the nodes of one type from shared blocks: the lowered
 // tree is built and dropped as a whole, and one allocation per block
-// instead of per node is most of the front end's speed.
+// instead of per node is most of the front end's speed. What a lowering
+// leaves of its last block goes back to the pool with the arena, for the
+// next lowering: those nodes were never handed out, so the trees that
+// share a block share no node.
 type slab[T any] []T
 
 func (s *slab[T]) next() *T {
@@ -110,40 +118,42 @@ func (s *slab[T]) next() *T {
 }
 
 func (l *lowerer) ident(name string, at pos) *syntax.Ident {
+	// The slab's nodes are zero: setting fields one by one spares
+	// copying a whole node under the GC's write barrier.
 	id := l.idents.next()
-	*id = syntax.Ident{NamePos: l.pos(at), Name: name}
+	id.NamePos, id.Name = l.pos(at), name
 	return id
 }
 
 func (l *lowerer) str(s string, at pos) *syntax.Literal {
 	// Raw only feeds Span; the compiler uses Value.
 	lit := l.literals.next()
-	*lit = syntax.Literal{Token: syntax.STRING, TokenPos: l.pos(at), Raw: `""`, Value: s}
+	lit.Token, lit.TokenPos, lit.Raw, lit.Value = syntax.STRING, l.pos(at), `""`, s
 	return lit
 }
 
 func (l *lowerer) int(n int, at pos) *syntax.Literal {
 	lit := l.literals.next()
-	*lit = syntax.Literal{Token: syntax.INT, TokenPos: l.pos(at), Raw: strconv.Itoa(n), Value: int64(n)}
+	lit.Token, lit.TokenPos, lit.Raw, lit.Value = syntax.INT, l.pos(at), strconv.Itoa(n), int64(n)
 	return lit
 }
 
 // call builds fn(args...) with every position at at.
 func (l *lowerer) call(fn string, at pos, args ...syntax.Expr) *syntax.CallExpr {
 	c := l.calls.next()
-	*c = syntax.CallExpr{Fn: l.ident(fn, at), Lparen: l.pos(at), Args: args, Rparen: l.pos(at)}
+	c.Fn, c.Lparen, c.Args, c.Rparen = l.ident(fn, at), l.pos(at), args, l.pos(at)
 	return c
 }
 
 func (l *lowerer) binary(op syntax.Token, x, y syntax.Expr, at pos) *syntax.BinaryExpr {
 	b := l.binaries.next()
-	*b = syntax.BinaryExpr{X: x, OpPos: l.pos(at), Op: op, Y: y}
+	b.X, b.OpPos, b.Op, b.Y = x, l.pos(at), op, y
 	return b
 }
 
 func (l *lowerer) assign(lhs, rhs syntax.Expr, at pos) *syntax.AssignStmt {
 	a := l.assigns.next()
-	*a = syntax.AssignStmt{OpPos: l.pos(at), Op: syntax.EQ, LHS: lhs, RHS: rhs}
+	a.OpPos, a.Op, a.LHS, a.RHS = l.pos(at), syntax.EQ, lhs, rhs
 	return a
 }
 
@@ -525,7 +535,7 @@ func (l *lowerer) augAssign(n *AugAssign, out []syntax.Stmt) []syntax.Stmt {
 		helper = builtins.HelperMul
 	case n.Op == tPLUS && !isLit(n.Value) && !(l.knownNumber(n.Target) && l.knownNumber(n.Value)):
 		// In place for lists, as Python's +=; guarded like +.
-		helper = builtins.HelperIAdd
+		helper = builtins.HelperIPlus
 	case n.Op == tPERCENT && !isNumLit(n.Value):
 		helper = builtins.HelperMod
 	}
@@ -568,6 +578,9 @@ func (l *lowerer) augAssign(n *AugAssign, out []syntax.Stmt) []syntax.Stmt {
 		load, store = ix(), ix()
 	}
 	v := l.expr(l.hoist(n.Value, &out))
+	if helper == builtins.HelperIPlus {
+		return append(out, l.assign(store, l.plus(helper, load, v, n.pos), n.pos))
+	}
 	return append(out, l.assign(store, l.call(helper, n.pos, append(prefix, load, v)...), n.pos))
 }
 

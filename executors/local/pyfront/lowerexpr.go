@@ -268,6 +268,13 @@ func (l *lowerer) boolBinop(op tokKind, x, y Expr, at pos) syntax.Expr {
 	return l.call(builtins.HelperBinop, at, l.str(name, at), l.expr(x), l.expr(y))
 }
 
+// plus is x + y guarded against concatenation past the memory budget:
+// (guard + x) + y, where guard is builtins.HelperPlus or HelperIPlus (see
+// builtins/add.go for why it is not a call).
+func (l *lowerer) plus(guard string, x, y syntax.Expr, at pos) syntax.Expr {
+	return l.binary(syntax.PLUS, l.binary(syntax.PLUS, l.ident(guard, at), x, at), y, at)
+}
+
 func (l *lowerer) binOp(n *BinOp) syntax.Expr {
 	if e := l.boolBinop(n.Op, n.X, n.Y, n.pos); e != nil {
 		return e
@@ -278,7 +285,7 @@ func (l *lowerer) binOp(n *BinOp) syntax.Expr {
 		// faster than the engine's periodic memory check: guard it unless
 		// an operand is a literal.
 		if !isLit(n.X) && !isLit(n.Y) && !(l.knownNumber(n.X) && l.knownNumber(n.Y)) {
-			return l.call(builtins.HelperAdd, n.pos, l.expr(n.X), l.expr(n.Y))
+			return l.plus(builtins.HelperPlus, l.expr(n.X), l.expr(n.Y), n.pos)
 		}
 	case tPERCENT:
 		// Python's printf-style formatting (go.starlark.net's %s prints
@@ -473,7 +480,7 @@ func (l *lowerer) spread(elts []Expr, at, end pos) (syntax.Expr, bool) {
 			out = e
 		} else {
 			// [*x, *x] can double a value in one step: guarded like +.
-			out = l.call(builtins.HelperAdd, at, out, e)
+			out = l.plus(builtins.HelperPlus, out, e, at)
 		}
 	}
 	flush := func() {
@@ -779,7 +786,7 @@ func (l *lowerer) fstr(parts []fpart, at pos) syntax.Expr {
 			out = e
 		case p.X != nil && fields > 0:
 			// Two formatted fields can double a value: f"{s}{s}".
-			out = l.call(builtins.HelperAdd, at, out, e)
+			out = l.plus(builtins.HelperPlus, out, e, at)
 		default:
 			out = l.binary(syntax.PLUS, out, e, at)
 		}

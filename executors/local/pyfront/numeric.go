@@ -1,10 +1,10 @@
 package pyfront
 
-// Numeric inference. The memory guard on a + b (a call of __sa_add) is
+// Numeric inference. The memory guard on a + b ((__sa_plus + a) + b) is
 // needed only when both operands could be sequences: a concatenation can
 // double a value in one interpreter step. In a tight arithmetic loop the
-// call costs as much as the loop body, so the lowering skips it when an
-// operand is known to be a number.
+// guard's extra operator shows, so the lowering skips it when both
+// operands are known to be numbers.
 //
 // A function's local variable is known numeric when every binding of it in
 // the function gives it a number, assuming the same of the other numeric
