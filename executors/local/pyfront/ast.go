@@ -417,6 +417,8 @@ type arena struct {
 	bound    map[string]bool // the names the program binds (boundNames)
 	bindings []binding       // numericNames
 	numeric  map[string]bool // numericNames
+	// nodes holds the tails of the lowering's last blocks (slab).
+	nodes nodeSlabs
 }
 
 // slabGrow is the least size of a slab allocated when the counted one

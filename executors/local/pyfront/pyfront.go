@@ -84,8 +84,9 @@ func LowerIn(filename, src string, bound func(name string) bool) (*Program, erro
 		a.bound = map[string]bool{}
 	}
 	boundNames(stmts, a.bound)
-	l := &lowerer{file: &filename, a: a, own: a.bound, bound: bound}
+	l := &lowerer{file: &filename, a: a, own: a.bound, bound: bound, nodeSlabs: a.nodes}
 	out, err := l.module(stmts)
+	a.nodes = l.nodeSlabs
 	if err != nil {
 		return nil, err
 	}
