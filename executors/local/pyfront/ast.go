@@ -418,7 +418,10 @@ type arena struct {
 	bindings []binding       // numericNames
 	numeric  map[string]bool // numericNames
 	// nodes holds the tails of the lowering's last blocks (slab).
-	nodes nodeSlabs
+	nodes   nodeSlabs
+	scopes  []*scope // newScope
+	nscopes int      // how many of scopes are in use
+	lower   lowerer
 }
 
 // slabGrow is the least size of a slab allocated when the counted one
@@ -500,6 +503,8 @@ func putArena(a *arena) {
 	a.fstack = reset(a.fstack[:cap(a.fstack)])
 	a.fieldToks = a.fieldToks[:0]
 	clear(a.bound)
+	a.resetScopes()
+	a.lower.reset()
 	arenaPool.Put(a)
 }
 

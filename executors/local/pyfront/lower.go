@@ -47,6 +47,16 @@ type nodeSlabs struct {
 	assigns  slab[syntax.AssignStmt]
 }
 
+// reset readies a lowerer that the arena keeps for the next lowering:
+// its stacks stay, emptied; all else, the imports the program it made
+// refers to included, goes.
+func (l *lowerer) reset() {
+	clear(l.scopes[:cap(l.scopes)])
+	clear(l.loops[:cap(l.loops)])
+	clear(l.handlers[:cap(l.handlers)])
+	*l = lowerer{scopes: l.scopes[:0], loops: l.loops[:0], handlers: l.handlers[:0]}
+}
+
 // shadowed reports a name the program or an earlier step binds.
 func (l *lowerer) shadowed(name string) bool {
 	return l.own[name] || l.bound != nil && l.bound(name)
@@ -67,9 +77,9 @@ func (l *lowerer) module(stmts []Stmt) (out []syntax.Stmt, err error) {
 			err = b.err
 		}
 	}()
-	mod := newScope(scopeModule)
+	mod := l.newScope(scopeModule)
 	mod.gdecl = map[string]bool{}
-	l.scopes = []*scope{mod}
+	l.scopes = append(l.scopes[:0], mod)
 	body := l.stmts(stmts, make([]syntax.Stmt, 0, len(stmts)+1))
 	return l.prologue(mod, stmts, body), nil
 }
@@ -796,7 +806,7 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 	params := l.params(n.Params)
 	loops, handlers := l.loops, l.handlers
 	l.loops, l.handlers = nil, nil
-	fs := newScope(scopeFunc)
+	fs := l.newScope(scopeFunc)
 	fs.names = functionLocals(n.Params, n.Body)
 	fs.globals = declaredNames(n.Body, false)
 	fs.cells = map[string]bool{}

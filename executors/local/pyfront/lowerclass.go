@@ -57,7 +57,7 @@ func (l *lowerer) classDef(n *ClassDef, out []syntax.Stmt) []syntax.Stmt {
 	if py, _ := l.pyScope(); py.kind == scopeClass {
 		l.needs(n.pos, "a class nested in a class body")
 	}
-	cs := newScope(scopeClass)
+	cs := l.newScope(scopeClass)
 	cs.className = n.Name
 	var order, fields []string
 	bind := func(name string) {

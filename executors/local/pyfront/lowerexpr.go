@@ -119,7 +119,7 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 		loops := l.loops
 		l.loops = nil
 		params := l.params(n.Params)
-		ls := newScope(scopeLocal)
+		ls := l.newScope(scopeLocal)
 		for _, p := range n.Params {
 			if p.Name != "" {
 				ls.names[p.Name] = true
@@ -611,7 +611,7 @@ func (l *lowerer) comp(n *Comp) syntax.Expr {
 	// The first iterable is evaluated in the enclosing scope (in Python
 	// and in Starlark); the rest of the comprehension has its own.
 	first, check := l.loopOperand(n.Clauses[0].Iter, false)
-	cs := newScope(scopeLocal)
+	cs := l.newScope(scopeLocal)
 	cs.comp = true
 	for _, cl := range n.Clauses {
 		bindTargets(cl.Target, cs.names)

@@ -144,7 +144,7 @@ func (l *lowerer) star(x Expr) syntax.Expr {
 // genexpr lowers a generator expression (see the file comment).
 func (l *lowerer) genexpr(n *Comp) syntax.Expr {
 	first := l.expr(n.Clauses[0].Iter)
-	cs := newScope(scopeLocal)
+	cs := l.newScope(scopeLocal)
 	cs.comp = true
 	l.scopes = append(l.scopes, cs)
 	loops := l.loops

@@ -127,7 +127,7 @@ func (l *lowerer) closure(at pos, out []syntax.Stmt, body func() []syntax.Stmt) 
 	if py.kind == scopeClass {
 		l.needs(at, "a try statement directly in a class body")
 	}
-	c := newScope(scopeClosure)
+	c := l.newScope(scopeClosure)
 	c.atModule = py.kind == scopeModule
 	l.scopes = append(l.scopes, c)
 	l.loops = append(l.loops, closureMark)

@@ -84,7 +84,8 @@ func LowerIn(filename, src string, bound func(name string) bool) (*Program, erro
 		a.bound = map[string]bool{}
 	}
 	boundNames(stmts, a.bound)
-	l := &lowerer{file: &filename, a: a, own: a.bound, bound: bound, nodeSlabs: a.nodes}
+	l := &a.lower
+	l.file, l.a, l.own, l.bound, l.nodeSlabs = &filename, a, a.bound, bound, a.nodes
 	out, err := l.module(stmts)
 	a.nodes = l.nodeSlabs
 	if err != nil {

@@ -70,8 +70,32 @@ type scope struct {
 	comp bool
 }
 
-func newScope(kind scopeKind) *scope {
-	return &scope{kind: kind, names: map[string]bool{}}
+// newScope returns an empty scope. Scopes live no longer than the
+// lowering, so they come from the arena, which empties them for the next
+// lowering when it goes back to the pool.
+func (l *lowerer) newScope(kind scopeKind) *scope {
+	a := l.a
+	if a.nscopes == len(a.scopes) {
+		a.scopes = append(a.scopes, &scope{names: map[string]bool{}})
+	}
+	s := a.scopes[a.nscopes]
+	a.nscopes++
+	s.kind = kind
+	return s
+}
+
+// resetScopes empties the scopes a lowering used, keeping their names
+// maps.
+func (a *arena) resetScopes() {
+	for _, s := range a.scopes[:a.nscopes] {
+		names := s.names
+		if names == nil {
+			names = map[string]bool{}
+		}
+		clear(names)
+		*s = scope{names: names}
+	}
+	a.nscopes = 0
 }
 
 func cellName(name string) string { return "__sa_c_" + name }
