@@ -417,8 +417,9 @@ type arena struct {
 	bound    map[string]bool // the names the program binds (boundNames)
 	bindings []binding       // numericNames
 	numeric  map[string]bool // numericNames
-	// nodes holds the tails of the lowering's last blocks (slab).
-	nodes   nodeSlabs
+	// leaves holds the tails of the lowering's last blocks of leaves
+	// (slab).
+	leaves  leafSlabs
 	scopes  []*scope // newScope
 	nscopes int      // how many of scopes are in use
 	lower   lowerer

@@ -35,16 +35,28 @@ type lowerer struct {
 	// a is the parse's arena, whose scratch memory the lowering uses.
 	a *arena
 
+	leafSlabs
 	nodeSlabs
 }
 
-// nodeSlabs hand out the lowered nodes of the commonest types.
-type nodeSlabs struct {
+// leafSlabs hand out the lowered nodes that refer to no other node.
+type leafSlabs struct {
 	idents   slab[syntax.Ident]
 	literals slab[syntax.Literal]
-	calls    slab[syntax.CallExpr]
-	binaries slab[syntax.BinaryExpr]
-	assigns  slab[syntax.AssignStmt]
+}
+
+// nodeSlabs hand out the other lowered nodes of the commonest types, and
+// the lists of expressions and statements.
+type nodeSlabs struct {
+	calls     slab[syntax.CallExpr]
+	binaries  slab[syntax.BinaryExpr]
+	assigns   slab[syntax.AssignStmt]
+	exprStmts slab[syntax.ExprStmt]
+	indexes   slab[syntax.IndexExpr]
+	dicts     slab[syntax.DictExpr]
+	entries   slab[syntax.DictEntry]
+	exprs     slab[syntax.Expr]
+	stmtLists slab[syntax.Stmt]
 }
 
 // reset readies a lowerer that the arena keeps for the next lowering:
@@ -80,7 +92,8 @@ func (l *lowerer) module(stmts []Stmt) (out []syntax.Stmt, err error) {
 	mod := l.newScope(scopeModule)
 	mod.gdecl = map[string]bool{}
 	l.scopes = append(l.scopes[:0], mod)
-	body := l.stmts(stmts, make([]syntax.Stmt, 0, len(stmts)+1))
+	// body[0] is for the prologue.
+	body := l.stmts(stmts, make([]syntax.Stmt, 1, len(stmts)+2))
 	return l.prologue(mod, stmts, body), nil
 }
 
@@ -88,12 +101,19 @@ func (l *lowerer) module(stmts []Stmt) (out []syntax.Stmt, err error) {
 // (builtins.HelperEnter) and the declarations of the globals that try
 // bodies assign through the globals view: "if False: x = None" gives x a
 // slot in the module without running anything.
+// The module's statements are body[1:]; body[0] is free for the call.
 func (l *lowerer) prologue(mod *scope, stmts []Stmt, body []syntax.Stmt) []syntax.Stmt {
 	at := pos{Line: 1, Col: 1}
 	if len(stmts) > 0 {
 		at = stmts[0].at()
 	}
-	pre := []syntax.Stmt{&syntax.ExprStmt{X: l.call(builtins.HelperEnter, at, l.ident(builtins.HelperBox, at))}}
+	enter := l.exprStmt(l.call(builtins.HelperEnter, at, l.ident(builtins.HelperBox, at)))
+	if len(mod.gdecl) == 0 {
+		body[0] = enter
+		return body
+	}
+	pre := make([]syntax.Stmt, 0, len(mod.gdecl)+len(body))
+	pre = append(pre, enter)
 	for _, name := range sortedKeys(mod.gdecl) {
 		pre = append(pre, &syntax.IfStmt{
 			If:   l.pos(at),
@@ -101,7 +121,7 @@ func (l *lowerer) prologue(mod *scope, stmts []Stmt, body []syntax.Stmt) []synta
 			True: []syntax.Stmt{l.assign(l.ident(name, at), l.ident("None", at), at)},
 		})
 	}
-	return append(pre, body...)
+	return append(pre, body[1:]...)
 }
 
 // ---- helpers ----
@@ -112,19 +132,68 @@ func (l *lowerer) pos(at pos) syntax.Position {
 
 // slab hands out the nodes of one type from shared blocks: the lowered
 // tree is built and dropped as a whole, and one allocation per block
-// instead of per node is most of the front end's speed. What a lowering
-// leaves of its last block goes back to the pool with the arena, for the
-// next lowering: those nodes were never handed out, so the trees that
-// share a block share no node.
-type slab[T any] []T
+// instead of per node is most of the front end's speed.
+//
+// What a lowering leaves of the last blocks of leaves goes back to the
+// pool with the arena, for the next lowering: those nodes were never
+// handed out, so the trees that share a block share no node, and a tree
+// kept alive keeps alive with its blocks no more than some leaves of
+// other trees. Blocks of nodes that refer to nodes are not shared so: a
+// block would keep alive the tree of the lowering before, whose blocks
+// keep alive the one before it, and so on.
+type slab[T any] struct {
+	free []T // what is left of the last block
+	size int // the size of the last block
+}
+
+// Blocks start small, as most programs are, and double up to a limit.
+const (
+	slabFirst = 8
+	slabMax   = 64
+)
+
+// grow replaces the slab's block with one of at least n elements.
+func (s *slab[T]) grow(n int) {
+	s.size = min(max(2*s.size, slabFirst), slabMax)
+	s.free = make([]T, max(s.size, n))
+}
 
 func (s *slab[T]) next() *T {
-	if len(*s) == 0 {
-		*s = make([]T, 32)
+	if len(s.free) == 0 {
+		s.grow(1)
 	}
-	p := &(*s)[0]
-	*s = (*s)[1:]
+	p := &s.free[0]
+	s.free = s.free[1:]
 	return p
+}
+
+// list hands out n consecutive elements, nil for none, the capacity
+// capped so that appending to the list never reaches a neighbour.
+func (s *slab[T]) list(n int) []T {
+	if n == 0 {
+		return nil
+	}
+	if n > len(s.free) {
+		if n > slabMax/2 {
+			return make([]T, n)
+		}
+		s.grow(n)
+	}
+	out := s.free[:n:n]
+	s.free = s.free[n:]
+	return out
+}
+
+func (l *lowerer) exprStmt(x syntax.Expr) *syntax.ExprStmt {
+	s := l.exprStmts.next()
+	s.X = x
+	return s
+}
+
+func (l *lowerer) indexExpr(x syntax.Expr, lbrack pos, y syntax.Expr, rbrack pos) *syntax.IndexExpr {
+	ix := l.indexes.next()
+	ix.X, ix.Lbrack, ix.Y, ix.Rbrack = x, l.pos(lbrack), y, l.pos(rbrack)
+	return ix
 }
 
 func (l *lowerer) ident(name string, at pos) *syntax.Ident {
@@ -151,7 +220,8 @@ func (l *lowerer) int(n int, at pos) *syntax.Literal {
 // call builds fn(args...) with every position at at.
 func (l *lowerer) call(fn string, at pos, args ...syntax.Expr) *syntax.CallExpr {
 	c := l.calls.next()
-	c.Fn, c.Lparen, c.Args, c.Rparen = l.ident(fn, at), l.pos(at), args, l.pos(at)
+	c.Fn, c.Lparen, c.Args, c.Rparen = l.ident(fn, at), l.pos(at), l.exprs.list(len(args)), l.pos(at)
+	copy(c.Args, args)
 	return c
 }
 
@@ -218,7 +288,7 @@ func (l *lowerer) stmts(in []Stmt, out []syntax.Stmt) []syntax.Stmt {
 
 // body lowers a suite, which Starlark requires to be non-empty.
 func (l *lowerer) body(in []Stmt, at pos) []syntax.Stmt {
-	out := l.stmts(in, nil)
+	out := l.stmts(in, l.stmtLists.list(len(in))[:0])
 	if len(out) == 0 {
 		out = append(out, &syntax.BranchStmt{Token: syntax.PASS, TokenPos: l.pos(at)})
 	}
@@ -232,7 +302,7 @@ func (l *lowerer) stmt(s Stmt, out []syntax.Stmt) []syntax.Stmt {
 			return out // "..." as a placeholder statement
 		}
 		x := l.hoist(n.X, &out)
-		return append(out, &syntax.ExprStmt{X: l.expr(x)})
+		return append(out, l.exprStmt(l.expr(x)))
 	case *Assign:
 		return l.assignStmt(n, out)
 	case *AugAssign:
@@ -505,7 +575,8 @@ func (l *lowerer) target(t Expr) syntax.Expr {
 		if _, ok := n.Index.(*Slice); ok {
 			l.needs(n.pos, "slice assignment")
 		}
-		return &syntax.IndexExpr{X: l.expr(n.X), Lbrack: l.pos(n.pos), Y: l.index(n.Index), Rbrack: l.pos(n.Rbrack)}
+		x := l.expr(n.X)
+		return l.indexExpr(x, n.pos, l.index(n.Index), n.Rbrack)
 	case *Seq:
 		list := make([]syntax.Expr, len(n.Elts))
 		for i, e := range n.Elts {

@@ -76,7 +76,8 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 			return l.call(builtins.HelperSlice, n.pos, append([]syntax.Expr{l.expr(n.X)}, l.sliceArgs(s, n.pos)...)...)
 		}
 		if k, ok := unparen(n.Index).(*Str); ok && !k.Bytes {
-			return &syntax.IndexExpr{X: l.expr(n.X), Lbrack: l.pos(n.pos), Y: l.index(n.Index), Rbrack: l.pos(n.Rbrack)}
+			x := l.expr(n.X)
+			return l.indexExpr(x, n.pos, l.index(n.Index), n.Rbrack)
 		}
 		return l.call(builtins.HelperIndex, n.pos, l.expr(n.X), l.index(n.Index))
 	case *Call:
@@ -555,8 +556,12 @@ func (l *lowerer) dict(n *Dict) syntax.Expr {
 		}
 	}
 	if !unpack {
-		d := &syntax.DictExpr{Lbrace: l.pos(n.pos), Rbrace: l.pos(n.End), List: make([]syntax.Expr, len(n.Keys))}
-		entries := make([]syntax.DictEntry, len(n.Keys))
+		d := l.dicts.next()
+		d.Lbrace, d.Rbrace, d.List = l.pos(n.pos), l.pos(n.End), l.exprs.list(len(n.Keys))
+		if d.List == nil {
+			d.List = []syntax.Expr{}
+		}
+		entries := l.entries.list(len(n.Keys))
 		for i, k := range n.Keys {
 			entries[i] = syntax.DictEntry{Key: l.expr(k), Colon: l.pos(k.at()), Value: l.expr(n.Values[i])}
 			d.List[i] = &entries[i]
@@ -657,7 +662,8 @@ func (l *lowerer) callExpr(n *Call) syntax.Expr {
 	if nm, ok := n.Fn.(*Name); ok && nm.ID == "super" {
 		return l.super(n)
 	}
-	c := &syntax.CallExpr{Fn: l.expr(n.Fn), Lparen: l.pos(n.pos), Rparen: l.pos(n.Rparen)}
+	c := l.calls.next()
+	c.Fn, c.Lparen, c.Rparen = l.expr(n.Fn), l.pos(n.pos), l.pos(n.Rparen)
 	// Starlark wants positional, keyword, *args, **kwargs, each at most
 	// once. Positional arguments from the first * on become one *args;
 	// keywords written after a * move before it when that cannot change
@@ -707,6 +713,14 @@ func (l *lowerer) callExpr(n *Call) syntax.Expr {
 			}
 		}
 	}
+	nargs := len(plain) + len(kws)
+	if len(rest) > 0 {
+		nargs++
+	}
+	if len(late) > 0 {
+		nargs++
+	}
+	c.Args = l.exprs.list(nargs)[:0]
 	for _, x := range plain {
 		c.Args = append(c.Args, l.expr(x))
 	}

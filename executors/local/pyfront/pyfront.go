@@ -85,9 +85,9 @@ func LowerIn(filename, src string, bound func(name string) bool) (*Program, erro
 	}
 	boundNames(stmts, a.bound)
 	l := &a.lower
-	l.file, l.a, l.own, l.bound, l.nodeSlabs = &filename, a, a.bound, bound, a.nodes
+	l.file, l.a, l.own, l.bound, l.leafSlabs = &filename, a, a.bound, bound, a.leaves
 	out, err := l.module(stmts)
-	a.nodes = l.nodeSlabs
+	a.leaves = l.leafSlabs
 	if err != nil {
 		return nil, err
 	}
