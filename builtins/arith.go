@@ -100,6 +100,9 @@ func pyEqual(x, y starlark.Value, depth int) (bool, error) {
 		}
 		return false, nil
 	}
+	if eq, ok, err := frozenSetEqual(x, y); ok {
+		return eq, err
+	}
 	return starlark.Equal(x, y)
 }
 

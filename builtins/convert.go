@@ -57,7 +57,7 @@ func toGo(v starlark.Value, depth int) (any, error) {
 		return out, nil
 	case starlark.Iterable:
 		if _, ok := v.(starlark.Indexable); !ok {
-			if _, isSet := v.(*starlark.Set); !isSet {
+			if _, isSet := asSet(v); !isSet {
 				break
 			}
 		}

@@ -219,6 +219,26 @@ func copyValue(th *starlark.Thread, v starlark.Value, deep bool, memo map[starla
 			out.Insert(c)
 		}
 		return out, nil
+	case *FrozenSet:
+		if !deep {
+			return x, nil // immutable: copy.copy returns it, as in CPython
+		}
+		if err := Alloc(th, int64(x.Len())*3*elemSize); err != nil {
+			return nil, err
+		}
+		out := starlark.NewSet(x.Len())
+		for _, e := range x.Elements() {
+			c, err := elem(e)
+			if err != nil {
+				return nil, err
+			}
+			if err := out.Insert(c); err != nil {
+				return nil, err
+			}
+		}
+		fs := NewFrozenSet(out)
+		memo[v] = fs
+		return fs, nil
 	case *deque:
 		out := &deque{maxlen: x.maxlen}
 		memo[v] = out

@@ -310,7 +310,7 @@ func randomMembers(m *mt19937) starlark.StringDict {
 			if err := starlark.UnpackArgs("sample", args, kwargs, "population", &pop, "k", &k, "counts?", &counts); err != nil {
 				return nil, err
 			}
-			if _, isSet := pop.(*starlark.Set); isSet {
+			if _, isSet := asSet(pop); isSet {
 				return nil, Errorf("TypeError", "Population must be a sequence.  For dicts or sets, use sorted(d).")
 			}
 			seq, err := indexableArg(th, pop)

@@ -142,6 +142,21 @@ func (p *printer) enter(v starlark.Value) bool {
 
 func (p *printer) leave() { p.stack = p.stack[:len(p.stack)-1] }
 
+// setItems writes the elements of a set or frozenset in braces.
+func (p *printer) setItems(elems []starlark.Value, depth int) error {
+	p.b.WriteByte('{')
+	for i, e := range elems {
+		if i > 0 {
+			p.b.WriteString(", ")
+		}
+		if err := p.repr(e, depth+1); err != nil {
+			return err
+		}
+	}
+	p.b.WriteByte('}')
+	return nil
+}
+
 func (p *printer) repr(v starlark.Value, depth int) error {
 	if depth > maxReprDepth {
 		return Errorf("RecursionError", "maximum recursion depth exceeded while getting the repr of an object")
@@ -230,16 +245,17 @@ func (p *printer) repr(v starlark.Value, depth int) error {
 			p.b.WriteString("set()")
 			return nil
 		}
-		p.b.WriteByte('{')
-		for i, e := range setElements(v) {
-			if i > 0 {
-				p.b.WriteString(", ")
-			}
-			if err := p.repr(e, depth+1); err != nil {
-				return err
-			}
+		return p.setItems(setElements(v), depth)
+	case *FrozenSet:
+		if v.Len() == 0 {
+			p.b.WriteString("frozenset()")
+			return nil
 		}
-		p.b.WriteByte('}')
+		p.b.WriteString("frozenset(")
+		if err := p.setItems(v.Elements(), depth); err != nil {
+			return err
+		}
+		p.b.WriteByte(')')
 	case *starlark.Function:
 		p.b.WriteString("<function " + v.Name() + ">")
 	case *starlark.Builtin:

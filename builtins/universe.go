@@ -56,23 +56,6 @@ func Universe() starlark.StringDict {
 	return u
 }
 
-// typeFrozenSet builds frozen sets. They are go.starlark.net sets frozen
-// against mutation, so they print and report their type as set.
-var typeFrozenSet = &Type{name: "frozenset", base: typeObject,
-	has: func(v starlark.Value) bool { return false },
-	new: func(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		var it starlark.Value = starlark.Tuple{}
-		if err := starlark.UnpackPositionalArgs("frozenset", args, kwargs, 0, &it); err != nil {
-			return nil, err
-		}
-		s, err := newSet(th, it)
-		if err != nil {
-			return nil, err
-		}
-		s.Freeze()
-		return s, nil
-	}}
-
 var universeFuncs map[string]builtinFn
 
 func init() {

@@ -41,6 +41,9 @@ func exportValue(v starlark.Value, depth int) (any, error) {
 	case *starlark.Set:
 		elems, err := list(v)
 		return runner.Set(elems), err
+	case *builtins.FrozenSet:
+		elems, err := list(v)
+		return runner.FrozenSet(elems), err
 	case *starlark.List:
 		return list(v)
 	case starlark.Bytes:
@@ -90,10 +93,10 @@ func importValue(x any) (starlark.Value, error) {
 		return importSet(x)
 	case runner.FrozenSet:
 		s, err := importSet(x)
-		if err == nil {
-			s.Freeze()
+		if err != nil {
+			return nil, err
 		}
-		return s, err
+		return builtins.NewFrozenSet(s), nil
 	case []any:
 		elems, err := importList(x)
 		return starlark.NewList(elems), err
