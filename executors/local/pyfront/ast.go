@@ -420,6 +420,7 @@ type arena struct {
 	// leaves holds the tails of the lowering's last blocks of leaves
 	// (slab).
 	leaves  leafSlabs
+	ntoks   int      // the module's tokens (sizeSlabs)
 	scopes  []*scope // newScope
 	nscopes int      // how many of scopes are in use
 	lower   lowerer
@@ -529,6 +530,7 @@ func reuse[T any](slab []T, n int32) []T {
 // size sizes the slabs from the tokens of a module.
 func (a *arena) size(toks []token) {
 	var n [256]int32
+	a.ntoks = len(toks)
 	fstrs := int32(0)
 	for i := range toks {
 		n[toks[i].kind]++

@@ -86,6 +86,7 @@ func LowerIn(filename, src string, bound func(name string) bool) (*Program, erro
 	boundNames(stmts, a.bound)
 	l := &a.lower
 	l.file, l.a, l.own, l.bound, l.leafSlabs = &filename, a, a.bound, bound, a.leaves
+	l.sizeSlabs(a.ntoks)
 	out, err := l.module(stmts)
 	a.leaves = l.leafSlabs
 	if err != nil {
