@@ -417,6 +417,7 @@ type arena struct {
 	bound    map[string]bool // the names the program binds (boundNames)
 	bindings []binding       // numericNames
 	numeric  map[string]bool // numericNames
+	scratch  map[string]bool // a set for one step of the lowering, emptied after
 	// leaves holds the tails of the lowering's last blocks of leaves
 	// (slab).
 	leaves  leafSlabs
@@ -505,6 +506,7 @@ func putArena(a *arena) {
 	a.fstack = reset(a.fstack[:cap(a.fstack)])
 	a.fieldToks = a.fieldToks[:0]
 	clear(a.bound)
+	clear(a.scratch)
 	a.resetScopes()
 	a.lower.reset()
 	arenaPool.Put(a)

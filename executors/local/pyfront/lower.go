@@ -904,27 +904,26 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 	fs := l.newScope(scopeFunc)
 	fs.names = functionLocals(n.Params, n.Body)
 	fs.globals = declaredNames(n.Body, false)
-	fs.cells = map[string]bool{}
-	for name := range closureBindings(n.Body) {
+	// The locals in cells: those try bodies or nested functions assign,
+	// those deleted, those comprehensions assign (unless global). The
+	// candidates are collected in the arena's scratch set.
+	cand := l.a.scratch
+	closureBindings(n.Body, cand)
+	nestedNonlocals(n.Body, cand)
+	deletedNames(n.Body, cand)
+	for name := range cand {
 		if fs.names[name] {
-			fs.cells[name] = true
+			fs.addCell(name)
 		}
 	}
-	for name := range nestedNonlocals(n.Body) {
-		if fs.names[name] {
-			fs.cells[name] = true
-		}
-	}
-	for name := range deletedNames(n.Body) {
-		if fs.names[name] {
-			fs.cells[name] = true
-		}
-	}
-	for name := range compWalrusTargets(n.Body) {
+	clear(cand)
+	compWalrusTargets(n.Body, cand)
+	for name := range cand {
 		if fs.names[name] && !fs.globals[name] {
-			fs.cells[name] = true
+			fs.addCell(name)
 		}
 	}
+	clear(cand)
 	fs.generator = generator
 	fs.numeric = numericNames(n.Params, n.Body, l.shadowed, true, l.a)
 	if len(n.Params) > 0 && n.Params[0].Kind == paramNormal {
@@ -1014,7 +1013,7 @@ func (l *lowerer) cellInits(fs *scope, params []Param, at pos) []syntax.Stmt {
 }
 
 func (l *lowerer) params(ps []Param) []syntax.Expr {
-	var out []syntax.Expr
+	out := l.exprs.list(len(ps))[:0]
 	for _, p := range ps {
 		if p.Name != "" {
 			l.checkName(p.Name, p.pos)
@@ -1038,6 +1037,9 @@ func (l *lowerer) params(ps []Param) []syntax.Expr {
 			// Positional-only markers are dropped: every call that is
 			// valid in Python binds the same way without them.
 		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

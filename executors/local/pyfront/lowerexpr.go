@@ -522,7 +522,10 @@ func hasStarElts(elts []Expr) bool {
 
 func (l *lowerer) seq(n *Seq) syntax.Expr {
 	if !hasStarElts(n.Elts) {
-		list := make([]syntax.Expr, len(n.Elts))
+		list := l.exprs.list(len(n.Elts))
+		if list == nil {
+			list = []syntax.Expr{}
+		}
 		for i, e := range n.Elts {
 			list[i] = l.expr(e)
 		}
@@ -623,6 +626,11 @@ func (l *lowerer) comp(n *Comp) syntax.Expr {
 	}
 	l.scopes = append(l.scopes, cs)
 	defer func() { l.scopes = l.scopes[:len(l.scopes)-1] }()
+	nclauses := len(n.Clauses)
+	for _, cl := range n.Clauses {
+		nclauses += len(cl.Ifs)
+	}
+	c.Clauses = make([]syntax.Node, 0, nclauses)
 	for i, cl := range n.Clauses {
 		if cl.Async {
 			l.needs(cl.pos, "async comprehensions")

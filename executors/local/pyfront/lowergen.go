@@ -288,11 +288,10 @@ func (l *lowerer) nameOutside(id string, at pos) syntax.Expr {
 	return nil
 }
 
-// compWalrusTargets returns the names assignment expressions inside
+// compWalrusTargets adds to out the names assignment expressions inside
 // comprehensions in body bind: its function keeps them in cells, which
 // the comprehension assigns.
-func compWalrusTargets(body []Stmt) map[string]bool {
-	out := map[string]bool{}
+func compWalrusTargets(body []Stmt, out map[string]bool) {
 	walkStmts(body, func(x Expr) {
 		if c, ok := x.(*Comp); ok {
 			walkExpr(c, func(y Expr) {
@@ -302,7 +301,6 @@ func compWalrusTargets(body []Stmt) map[string]bool {
 			})
 		}
 	}, nil)
-	return out
 }
 
 // cleanupYield finds a yield that code runs after when its generator is

@@ -81,7 +81,7 @@ func LowerIn(filename, src string, bound func(name string) bool) (*Program, erro
 		return nil, err
 	}
 	if a.bound == nil {
-		a.bound = map[string]bool{}
+		a.bound, a.scratch = map[string]bool{}, map[string]bool{}
 	}
 	boundNames(stmts, a.bound)
 	l := &a.lower
@@ -92,9 +92,13 @@ func LowerIn(filename, src string, bound func(name string) bool) (*Program, erro
 	if err != nil {
 		return nil, err
 	}
-	opts := fileOptions
-	return &Program{
-		File:    &syntax.File{Path: filename, Stmts: out, Options: &opts},
-		Imports: l.imports,
-	}, nil
+	// One allocation for the program, its file and the file's options.
+	p := &struct {
+		prog Program
+		file syntax.File
+		opts syntax.FileOptions
+	}{opts: fileOptions}
+	p.file = syntax.File{Path: filename, Stmts: out, Options: &p.opts}
+	p.prog = Program{File: &p.file, Imports: l.imports}
+	return &p.prog, nil
 }

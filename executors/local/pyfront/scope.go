@@ -100,6 +100,14 @@ func (a *arena) resetScopes() {
 
 func cellName(name string) string { return "__sa_c_" + name }
 
+// addCell keeps a local of a function in a cell.
+func (s *scope) addCell(name string) {
+	if s.cells == nil {
+		s.cells = map[string]bool{}
+	}
+	s.cells[name] = true
+}
+
 // gview is the local that holds the module's globals view in a closure.
 const gview = "__sa_g"
 
@@ -307,11 +315,10 @@ func bindings(body []Stmt, names, declared map[string]bool) {
 	})
 }
 
-// closureBindings returns the names bound inside the parts of try
+// closureBindings adds to out the names bound inside the parts of try
 // statements in body that are lowered to nested functions: every try
 // body, and with a finally clause also the handlers and the else clause.
-func closureBindings(body []Stmt) map[string]bool {
-	out := map[string]bool{}
+func closureBindings(body []Stmt, out map[string]bool) {
 	declared := map[string]bool{}
 	walkStmts(body, nil, func(s Stmt) {
 		t, ok := s.(*Try)
@@ -329,7 +336,6 @@ func closureBindings(body []Stmt) map[string]bool {
 			bindings(t.Else, out, declared)
 		}
 	})
-	return out
 }
 
 // declaredNames returns the names a function body declares global (or,
@@ -346,11 +352,10 @@ func declaredNames(body []Stmt, nonlocal bool) map[string]bool {
 	return out
 }
 
-// nestedNonlocals returns the names functions nested in body, at any
-// depth, declare nonlocal: the enclosing function that binds one must
+// nestedNonlocals adds to out the names functions nested in body, at
+// any depth, declare nonlocal: the enclosing function that binds one must
 // keep it in a cell, which the nested function assigns.
-func nestedNonlocals(body []Stmt) map[string]bool {
-	out := map[string]bool{}
+func nestedNonlocals(body []Stmt, out map[string]bool) {
 	var visit func([]Stmt)
 	visit = func(stmts []Stmt) {
 		walkStmts(stmts, nil, func(s Stmt) {
@@ -366,7 +371,6 @@ func nestedNonlocals(body []Stmt) map[string]bool {
 		})
 	}
 	visit(body)
-	return out
 }
 
 // checkDeclarations refuses nonlocal declarations that no enclosing
@@ -391,9 +395,8 @@ func (l *lowerer) checkDeclarations(body []Stmt) {
 	})
 }
 
-// deletedNames returns the names del statements in body delete.
-func deletedNames(body []Stmt) map[string]bool {
-	out := map[string]bool{}
+// deletedNames adds to out the names del statements in body delete.
+func deletedNames(body []Stmt, out map[string]bool) {
 	walkStmts(body, nil, func(s Stmt) {
 		if d, ok := s.(*Del); ok {
 			for _, t := range d.Targets {
@@ -401,5 +404,4 @@ func deletedNames(body []Stmt) map[string]bool {
 			}
 		}
 	})
-	return out
 }
