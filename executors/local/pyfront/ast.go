@@ -401,6 +401,16 @@ type arena struct {
 	cmpOps    []cmpOp
 	clauses   []clause
 	fparts    []fpart
+	fstrs     []FStr
+	params    []Param
+	lambdas   []Lambda
+	parens    []Paren
+	funcDefs  []FuncDef
+	fors      []For
+	ifs       []If
+	imports   []ImportStmt
+	froms     []ImportFrom
+	aliases   []alias
 
 	toks     []token // the module's tokens, which no node refers to
 	indents  []indent
@@ -497,6 +507,16 @@ func putArena(a *arena) {
 	a.cmpOps = reset(a.cmpOps)
 	a.clauses = reset(a.clauses)
 	a.fparts = reset(a.fparts)
+	a.fstrs = reset(a.fstrs)
+	a.params = reset(a.params)
+	a.lambdas = reset(a.lambdas)
+	a.parens = reset(a.parens)
+	a.funcDefs = reset(a.funcDefs)
+	a.fors = reset(a.fors)
+	a.ifs = reset(a.ifs)
+	a.imports = reset(a.imports)
+	a.froms = reset(a.froms)
+	a.aliases = reset(a.aliases)
 	a.toks = a.toks[:0]
 	a.indents = a.indents[:0]
 	a.brackets = a.brackets[:0]
@@ -564,4 +584,14 @@ func (a *arena) size(toks []token) {
 	a.fparts = reuse(a.fparts, 6*fstrs)
 	a.cmpOps = reuse(a.cmpOps, cmp)
 	a.clauses = reuse(a.clauses, n[kwFor])
+	a.fstrs = reuse(a.fstrs, fstrs)
+	a.params = reuse(a.params, 2*(n[kwDef]+n[kwLambda])+n[tCOMMA]/4)
+	a.lambdas = reuse(a.lambdas, n[kwLambda])
+	a.parens = reuse(a.parens, n[tLPAREN]/4)
+	a.funcDefs = reuse(a.funcDefs, n[kwDef])
+	a.fors = reuse(a.fors, n[kwFor])
+	a.ifs = reuse(a.ifs, n[kwIf]+n[kwElif])
+	a.imports = reuse(a.imports, n[kwImport])
+	a.froms = reuse(a.froms, n[kwFrom])
+	a.aliases = reuse(a.aliases, n[kwImport]+n[tCOMMA]/8)
 }

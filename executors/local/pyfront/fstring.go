@@ -82,7 +82,9 @@ func (p *parser) strings() Expr {
 	if lit.len() > 0 {
 		p.a.fstack = append(p.a.fstack, fpart{Lit: lit.take()})
 	}
-	return &FStr{pos: at, Raw: raw, Parts: p.fpartList(mark)}
+	n := take(&p.a.fstrs)
+	*n = FStr{pos: at, Raw: raw, Parts: p.fpartList(mark)}
+	return n
 }
 
 // fpartList pops the parts above mark off the part stack.
@@ -335,7 +337,7 @@ scan:
 		f.Conv = 'r'
 	}
 	at := p.posOf(t, start)
-	toks, err := scanField(p.src, start, exprEnd, at.Line, at.Col, p.a.fieldToks)
+	toks, err := scanField(p.src, start, exprEnd, at.Line, at.Col, p.a.fieldToks, p.a.brackets)
 	p.a.fieldToks = nil
 	if err != nil {
 		e := err.(*Error)

@@ -259,7 +259,8 @@ func (p *parser) push(x Expr) {
 
 func (p *parser) ifStmt(what string) Stmt {
 	t := p.next()
-	n := &If{pos: t.at(), Cond: p.namedExprTest()}
+	n := take(&p.a.ifs)
+	n.pos, n.Cond = t.at(), p.namedExprTest()
 	n.Body = p.block(what, t.line)
 	switch p.kind() {
 	case kwElif:
@@ -296,7 +297,8 @@ func (p *parser) whileStmt() Stmt {
 
 func (p *parser) forStmt(async bool) Stmt {
 	t := p.next()
-	n := &For{pos: t.at(), Async: async}
+	n := take(&p.a.fors)
+	n.pos, n.Async = t.at(), async
 	n.Target = p.targetList()
 	p.checkTarget(n.Target, "for")
 	if p.kind() != kwIn {
@@ -333,7 +335,8 @@ func (p *parser) decorated() Stmt {
 
 func (p *parser) funcDef(decos []Expr, async bool) Stmt {
 	t := p.next()
-	n := &FuncDef{pos: t.at(), Decorators: decos, Async: async}
+	n := take(&p.a.funcDefs)
+	n.pos, n.Decorators, n.Async = t.at(), decos, async
 	n.Name, n.NamePos = p.name()
 	p.expect(tLPAREN)
 	n.Params = p.params(tRPAREN)
@@ -557,19 +560,23 @@ func (p *parser) smallStmt() Stmt {
 		return n
 	case kwImport:
 		p.next()
-		n := &ImportStmt{pos: at}
+		n := take(&p.a.imports)
+		n.pos = at
+		var buf [4]alias
+		names := buf[:0]
 		for {
 			a := alias{pos: p.tok().at(), Name: p.dottedName()}
 			if p.kind() == kwAs {
 				p.next()
 				a.As, _ = p.name()
 			}
-			n.Names = append(n.Names, a)
+			names = append(names, a)
 			if p.kind() != tCOMMA {
 				break
 			}
 			p.next()
 		}
+		n.Names = takeList(&p.a.aliases, names)
 		return n
 	case kwFrom:
 		return p.importFrom()
@@ -589,7 +596,8 @@ func (p *parser) dottedName() string {
 
 func (p *parser) importFrom() Stmt {
 	t := p.next()
-	n := &ImportFrom{pos: t.at()}
+	n := take(&p.a.froms)
+	n.pos = t.at()
 	for {
 		if p.kind() == tDOT {
 			n.Level++
@@ -616,6 +624,8 @@ func (p *parser) importFrom() Stmt {
 	if paren {
 		p.next()
 	}
+	var buf [4]alias
+	names := buf[:0]
 	for {
 		a := alias{pos: p.tok().at()}
 		a.Name, _ = p.name()
@@ -623,7 +633,7 @@ func (p *parser) importFrom() Stmt {
 			p.next()
 			a.As, _ = p.name()
 		}
-		n.Names = append(n.Names, a)
+		names = append(names, a)
 		if p.kind() != tCOMMA {
 			break
 		}
@@ -635,6 +645,7 @@ func (p *parser) importFrom() Stmt {
 			p.fail("trailing comma not allowed without surrounding parentheses")
 		}
 	}
+	n.Names = takeList(&p.a.aliases, names)
 	if paren {
 		p.expect(tRPAREN)
 	}

@@ -130,7 +130,9 @@ func (p *parser) lambda() Expr {
 	p.funcs, p.loops = funcs+1, 0
 	body := p.test()
 	p.funcs, p.loops = funcs, loops
-	return &Lambda{pos: t.at(), Params: params, Body: body}
+	n := take(&p.a.lambdas)
+	*n = Lambda{pos: t.at(), Params: params, Body: body}
+	return n
 }
 
 // params parses a def's (end ')') or a lambda's (end ':') parameters.
@@ -202,10 +204,7 @@ func (p *parser) params(end tokKind) []Param {
 	if bareStar {
 		p.fail("named arguments must follow bare *")
 	}
-	if len(params) == 0 {
-		return nil
-	}
-	return append([]Param(nil), params...)
+	return takeList(&p.a.params, params)
 }
 
 func (p *parser) annotation(end tokKind) {
@@ -608,7 +607,9 @@ func (p *parser) atom() Expr {
 		if s, ok := first.(*Starred); ok {
 			p.failAt(s.pos, "cannot use starred expression here")
 		}
-		return &Paren{at, first}
+		n := take(&p.a.parens)
+		*n = Paren{at, first}
+		return n
 	case tLBRACK:
 		p.next()
 		if p.kind() == tRBRACK {
@@ -670,7 +671,9 @@ func (p *parser) brace() Expr {
 	at := t.at()
 	if p.kind() == tRBRACE {
 		r := p.next()
-		return &Dict{pos: at, End: r.at()}
+		d := take(&p.a.dicts)
+		*d = Dict{pos: at, End: r.at()}
+		return d
 	}
 	var key, val Expr
 	if p.kind() == tSTARSTAR {

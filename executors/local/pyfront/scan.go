@@ -185,9 +185,10 @@ func scanFile(src string, a *arena) ([]token, error) {
 }
 
 // scanField tokenizes the expression of an f-string replacement field,
-// src[off:end], which starts at line/col, appending to buf[:0].
-func scanField(src string, off, end int, line, col int32, buf []token) ([]token, error) {
-	s := &scanner{src: src, pos: off, end: end, line: line, lineStart: off - int(col) + 1, field: true}
+// src[off:end], which starts at line/col, appending to buf[:0]; brackets
+// is a free stack for the scanner's brackets.
+func scanField(src string, off, end int, line, col int32, buf, brackets []token) ([]token, error) {
+	s := &scanner{src: src, pos: off, end: end, line: line, lineStart: off - int(col) + 1, field: true, brackets: brackets[:0]}
 	if cap(buf) < (end-off)/2+2 {
 		buf = make([]token, 0, (end-off)/2+4)
 	}
