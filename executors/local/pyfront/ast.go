@@ -431,7 +431,8 @@ type arena struct {
 	// leaves holds the tails of the lowering's last blocks of leaves
 	// (slab).
 	leaves  leafSlabs
-	ntoks   int      // the module's tokens (sizeSlabs)
+	ntoks   int // the module's tokens (sizeSlabs)
+	has     contents
 	scopes  []*scope // newScope
 	nscopes int      // how many of scopes are in use
 	lower   lowerer
@@ -532,6 +533,13 @@ func putArena(a *arena) {
 	arenaPool.Put(a)
 }
 
+// contents tells which expressions that the lowering's analyses look
+// for a module contains at all, so that it can spare itself the walks
+// that would find none.
+type contents struct {
+	walrus, yield, lambda, comp bool
+}
+
 // reset empties a slab or stack, zeroing what it held: take hands out
 // elements that its callers may only partly set, and the pool should
 // keep nothing alive.
@@ -553,6 +561,7 @@ func reuse[T any](slab []T, n int32) []T {
 func (a *arena) size(toks []token) {
 	var n [256]int32
 	a.ntoks = len(toks)
+	a.has = contents{}
 	fstrs := int32(0)
 	for i := range toks {
 		n[toks[i].kind]++

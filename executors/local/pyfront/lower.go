@@ -882,7 +882,10 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 	if py, _ := l.pyScope(); py == nil || py.kind != scopeClass || !specialMethods[n.Name] {
 		l.checkName(n.Name, n.NamePos)
 	}
-	_, generator := findYield(n.Body)
+	generator := false
+	if l.a.has.yield {
+		_, generator = findYield(n.Body)
+	}
 	if at, ok := cleanupYield(n.Body, false); ok && generator {
 		l.needs(at, "a yield inside try/finally, or under a handler of GeneratorExit,")
 	}
@@ -902,13 +905,14 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 	loops, handlers := l.loops, l.handlers
 	l.loops, l.handlers = nil, nil
 	fs := l.newScope(scopeFunc)
-	fs.names = functionLocals(n.Params, n.Body)
+	walrus := l.a.has.walrus
+	fs.names = functionLocals(n.Params, n.Body, walrus)
 	fs.globals = declaredNames(n.Body, false)
 	// The locals in cells: those try bodies or nested functions assign,
 	// those deleted, those comprehensions assign (unless global). The
 	// candidates are collected in the arena's scratch set.
 	cand := l.a.scratch
-	closureBindings(n.Body, cand)
+	closureBindings(n.Body, cand, walrus)
 	nestedNonlocals(n.Body, cand)
 	deletedNames(n.Body, cand)
 	for name := range cand {
@@ -917,13 +921,15 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 		}
 	}
 	clear(cand)
-	compWalrusTargets(n.Body, cand)
-	for name := range cand {
-		if fs.names[name] && !fs.globals[name] {
-			fs.addCell(name)
+	if walrus && l.a.has.comp {
+		compWalrusTargets(n.Body, cand)
+		for name := range cand {
+			if fs.names[name] && !fs.globals[name] {
+				fs.addCell(name)
+			}
 		}
+		clear(cand)
 	}
-	clear(cand)
 	fs.generator = generator
 	fs.numeric = numericNames(n.Params, n.Body, l.shadowed, true, l.a)
 	if len(n.Params) > 0 && n.Params[0].Kind == paramNormal {

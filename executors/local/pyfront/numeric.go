@@ -32,7 +32,11 @@ func numericNames(params []Param, body []Stmt, shadowed func(string) bool, stric
 	for _, p := range params {
 		c.unknown(p.Name)
 	}
-	walkStmts(body, c.walrus, func(s Stmt) { c.stmt(s, shadowed) })
+	var walrus func(Expr)
+	if a.has.walrus {
+		walrus = c.walrus
+	}
+	walkStmts(body, walrus, func(s Stmt) { c.stmt(s, shadowed) })
 	bindings := c.list
 	defer func() { a.bindings = reset(bindings) }()
 
@@ -246,19 +250,26 @@ func isNumeric(x Expr, known func(string) bool, shadowed func(string) bool, stri
 
 // boundNames adds to bound every name the program binds, in any scope
 // (lambda and comprehension bodies aside, which bind only their
-// parameters and targets).
-func boundNames(body []Stmt, bound map[string]bool) {
-	b := binder(bound)
-	walkStmts(body, b.expr, b.stmt)
+// parameters and targets). has tells whether expressions can bind any.
+func boundNames(body []Stmt, bound map[string]bool, has contents) {
+	b := binder{bound, has}
+	var fx func(Expr)
+	if has.walrus || has.lambda || has.comp {
+		fx = b.expr
+	}
+	walkStmts(body, fx, b.stmt)
 }
 
-// binder is the set boundNames fills.
-type binder map[string]bool
+// binder fills the set of boundNames.
+type binder struct {
+	set map[string]bool
+	has contents
+}
 
 func (b binder) target(t Expr) {
 	switch t := unparen(t).(type) {
 	case *Name:
-		b[t.ID] = true
+		b.set[t.ID] = true
 	case *Seq:
 		for _, e := range t.Elts {
 			b.target(unstar(e))
@@ -271,10 +282,10 @@ func (b binder) target(t Expr) {
 func (b binder) expr(x Expr) {
 	switch x := x.(type) {
 	case *NamedExpr:
-		b[x.Target.ID] = true
+		b.set[x.Target.ID] = true
 	case *Lambda:
 		for _, p := range x.Params {
-			b[p.Name] = true
+			b.set[p.Name] = true
 		}
 	case *Comp:
 		for _, c := range x.Clauses {
@@ -296,21 +307,21 @@ func (b binder) stmt(s Stmt) {
 	case *For:
 		b.target(s.Target)
 	case *FuncDef:
-		b[s.Name] = true
+		b.set[s.Name] = true
 		for _, p := range s.Params {
-			b[p.Name] = true
+			b.set[p.Name] = true
 		}
-		boundNames(s.Body, b)
+		boundNames(s.Body, b.set, b.has)
 	case *ClassDef:
-		b[s.Name] = true
-		boundNames(s.Body, b)
+		b.set[s.Name] = true
+		boundNames(s.Body, b.set, b.has)
 	case *ImportStmt, *ImportFrom:
 		for _, n := range importedNames(s) {
-			b[n] = true
+			b.set[n] = true
 		}
 	case *Try:
 		for _, h := range s.Handlers {
-			b[h.Name] = true
+			b.set[h.Name] = true
 		}
 	case *With:
 		for _, it := range s.Items {

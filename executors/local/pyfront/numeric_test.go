@@ -33,7 +33,7 @@ func TestNumericNames(t *testing.T) {
 			t.Fatalf("%q: %v", c.src, err)
 		}
 		shadowed := map[string]bool{}
-		boundNames(mod, shadowed)
+		boundNames(mod, shadowed, a.has)
 		var fn *FuncDef
 		for _, s := range mod {
 			if d, ok := s.(*FuncDef); ok && d.Name == "f" {

@@ -79,6 +79,7 @@ func (p *parser) namedExprTest() Expr {
 	if p.kind() == tNAME && p.peek(1) == tWALRUS {
 		t := p.next()
 		w := p.next()
+		p.a.has.walrus = true
 		return &NamedExpr{pos: w.at(), Target: p.newName(t), Value: p.test()}
 	}
 	x := p.test()
@@ -130,6 +131,7 @@ func (p *parser) lambda() Expr {
 	p.funcs, p.loops = funcs+1, 0
 	body := p.test()
 	p.funcs, p.loops = funcs, loops
+	p.a.has.lambda = true
 	n := take(&p.a.lambdas)
 	*n = Lambda{pos: t.at(), Params: params, Body: body}
 	return n
@@ -491,6 +493,7 @@ func (p *parser) sliceItem() Expr {
 
 // comp parses the clauses of a comprehension whose element was parsed.
 func (p *parser) comp(kind tokKind, elt, val Expr, at pos) *Comp {
+	p.a.has.comp = true
 	c := take(&p.a.comps)
 	*c = Comp{pos: at, Kind: kind, Elt: elt, Val: val}
 	var clBuf [1]clause
@@ -534,6 +537,7 @@ func (p *parser) yieldExpr() Expr {
 	if p.funcs == 0 {
 		p.failAt(t.at(), "'yield' outside function")
 	}
+	p.a.has.yield = true
 	y := &Yield{pos: t.at()}
 	if p.kind() == kwFrom {
 		p.next()

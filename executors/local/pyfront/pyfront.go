@@ -83,7 +83,7 @@ func LowerIn(filename, src string, bound func(name string) bool) (*Program, erro
 	if a.bound == nil {
 		a.bound, a.scratch = map[string]bool{}, map[string]bool{}
 	}
-	boundNames(stmts, a.bound)
+	boundNames(stmts, a.bound, a.has)
 	l := &a.lower
 	l.file, l.a, l.own, l.bound, l.leafSlabs = &filename, a, a.bound, bound, a.leaves
 	l.sizeSlabs(a.ntoks)

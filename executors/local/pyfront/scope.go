@@ -238,8 +238,9 @@ func (l *lowerer) dot(x syntax.Expr, name string, at pos) *syntax.DotExpr {
 }
 
 // functionLocals returns the names a function body binds, parameters
-// included, minus those declared global or nonlocal.
-func functionLocals(params []Param, body []Stmt) map[string]bool {
+// included, minus those declared global or nonlocal; walrus says the
+// module has assignment expressions.
+func functionLocals(params []Param, body []Stmt, walrus bool) map[string]bool {
 	names := map[string]bool{}
 	for _, p := range params {
 		if p.Name != "" {
@@ -247,7 +248,7 @@ func functionLocals(params []Param, body []Stmt) map[string]bool {
 		}
 	}
 	declared := map[string]bool{}
-	bindings(body, names, declared)
+	bindings(body, names, declared, walrus)
 	for n := range declared {
 		delete(names, n)
 	}
@@ -257,13 +258,19 @@ func functionLocals(params []Param, body []Stmt) map[string]bool {
 // bindings adds to names every name the statements bind in their own
 // scope (not in nested functions, classes, lambdas or comprehensions,
 // except for assignment expressions, which bind in the enclosing
-// function), and to declared the global and nonlocal names.
-func bindings(body []Stmt, names, declared map[string]bool) {
-	walkStmts(body, func(x Expr) {
-		if w, ok := x.(*NamedExpr); ok {
-			names[w.Target.ID] = true
+// function), and to declared the global and nonlocal names. Without
+// walrus (no assignment expression in the module) it visits no
+// expression.
+func bindings(body []Stmt, names, declared map[string]bool, walrus bool) {
+	var fx func(Expr)
+	if walrus {
+		fx = func(x Expr) {
+			if w, ok := x.(*NamedExpr); ok {
+				names[w.Target.ID] = true
+			}
 		}
-	}, func(s Stmt) {
+	}
+	walkStmts(body, fx, func(s Stmt) {
 		switch n := s.(type) {
 		case *Global:
 			for _, name := range n.Names {
@@ -318,22 +325,23 @@ func bindings(body []Stmt, names, declared map[string]bool) {
 // closureBindings adds to out the names bound inside the parts of try
 // statements in body that are lowered to nested functions: every try
 // body, and with a finally clause also the handlers and the else clause.
-func closureBindings(body []Stmt, out map[string]bool) {
+// walrus is as for bindings.
+func closureBindings(body []Stmt, out map[string]bool, walrus bool) {
 	declared := map[string]bool{}
 	walkStmts(body, nil, func(s Stmt) {
 		t, ok := s.(*Try)
 		if !ok {
 			return
 		}
-		bindings(t.Body, out, declared)
+		bindings(t.Body, out, declared, walrus)
 		if t.Finally != nil {
 			for _, h := range t.Handlers {
 				if h.Name != "" {
 					out[h.Name] = true
 				}
-				bindings(h.Body, out, declared)
+				bindings(h.Body, out, declared, walrus)
 			}
-			bindings(t.Else, out, declared)
+			bindings(t.Else, out, declared, walrus)
 		}
 	})
 }
