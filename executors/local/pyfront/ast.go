@@ -378,7 +378,8 @@ type withItem struct {
 // slab with their capacity capped, so appending to one never overwrites
 // its neighbour. No node outlives the lowering (the lowered tree holds
 // strings and numbers of the parser's nodes, never the nodes), so the
-// slabs are cleared and reused by the next parse.
+// slabs are cleared and reused by the next parse. The arena also holds
+// the memory the lowering needs only while it runs, reused the same way.
 type arena struct {
 	names     []Name
 	nums      []Num
@@ -422,20 +423,23 @@ type arena struct {
 	// fieldToks is a token buffer for f-string fields, free for reuse.
 	fieldToks []token
 
-	// Scratch memory of the lowering, which ends before the arena goes
-	// back to the pool.
+	// What the parser saw: the module's token count (sizeSlabs) and
+	// which expressions it holds at all.
+	ntoks int
+	has   contents
+
+	// Memory of the lowering, which ends before the arena goes back to
+	// the pool.
+	lower    lowerer
 	bound    map[string]bool // the names the program binds (boundNames)
 	bindings []binding       // numericNames
 	numeric  map[string]bool // numericNames
 	scratch  map[string]bool // a set for one step of the lowering, emptied after
-	// leaves holds the tails of the lowering's last blocks of leaves
-	// (slab).
-	leaves  leafSlabs
-	ntoks   int // the module's tokens (sizeSlabs)
-	has     contents
-	scopes  []*scope // newScope
-	nscopes int      // how many of scopes are in use
-	lower   lowerer
+	scopes   []*scope        // newScope
+	nscopes  int             // how many of scopes are in use
+	// leaves holds the unused tails of the lowering's last blocks of
+	// leaves, which the next lowering may use (slab).
+	leaves leafSlabs
 }
 
 // slabGrow is the least size of a slab allocated when the counted one
