@@ -20,7 +20,7 @@ def body():
     def __str__(self):
         s = "x"
         while True:
-            s = (__sa_plus + s) + s
+            s = __sa_plus[s][s]
     return {"__repr__": __repr__, "__str__": __str__}, __sa_cell("__class__")
 t = body()
 C = __sa_class("C", t[0], t[1], [], __sa_box, Exception)

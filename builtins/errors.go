@@ -47,7 +47,7 @@ var errorPatterns = []struct {
 	{regexp.MustCompile(`^too few values to unpack \(got (\d+), want (\d+)\)`), "ValueError", func(m []string) string {
 		return "not enough values to unpack (expected " + m[2] + ", got " + m[1] + ")"
 	}},
-	{regexp.MustCompile(`^too many values to unpack \(got \d+, want (\d+)\)`), "ValueError", func(m []string) string {
+	{regexp.MustCompile(`^too many values to unpack \(got -?\d+, want (\d+)\)`), "ValueError", func(m []string) string {
 		return "too many values to unpack (expected " + m[1] + ")"
 	}},
 	{regexp.MustCompile(`^function (\w+) missing (\d+) arguments? \((.*)\)$`), "TypeError", missingArgs},

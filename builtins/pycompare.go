@@ -31,6 +31,11 @@ func pyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 		}
 		return threeWay(op, n-m), nil
 	}
+	if isNaN(x) || isNaN(y) {
+		// go.starlark.net orders NaN above every number; in Python every
+		// ordered comparison with it is false.
+		return false, nil
+	}
 	if op == syntax.LT {
 		return less(x, y)
 	}

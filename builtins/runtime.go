@@ -47,15 +47,17 @@ func init() {
 func Runtime() starlark.StringDict {
 	box := &ThreadBox{}
 	d := starlark.StringDict{
-		HelperPlus:   &plusGuard{box: box},
-		HelperIPlus:  &plusGuard{box: box, inplace: true},
-		HelperMul:    starlark.NewBuiltin(HelperMul, saMul),
-		HelperPow:    starlark.NewBuiltin(HelperPow, saPow),
-		HelperFormat: starlark.NewBuiltin(HelperFormat, saFmt),
-		HelperAttr:   starlark.NewBuiltin(HelperAttr, saAttr),
-		HelperIs:     starlark.NewBuiltin(HelperIs, saIs),
-		HelperIter:   starlark.NewBuiltin(HelperIter, saIter),
-		HelperMod:    starlark.NewBuiltin(HelperMod, saMod),
+		HelperPlus:     &plusGuard{box: box},
+		HelperIPlus:    &plusGuard{box: box, inplace: true},
+		HelperUnpack:   newUnpacker(box),
+		HelperCmpConst: starlark.NewBuiltin(HelperCmpConst, cmpConsts{}.make),
+		HelperMul:      starlark.NewBuiltin(HelperMul, saMul),
+		HelperPow:      starlark.NewBuiltin(HelperPow, saPow),
+		HelperFormat:   starlark.NewBuiltin(HelperFormat, saFmt),
+		HelperAttr:     starlark.NewBuiltin(HelperAttr, saAttr),
+		HelperIs:       starlark.NewBuiltin(HelperIs, saIs),
+		HelperIter:     starlark.NewBuiltin(HelperIter, saIter),
+		HelperMod:      starlark.NewBuiltin(HelperMod, saMod),
 
 		HelperEnter:     starlark.NewBuiltin(HelperEnter, saEnter),
 		HelperBox:       box,

@@ -176,7 +176,12 @@ func topLevelBindings(stmts []syntax.Stmt) map[string]bool {
 	target = func(x syntax.Expr) {
 		switch x := x.(type) {
 		case *syntax.Ident:
-			bound[x.Name] = true
+			// A comparison constant's name always holds the same
+			// object (pyfront.CmpConstPrefix): binding it again
+			// changes nothing an earlier function reads.
+			if !strings.HasPrefix(x.Name, pyfront.CmpConstPrefix) {
+				bound[x.Name] = true
+			}
 		case *syntax.TupleExpr:
 			for _, e := range x.List {
 				target(e)

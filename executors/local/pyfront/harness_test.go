@@ -298,6 +298,7 @@ func testPredeclared(out *strings.Builder) starlark.StringDict {
 	// (From one Runtime, so that the guards and __sa_enter share its box.)
 	rt := builtins.Runtime()
 	for _, name := range []string{builtins.HelperPlus, builtins.HelperIPlus, builtins.HelperMod,
+		builtins.HelperCmpConst, builtins.HelperUnpack,
 		builtins.HelperEnter, builtins.HelperBox, builtins.HelperAssert, builtins.HelperIndex,
 		builtins.HelperSlice, builtins.HelperEq, builtins.HelperBinop,
 		// So are loops, generators and the call helpers.

@@ -34,6 +34,9 @@ type lowerer struct {
 	bound func(name string) bool
 	// a is the parse's arena, whose scratch memory the lowering uses.
 	a *arena
+	// consts are the bindings of the comparison constants the module
+	// uses, for its prologue (cmpConst).
+	consts []syntax.Stmt
 
 	leafSlabs
 	nodeSlabs
@@ -66,7 +69,8 @@ func (l *lowerer) reset() {
 	clear(l.scopes[:cap(l.scopes)])
 	clear(l.loops[:cap(l.loops)])
 	clear(l.handlers[:cap(l.handlers)])
-	*l = lowerer{scopes: l.scopes[:0], loops: l.loops[:0], handlers: l.handlers[:0]}
+	clear(l.consts[:cap(l.consts)])
+	*l = lowerer{scopes: l.scopes[:0], loops: l.loops[:0], handlers: l.handlers[:0], consts: l.consts[:0]}
 }
 
 // shadowed reports a name the program or an earlier step binds.
@@ -98,9 +102,10 @@ func (l *lowerer) module(stmts []Stmt) (out []syntax.Stmt, err error) {
 }
 
 // prologue prepends to a lowered module the call that records its thread
-// (builtins.HelperEnter) and the declarations of the globals that try
-// bodies assign through the globals view: "if False: x = None" gives x a
-// slot in the module without running anything.
+// (builtins.HelperEnter), the bindings of its comparison constants
+// (cmpConst) and the declarations of the globals that try bodies assign
+// through the globals view: "if False: x = None" gives x a slot in the
+// module without running anything.
 // The module's statements are body[1:]; body[0] is free for the call.
 func (l *lowerer) prologue(mod *scope, stmts []Stmt, body []syntax.Stmt) []syntax.Stmt {
 	at := pos{Line: 1, Col: 1}
@@ -108,12 +113,13 @@ func (l *lowerer) prologue(mod *scope, stmts []Stmt, body []syntax.Stmt) []synta
 		at = stmts[0].at()
 	}
 	enter := l.exprStmt(l.call(builtins.HelperEnter, at, l.ident(builtins.HelperBox, at)))
-	if len(mod.gdecl) == 0 {
+	if len(mod.gdecl) == 0 && len(l.consts) == 0 {
 		body[0] = enter
 		return body
 	}
-	pre := make([]syntax.Stmt, 0, len(mod.gdecl)+len(body))
+	pre := make([]syntax.Stmt, 0, len(mod.gdecl)+len(l.consts)+len(body))
 	pre = append(pre, enter)
+	pre = append(pre, l.consts...)
 	for _, name := range sortedKeys(mod.gdecl) {
 		pre = append(pre, &syntax.IfStmt{
 			If:   l.pos(at),
@@ -536,6 +542,9 @@ func (l *lowerer) assignTo(t Expr, v syntax.Expr, at pos, out []syntax.Stmt) []s
 				return l.setSlice(sub, sl, v, at, out)
 			}
 		}
+		if ok {
+			v = l.unpackable(v, len(seq.Elts), at)
+		}
 		return append(out, l.assign(l.target(t), v, at))
 	}
 	tmp := l.temp()
@@ -582,6 +591,21 @@ func (l *lowerer) assignTo(t Expr, v syntax.Expr, at pos, out []syntax.Stmt) []s
 	}
 	st := seq.Elts[star].(*Starred)
 	return append(out, l.assign(l.target(st.X), slice(l.ident(tmp, at), lo, hi), at))
+}
+
+// unpackable is the value v unpacked into n targets: a generator is
+// drained by __sa_unpack[n] % v, so that its exception surfaces
+// (builtins/unpack.go); a tuple or list display needs nothing.
+func (l *lowerer) unpackable(v syntax.Expr, n int, at pos) syntax.Expr {
+	switch v.(type) {
+	case *syntax.TupleExpr, *syntax.ListExpr:
+		return v
+	}
+	if n > builtins.MaxUnpack {
+		n = 0
+	}
+	guard := &syntax.IndexExpr{X: l.ident(builtins.HelperUnpack, at), Lbrack: l.pos(at), Y: l.int(n, at), Rbrack: l.pos(at)}
+	return l.binary(syntax.PERCENT, guard, v, at)
 }
 
 // target lowers an assignment target.

@@ -4,6 +4,8 @@ package pyfront
 
 import (
 	"math/big"
+	"slices"
+	"strings"
 
 	"github.com/star-agent/star-agent/builtins"
 	"go.starlark.net/syntax"
@@ -270,10 +272,10 @@ func (l *lowerer) boolBinop(op tokKind, x, y Expr, at pos) syntax.Expr {
 }
 
 // plus is x + y guarded against concatenation past the memory budget:
-// (guard + x) + y, where guard is builtins.HelperPlus or HelperIPlus (see
+// guard[x][y], where guard is builtins.HelperPlus or HelperIPlus (see
 // builtins/add.go for why it is not a call).
 func (l *lowerer) plus(guard string, x, y syntax.Expr, at pos) syntax.Expr {
-	return l.binary(syntax.PLUS, l.binary(syntax.PLUS, l.ident(guard, at), x, at), y, at)
+	return l.indexExpr(l.indexExpr(l.ident(guard, at), at, x, at), at, y, at)
 }
 
 func (l *lowerer) binOp(n *BinOp) syntax.Expr {
@@ -342,8 +344,89 @@ func (l *lowerer) cmp(op cmpOp, x, y syntax.Expr, px, py Expr) syntax.Expr {
 			}
 			return c
 		}
+	case tLT, tLE, tGT, tGE:
+		// Against a number literal the other operand may be a Decimal,
+		// a Fraction, a bool or an IntEnum member, which go.starlark.net
+		// does not order against numbers, or a float NaN, which it orders
+		// above them all: x < 2 is x in K, for a constant K whose
+		// membership test compares as CPython does, as fast as
+		// Starlark's < (builtins/cmpguard.go). Proven numbers are no
+		// exception, as they may be NaN.
+		if isNumLit(px) != isNumLit(py) {
+			if isNumLit(px) {
+				return l.binary(syntax.IN, y, l.cmpConst(op, px, true), op.pos)
+			}
+			return l.binary(syntax.IN, x, l.cmpConst(op, py, false), op.pos)
+		}
 	}
 	return l.binary(cmpTokens[op.Op], x, y, op.pos)
+}
+
+// CmpConstPrefix begins the names of the comparison constants a module's
+// prologue binds. A name is derived from the comparison and the literal,
+// and the executor's runtime makes one constant per content, so that
+// rebinding it in a later step changes nothing (the executor does not
+// re-define earlier functions that read it).
+const CmpConstPrefix = "__sa_k_"
+
+// cmpConst returns the name of the comparison constant for op with the
+// number literal lit on the left (litLeft) or the right, declaring it for
+// the prologue.
+func (l *lowerer) cmpConst(op cmpOp, lit Expr, litLeft bool) *syntax.Ident {
+	var b strings.Builder
+	b.WriteString(CmpConstPrefix)
+	b.WriteString(cmpConstOps[op.Op])
+	if litLeft {
+		b.WriteString("_l_")
+	} else {
+		b.WriteString("_r_")
+	}
+	for x := lit; ; {
+		switch n := x.(type) {
+		case *Paren:
+			x = n.X
+			continue
+		case *UnaryOp:
+			b.WriteByte("pm"[boolIndex(n.Op == tMINUS)])
+			x = n.X
+			continue
+		case *Num:
+			for _, c := range []byte(n.Raw) {
+				switch c {
+				case '.':
+					c = 'd'
+				case '+':
+					c = 'p'
+				case '-':
+					c = 'm'
+				}
+				b.WriteByte(c)
+			}
+		}
+		break
+	}
+	name := b.String()
+	if !slices.ContainsFunc(l.consts, func(c syntax.Stmt) bool {
+		return c.(*syntax.AssignStmt).LHS.(*syntax.Ident).Name == name
+	}) {
+		at := lit.at()
+		k := l.call(builtins.HelperCmpConst, at, l.str(cmpConstSyms[op.Op], at), l.expr(lit), l.ident(pyBool[litLeft], at))
+		l.consts = append(l.consts, l.assign(l.ident(name, at), k, at))
+	}
+	return l.ident(name, op.pos)
+}
+
+var (
+	cmpConstOps  = map[tokKind]string{tLT: "lt", tLE: "le", tGT: "gt", tGE: "ge"}
+	cmpConstSyms = map[tokKind]string{tLT: "<", tLE: "<=", tGT: ">", tGE: ">="}
+	pyBool       = map[bool]string{true: "True", false: "False"}
+)
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // numericEq reports a number literal compared with an expression that

@@ -1,6 +1,6 @@
 package pyfront
 
-// Numeric inference. The memory guard on a + b ((__sa_plus + a) + b) is
+// Numeric inference. The memory guard on a + b (__sa_plus[a][b]) is
 // needed only when both operands could be sequences: a concatenation can
 // double a value in one interpreter step. In a tight arithmetic loop the
 // guard's extra operator shows, so the lowering skips it when both
