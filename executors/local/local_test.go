@@ -433,3 +433,16 @@ func TestUnrelatedRebindingKeepsFunctions(t *testing.T) {
 		t.Errorf("rebinding a name the function reads: %q %v", res.Stdout, res.Err)
 	}
 }
+
+// TestComparisonConstantsKeepFunctions checks that a later step using the
+// same comparison with a literal (whose constant the prologue binds again)
+// does not re-define earlier functions that use it: re-definition would
+// evaluate their defaults again.
+func TestComparisonConstantsKeepFunctions(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	run(t, e, "made = []\ndef positive(x, _=made.append(1)):\n    return x > 0\nkept = positive")
+	res := run(t, e, "z = 3\nok = z > 0\nprint(len(made), kept is positive, positive(-1), ok)")
+	if res.Err != nil || res.Stdout != "1 True False True\n" {
+		t.Errorf("a step with the same comparison re-defined the function: %q %v", res.Stdout, res.Err)
+	}
+}
