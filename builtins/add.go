@@ -148,7 +148,10 @@ func iadd(thread *starlark.Thread, x, y starlark.Value) (starlark.Value, error) 
 		return nil, Errorf("TypeError", "'%s' object is not iterable", y.Type())
 	}
 	if n := starlark.Len(y); n > 0 {
-		if err := Alloc(thread, int64(n)*16); err != nil {
+		// Appending grows the list's array a quarter at a time: while
+		// the last copy is made, the old array and the new one, up to
+		// twice the final length between them, are both live.
+		if err := Alloc(thread, int64(list.Len()+n)*16*2); err != nil {
 			return nil, err
 		}
 	}
