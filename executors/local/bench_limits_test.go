@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"runtime"
 	"testing"
 	"time"
 
@@ -41,38 +42,47 @@ func BenchmarkOverhead(b *testing.B) {
 			if res, _ := e.Execute(ctx, p.setup); res.Err != nil {
 				b.Fatal(res.Err)
 			}
-			var bare, limited, engine time.Duration
+			// Each run starts from a collected heap, so that no variant
+			// pays for the garbage of another; medians, as one run's
+			// collections can land anywhere.
+			var bare, limited, engine []time.Duration
+			timed := func(f func()) time.Duration {
+				b.StopTimer()
+				runtime.GC()
+				b.StartTimer()
+				start := time.Now()
+				f()
+				return time.Since(start)
+			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				start := time.Now()
-				if _, err := starlark.ExecFileOptions(opts, &starlark.Thread{}, "stmt", p.stmt, bareGlobals); err != nil {
-					b.Fatal(err)
-				}
-				bare += time.Since(start)
-
-				start = time.Now()
-				runCtx, cancel := context.WithTimeout(ctx, limits.Timeout)
-				thread := &starlark.Thread{}
-				newMonitor(thread, limitGlobals, limits, runCtx).install()
-				if _, err := starlark.ExecFileOptions(opts, thread, "stmt", p.stmt, limitGlobals); err != nil {
-					b.Fatal(err)
-				}
-				cancel()
-				limited += time.Since(start)
-
-				start = time.Now()
-				if res, _ := e.Execute(ctx, p.stmt); res.Err != nil {
-					b.Fatal(res.Err)
-				}
-				engine += time.Since(start)
+				bare = append(bare, timed(func() {
+					if _, err := starlark.ExecFileOptions(opts, &starlark.Thread{}, "stmt", p.stmt, bareGlobals); err != nil {
+						b.Fatal(err)
+					}
+				}))
+				limited = append(limited, timed(func() {
+					runCtx, cancel := context.WithTimeout(ctx, limits.Timeout)
+					defer cancel()
+					thread := &starlark.Thread{}
+					newMonitor(thread, limitGlobals, limits, runCtx).install()
+					if _, err := starlark.ExecFileOptions(opts, thread, "stmt", p.stmt, limitGlobals); err != nil {
+						b.Fatal(err)
+					}
+				}))
+				engine = append(engine, timed(func() {
+					if res, _ := e.Execute(ctx, p.stmt); res.Err != nil {
+						b.Fatal(res.Err)
+					}
+				}))
 			}
 			b.StopTimer()
-			n := float64(b.N)
-			b.ReportMetric(float64(bare.Microseconds())/n/1000, "bare-ms")
-			b.ReportMetric(float64(limited.Microseconds())/n/1000, "limits-ms")
-			b.ReportMetric(float64(engine.Microseconds())/n/1000, "engine-ms")
-			b.ReportMetric(100*(float64(limited)/float64(bare)-1), "limits-%")
-			b.ReportMetric(100*(float64(engine)/float64(limited)-1), "lowering-%")
+			mb, ml, me := median(bare), median(limited), median(engine)
+			b.ReportMetric(float64(mb.Microseconds())/1000, "bare-ms")
+			b.ReportMetric(float64(ml.Microseconds())/1000, "limits-ms")
+			b.ReportMetric(float64(me.Microseconds())/1000, "engine-ms")
+			b.ReportMetric(100*(float64(ml)/float64(mb)-1), "limits-%")
+			b.ReportMetric(100*(float64(me)/float64(ml)-1), "lowering-%")
 		})
 	}
 }
