@@ -5,14 +5,9 @@ package pyfront
 
 // walkStmts calls fx for every expression and fs for every statement in
 // body, not descending into nested function or class bodies or lambdas.
+// Either may be nil; without fx, expressions are not visited (they hold
+// no statements).
 func walkStmts(body []Stmt, fx func(Expr), fs func(Stmt)) {
-	if fx == nil {
-		// Expressions hold no statements: visit the statements alone.
-		if fs != nil {
-			walkStmtsOnly(body, fs)
-		}
-		return
-	}
 	for _, s := range body {
 		if fs != nil {
 			fs(s)
@@ -85,35 +80,8 @@ func walkStmts(body []Stmt, fx func(Expr), fs func(Stmt)) {
 	}
 }
 
-// walkStmtsOnly is walkStmts without an expression visitor.
-func walkStmtsOnly(body []Stmt, fs func(Stmt)) {
-	for _, s := range body {
-		fs(s)
-		switch n := s.(type) {
-		case *If:
-			walkStmtsOnly(n.Body, fs)
-			walkStmtsOnly(n.Else, fs)
-		case *For:
-			walkStmtsOnly(n.Body, fs)
-			walkStmtsOnly(n.Else, fs)
-		case *While:
-			walkStmtsOnly(n.Body, fs)
-			walkStmtsOnly(n.Else, fs)
-		case *Try:
-			walkStmtsOnly(n.Body, fs)
-			for _, h := range n.Handlers {
-				walkStmtsOnly(h.Body, fs)
-			}
-			walkStmtsOnly(n.Else, fs)
-			walkStmtsOnly(n.Finally, fs)
-		case *With:
-			walkStmtsOnly(n.Body, fs)
-		}
-	}
-}
-
 func walkExpr(x Expr, f func(Expr)) {
-	if x == nil {
+	if x == nil || f == nil {
 		return
 	}
 	f(x)
