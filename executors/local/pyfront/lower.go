@@ -843,8 +843,10 @@ func (l *lowerer) forStmt(n *For, out []syntax.Stmt) []syntax.Stmt {
 	flag, out := l.elseFlag(n.Body, n.Else, n.pos, out)
 	fs := &syntax.ForStmt{For: l.pos(n.pos), X: iter}
 	var pre []syntax.Stmt
-	if hasStar(n.Target) {
-		// for a, *b in xs: unpack a temporary at the top of the body.
+	if _, seq := unparen(n.Target).(*Seq); hasStar(n.Target) || seq && !l.yieldsTuples(n.Iter) {
+		// for a, *b in xs: unpack a temporary at the top of the body;
+		// likewise for a, b in xs, whose items might be generators
+		// (see unpackable).
 		tmp := l.temp()
 		fs.Vars = l.ident(tmp, n.pos)
 		pre = l.assignTo(n.Target, l.ident(tmp, n.pos), n.pos, nil)
@@ -857,6 +859,22 @@ func (l *lowerer) forStmt(n *For, out []syntax.Stmt) []syntax.Stmt {
 		out = append(out, l.loopCheck(n.pos))
 	}
 	return l.elseClause(flag, n.Else, n.pos, out)
+}
+
+// yieldsTuples reports iterables whose items are tuples made by the
+// runtime (d.items(), enumerate, zip), which unpack natively.
+func (l *lowerer) yieldsTuples(x Expr) bool {
+	c, ok := unparen(x).(*Call)
+	if !ok {
+		return false
+	}
+	switch fn := c.Fn.(type) {
+	case *Attr:
+		return fn.Name == "items" && len(c.Args) == 0
+	case *Name:
+		return (fn.ID == "enumerate" || fn.ID == "zip") && !l.shadowed(fn.ID)
+	}
+	return false
 }
 
 func hasStar(t Expr) bool {

@@ -29,4 +29,15 @@ def f():
 print(f())
 (p, q), r = [iter([1, 2]), 3]
 print(p, q, r)
+def pairs():
+    yield (1, 2)
+    yield h()
+try:
+    for a, b in pairs():
+        print("pair", a, b)
+except KeyError as e:
+    print("KeyError in a for target", e)
+points = [(1, 2), [3, 4]]
+for i, (x, y) in enumerate(points):
+    print(i, x + y)
 final_answer([p, q, r])
