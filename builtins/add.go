@@ -108,24 +108,20 @@ func (p *plusOperand) Hash() (uint32, error) {
 
 // Get is the operand plus y.
 func (p *plusOperand) Get(y starlark.Value) (starlark.Value, bool, error) {
-	z, err := p.add(y)
-	return z, true, err
-}
-
-func (p *plusOperand) add(y starlark.Value) (starlark.Value, error) {
 	th := p.g.box.current()
 	if th == nil {
 		// No execution is in progress (a value's __repr__ rendered for the
 		// host afterwards): bounded like a scratch thread.
 		if n := concatSize(p.x, y); n > scratchMemory {
-			return nil, Errorf("MemoryError", "allocating %s outside an execution refused", FormatBytes(n))
+			return nil, true, Errorf("MemoryError", "allocating %s outside an execution refused", FormatBytes(n))
 		}
 	}
 	if p.g.inplace {
 		z, err := iadd(th, p.x, y)
-		return z, augmented(err)
+		return z, true, augmented(err)
 	}
-	return add(th, p.x, y)
+	z, err := add(th, p.x, y)
+	return z, true, err
 }
 
 // add is x + y with the budget charged for a large concatenation.

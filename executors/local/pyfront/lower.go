@@ -604,7 +604,7 @@ func (l *lowerer) unpackable(v syntax.Expr, n int, at pos) syntax.Expr {
 	if n > builtins.MaxUnpack {
 		n = 0
 	}
-	guard := &syntax.IndexExpr{X: l.ident(builtins.HelperUnpack, at), Lbrack: l.pos(at), Y: l.int(n, at), Rbrack: l.pos(at)}
+	guard := l.indexExpr(l.ident(builtins.HelperUnpack, at), at, l.int(n, at), at)
 	return l.binary(syntax.PERCENT, guard, v, at)
 }
 

@@ -373,61 +373,60 @@ const CmpConstPrefix = "__sa_k_"
 // number literal lit on the left (litLeft) or the right, declaring it for
 // the prologue.
 func (l *lowerer) cmpConst(op cmpOp, lit Expr, litLeft bool) *syntax.Ident {
-	var b strings.Builder
-	b.WriteString(CmpConstPrefix)
-	b.WriteString(cmpConstOps[op.Op])
+	side, onLeft := "_r_", "False"
 	if litLeft {
-		b.WriteString("_l_")
-	} else {
-		b.WriteString("_r_")
+		side, onLeft = "_l_", "True"
 	}
-	for x := lit; ; {
-		switch n := x.(type) {
-		case *Paren:
-			x = n.X
-			continue
-		case *UnaryOp:
-			b.WriteByte("pm"[boolIndex(n.Op == tMINUS)])
-			x = n.X
-			continue
-		case *Num:
-			for _, c := range []byte(n.Raw) {
-				switch c {
-				case '.':
-					c = 'd'
-				case '+':
-					c = 'p'
-				case '-':
-					c = 'm'
-				}
-				b.WriteByte(c)
-			}
-		}
-		break
-	}
+	var b strings.Builder
+	b.WriteString(CmpConstPrefix + cmpConstOps[op.Op] + side)
+	writeLiteralName(&b, lit)
 	name := b.String()
 	if !slices.ContainsFunc(l.consts, func(c syntax.Stmt) bool {
 		return c.(*syntax.AssignStmt).LHS.(*syntax.Ident).Name == name
 	}) {
 		at := lit.at()
-		k := l.call(builtins.HelperCmpConst, at, l.str(cmpConstSyms[op.Op], at), l.expr(lit), l.ident(pyBool[litLeft], at))
+		k := l.call(builtins.HelperCmpConst, at, l.str(cmpConstSyms[op.Op], at), l.expr(lit), l.ident(onLeft, at))
 		l.consts = append(l.consts, l.assign(l.ident(name, at), k, at))
 	}
 	return l.ident(name, op.pos)
 }
 
+// writeLiteralName writes the number literal x as identifier characters:
+// its text with '.', '+' and '-' (signs included) as 'd', 'p' and 'm'.
+func writeLiteralName(b *strings.Builder, x Expr) {
+	switch n := x.(type) {
+	case *Paren:
+		writeLiteralName(b, n.X)
+	case *UnaryOp:
+		sign := byte('+')
+		if n.Op == tMINUS {
+			sign = '-'
+		}
+		b.WriteByte(literalNameChar(sign))
+		writeLiteralName(b, n.X)
+	case *Num:
+		for _, c := range []byte(n.Raw) {
+			b.WriteByte(literalNameChar(c))
+		}
+	}
+}
+
+func literalNameChar(c byte) byte {
+	switch c {
+	case '.':
+		return 'd'
+	case '+':
+		return 'p'
+	case '-':
+		return 'm'
+	}
+	return c
+}
+
 var (
 	cmpConstOps  = map[tokKind]string{tLT: "lt", tLE: "le", tGT: "gt", tGE: "ge"}
 	cmpConstSyms = map[tokKind]string{tLT: "<", tLE: "<=", tGT: ">", tGE: ">="}
-	pyBool       = map[bool]string{true: "True", false: "False"}
 )
-
-func boolIndex(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 // numericEq reports a number literal compared with an expression that
 // cannot be a bool (i % 3 == 0, len(xs) == 0): go.starlark.net's == is

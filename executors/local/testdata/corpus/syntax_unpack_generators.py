@@ -40,4 +40,10 @@ except KeyError as e:
 points = [(1, 2), [3, 4]]
 for i, (x, y) in enumerate(points):
     print(i, x + y)
+a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17 = (i * 2 for i in range(17))
+print("seventeen", a1, a17)
+try:
+    a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17 = (i for i in range(18))
+except ValueError as e:
+    print(e)
 final_answer([p, q, r])
