@@ -10,6 +10,13 @@
 // JSON). Before an action runs in an engine, the variables the other engine
 // changed are copied in; values that cannot cross are named in Result.Notes
 // so that the model knows.
+//
+// Values that cross into Python are written out as JSON, and a value that
+// shares structure (a = [0]*1000; b = [a]*1000; c = [b]*100 is a few
+// kilobytes in the Starlark engine) can be huge written out. Each crossing
+// therefore has a budget (half the Python sandbox's message limit, see
+// runner.Limits): every variable's encoding is charged against it while it
+// is encoded, and a variable that does not fit stays behind with a note.
 package router
 
 import (
@@ -23,6 +30,7 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
@@ -44,6 +52,16 @@ type Router struct {
 	pythonOnly map[string]string
 	localOnly  map[string]string
 }
+
+// CarryBudgeter is implemented by Python executors that say how much
+// variable data (in runner.EncodeLimit's cost units) one crossing may carry.
+type CarryBudgeter interface {
+	CarryBudget() int64
+}
+
+// defaultCarryBudget is the budget of a crossing into a Python executor
+// that does not say: half the message limit of a default sandbox.
+var defaultCarryBudget = runner.LimitsFor(0, 0).MaxMessage / 2
 
 // New returns a Router over a local engine and a Python executor. The
 // Router owns both: Close closes them.
@@ -135,6 +153,9 @@ func (r *Router) sync(ctx context.Context, engine string, notes *[]string) error
 	if err != nil {
 		return fmt.Errorf("router: read variables of %s: %w", r.last, err)
 	}
+	if engine != local.Engine {
+		vars, skipped = r.fit(vars, skipped)
+	}
 	if err := to.SetVariables(vars); err != nil {
 		return fmt.Errorf("router: copy variables to %s: %w", engine, err)
 	}
@@ -150,4 +171,34 @@ func (r *Router) sync(ctx context.Context, engine string, notes *[]string) error
 	}
 	r.last = engine
 	return nil
+}
+
+// fit keeps the variables whose JSON form fits the crossing's budget, in
+// name order, and moves the others to skipped with the reason. Encoding
+// stops as soon as the budget is spent, so a variable that repeats one list
+// many times costs no more than the budget to refuse.
+func (r *Router) fit(vars map[string]any, skipped map[string]string) (map[string]any, map[string]string) {
+	budget := defaultCarryBudget
+	if b, ok := r.python.(CarryBudgeter); ok {
+		budget = b.CarryBudget()
+	}
+	left := budget
+	kept := make(map[string]any, len(vars))
+	for _, name := range slices.Sorted(maps.Keys(vars)) {
+		_, cost, err := runner.EncodeLimit(vars[name], left)
+		if err != nil {
+			if skipped == nil {
+				skipped = map[string]string{}
+			}
+			if errors.Is(err, runner.ErrTooBig) {
+				skipped[name] = fmt.Sprintf("it is too big to carry to full Python (written out as JSON it passes the %d MiB left of the %d MiB a step may carry; a list repeated many times counts each time); make it smaller or recompute it in a full-Python step", left>>20, budget>>20)
+			} else {
+				skipped[name] = err.Error()
+			}
+			continue
+		}
+		left -= cost
+		kept[name] = vars[name]
+	}
+	return kept, skipped
 }

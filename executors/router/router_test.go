@@ -2,6 +2,8 @@ package router
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -95,4 +97,63 @@ func TestRefusedImportsAreNotRouted(t *testing.T) {
 	if res.Err == nil || res.Err.Type != "ImportError" || res.Engine != local.Engine {
 		t.Fatalf("engine %s err %+v", res.Engine, res.Err)
 	}
+}
+
+// TestAliasedValueBomb: a value that repeats one list many times is a few
+// kilobytes in the Starlark engine and 100 million items written out. The
+// crossing into Python must refuse it without expanding it (it took 1.7 GB
+// of host memory) and say why; the other variables still cross.
+func TestAliasedValueBomb(t *testing.T) {
+	r := newRouter(t)
+	// c is refused by the Starlark engine's export (100 million items),
+	// d by the router's budget (a million items: 2 MB of JSON, but 17
+	// million units of decoding cost).
+	exec(t, r, "a = [0] * 1000\nb = [a] * 10\nc = [[a] * 1000] * 100\nd = [a] * 1000\nsmall = 'kept'")
+	before := rssNow(t)
+	resetPeak(t)
+	res := exec(t, r, "from difflib import SequenceMatcher\nprint(small, len(b), 'c' in globals(), 'd' in globals())")
+	if res.Err != nil || res.Engine != wasm.Engine || res.Stdout != "kept 10 False False\n" {
+		t.Fatalf("engine %s stdout %q err %v", res.Engine, res.Stdout, res.Err)
+	}
+	notes := strings.Join(res.Notes, "\n")
+	for _, want := range []string{"variable c stays in the starlark engine and is not visible here: it is too large to carry",
+		"variable d stays in the starlark engine and is not visible here: it is too big to carry to full Python"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes %q, want %q", notes, want)
+		}
+	}
+	growth := peak(t) - before
+	t.Logf("host peak RSS growth during the crossing: %d MiB", growth>>20)
+	if growth > 600<<20 {
+		t.Errorf("peak RSS grew by %d MiB", growth>>20)
+	}
+	// Back in the Starlark engine, c is still there.
+	if res := exec(t, r, "len(c) * len(c[0]) * len(c[0][0])"); res.Value != int64(100_000_000) {
+		t.Errorf("c after the round trip: %+v", res)
+	}
+}
+
+// resetPeak resets this process's VmHWM (Linux: clear_refs 5).
+func resetPeak(t *testing.T) {
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		t.Skipf("cannot reset peak RSS: %v", err)
+	}
+}
+
+func rssNow(t *testing.T) int64 { return procStatus(t, "VmRSS:") }
+func peak(t *testing.T) int64   { return procStatus(t, "VmHWM:") }
+
+func procStatus(t *testing.T, field string) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, field); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	t.Skipf("no %s in /proc/self/status", field)
+	return 0
 }

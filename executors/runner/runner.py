@@ -6,20 +6,37 @@
 # Everything the runner needs is bound as default arguments or closure cells
 # at start, so that code which rebinds sys.stdout, json or builtins cannot
 # redirect the protocol channel.
+#
+# What this runner cannot do is keep secrets from the code it runs: both live
+# in one interpreter, and gc.get_objects(), frames and closure cells reach
+# everything. The import policy here is therefore advisory (it stops an
+# honest mistake and the cheap routes: __import__ with made-up globals,
+# importlib, a forbidden module reached as an attribute of an authorized
+# one); the sandbox around the interpreter is the boundary. The host trusts
+# no message: see package runner.
 
 import ast
 import base64
 import builtins
 import datetime
+import importlib
 import io
 import json
 import linecache
 import math
 import os
+import reprlib
 import sys
 import traceback
 
 PROTOCOL = 1
+
+
+def _open_channel(path):
+    """Opens the host's dedicated protocol file (WebAssembly sandboxes)."""
+    fd = os.open(path, os.O_RDWR)
+    raw = io.FileIO(fd, "r+", closefd=False)
+    return io.BufferedReader(raw, 1 << 16), raw
 
 
 def _private_channels():
@@ -144,13 +161,26 @@ class Unencodable(Exception):
     pass
 
 
-def encode(v, depth=0, strict=False, _seen=None):
+class TooBig(Unencodable):
+    """The value's JSON would pass the size budget: a value that repeats
+    one list many times ([a] * 1000 where a = [0] * 1000) is small in
+    memory and huge once written out."""
+
+
+def encode(v, depth=0, strict=False, _seen=None, budget=None):
     """Converts v to JSON-ready data with tags for what JSON cannot say.
 
     With strict, values that have no tag raise Unencodable; otherwise they
-    become {"$repr": ..., "type": ...}.
+    become {"$repr": ..., "type": ...}. budget, a one-element list, is the
+    number of JSON bytes the result may take at least (strings and nodes are
+    charged as they are met); TooBig is raised as soon as it runs out, before
+    the whole value is expanded.
     """
     t = type(v)
+    if budget is not None:
+        budget[0] -= (len(v) + 3) if t is str else 3
+        if budget[0] < 0:
+            raise TooBig("its JSON form is too big")
     if v is None or t is bool or t is str:
         return v
     if t is int:
@@ -164,31 +194,35 @@ def encode(v, depth=0, strict=False, _seen=None):
     if depth > _MAX_DEPTH:
         if strict:
             raise Unencodable("nested too deeply")
-        return _opaque(v)
+        return _charged(_opaque(v), budget)
     if _seen is None:
         _seen = set()
     if t in (list, tuple, set, frozenset, dict):
         if id(v) in _seen:
             if strict:
                 raise Unencodable("contains itself")
-            return _opaque(v)
+            return _charged(_opaque(v), budget)
         _seen.add(id(v))
         try:
             if t is list:
-                return [encode(x, depth + 1, strict, _seen) for x in v]
+                return [encode(x, depth + 1, strict, _seen, budget) for x in v]
             if t is dict:
                 if all(type(k) is str for k in v) and not (
                         len(v) == 1 and next(iter(v)).startswith("$")):
-                    return {k: encode(x, depth + 1, strict, _seen) for k, x in v.items()}
-                return {"$dict": [[encode(k, depth + 1, strict, _seen), encode(x, depth + 1, strict, _seen)]
+                    return {k: encode(x, depth + 1, strict, _seen, budget) for k, x in v.items()}
+                return {"$dict": [[encode(k, depth + 1, strict, _seen, budget), encode(x, depth + 1, strict, _seen, budget)]
                                   for k, x in v.items()]}
-            items = [encode(x, depth + 1, strict, _seen) for x in v]
+            items = [encode(x, depth + 1, strict, _seen, budget) for x in v]
             if t is tuple:
                 return {"$tuple": items}
             return {"$set" if t is set else "$frozenset": items}
         finally:
             _seen.discard(id(v))
     if t in (bytes, bytearray):
+        if budget is not None:
+            budget[0] -= len(v) * 4 // 3
+            if budget[0] < 0:
+                raise TooBig("its JSON form is too big")
         return {"$bytes": base64.b64encode(v).decode("ascii")}
     if t is datetime.datetime:
         return {"$datetime": v.isoformat()}
@@ -202,7 +236,15 @@ def encode(v, depth=0, strict=False, _seen=None):
         return {"$repr": v.text, "type": v.type_name}
     if strict:
         raise Unencodable("a value of type %s cannot be represented as JSON" % t.__name__)
-    return _opaque(v)
+    return _charged(_opaque(v), budget)
+
+
+def _charged(o, budget):
+    if budget is not None:
+        budget[0] -= len(o["$repr"]) + len(o["type"]) + 20
+        if budget[0] < 0:
+            raise TooBig("its JSON form is too big")
+    return o
 
 
 def _opaque(v):
@@ -258,101 +300,186 @@ def decode(text):
     return json.loads(text, object_hook=_decode_tag)
 
 
-# ---- the runner --------------------------------------------------------------
+def _message_cost(data):
+    """Mirrors messageCost in session.go: a message's bytes plus 16 for each
+    separator or container, which bounds what the host spends decoding it."""
+    return len(data) + 16 * (data.count(b",") + data.count(b"[") + data.count(b"{") + data.count(b":") + 1)
 
-class Runner:
-    def __init__(self, inp, out):
-        self.inp, self.out = inp, out
-        self.ns = {"__name__": "__main__", "__builtins__": builtins}
-        self.tools = {}
-        self.max_output = 50000
-        self.authorized = None  # None: everything
-        self.forbidden = []
-        self.capture = None
-        self.exec_id = None
-        self.call_seq = 0
-        self.final = None  # (value,) once final_answer was called
-        self.seq = 0
-        self.imported = []
-        self.real_import = builtins.__import__
-        builtins.__import__ = self._guarded_import
-        self.static_names = {"final_answer": self._make_final_answer()}
 
-    # -- channel
+class MessageTooBig(ValueError):
+    """A message would pass the size the host accepts."""
 
-    def send(self, msg):
-        data = json.dumps(msg, ensure_ascii=True, separators=(",", ":"), allow_nan=False)
-        self.out.write(data.encode("ascii") + b"\n")
 
-    def recv(self):
-        line = self.inp.readline()
-        if not line:
-            return None
-        return line
+def _make_channel(inp, out, limits):
+    """Returns send(msg) and recv(), the only functions that touch the
+    protocol channel. limits["max_message"] is the host's per-message cap."""
+    dumps = json.dumps
 
-    # -- import policy
+    def send(msg):
+        data = dumps(msg, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
+        cost = _message_cost(data)
+        if cost > limits["max_message"]:
+            raise MessageTooBig("the message is too big for the host (%d units, at most %d)" % (cost, limits["max_message"]))
+        view = memoryview(data)
+        while view:
+            n = out.write(view)
+            view = view[n or 0:]
 
-    def check_import(self, module):
+    def recv():
+        line = inp.readline()
+        return line or None
+
+    return send, recv
+
+
+_ModuleType = type(sys)
+
+
+def _import_guard(ns, policy, imported):
+    """Installs the import check for the code and returns guard(module).
+
+    policy is {"authorized": list or None (everything), "forbidden": list}.
+    An import is the code's when its caller runs in the code's namespace or
+    in any globals that are not a loaded module's own (so __import__(name,
+    {}) and exec("import x", {}) are checked too); the standard library's
+    imports are free. Modules handed to the code under a restrictive policy
+    are GuardedModule views that refuse to hand out modules the policy does
+    not authorize (random._os is os).
+    """
+    real_import = builtins.__import__
+    getframe = sys._getframe
+    modules = sys.modules
+
+    def check(module):
         """Mirrors executors.ImportPolicy.Check; returns an error message or None."""
+        authorized, forbidden = policy["authorized"], policy["forbidden"]
         top = module.split(".", 1)[0]
-        listing = "[" + ", ".join(self.authorized or []) + "]"
-        if top in self.forbidden or module in self.forbidden:
+        listing = "[" + ", ".join(authorized or []) + "]"
+        if top in forbidden or module in forbidden:
             return ("import of %s is not allowed: it gives access to the host; authorized imports are: %s"
                     % (module, listing))
-        if self.authorized is None or "*" in self.authorized:
+        if authorized is None or "*" in authorized:
             return None
-        for a in self.authorized:
+        for a in authorized:
             if a == module or a == top or module.startswith(a + "."):
                 return None
         return ("import of %s is not allowed; authorized imports are: %s (add it with --imports %s if it is safe)"
                 % (module, listing, top))
 
-    def _guarded_import(self, name, globals=None, locals=None, fromlist=(), level=0):
-        # Only imports made by the user's code (whose globals are the
-        # namespace) are checked; the standard library imports freely.
-        if globals is None:
-            # A direct __import__('x') call passes no globals.
-            globals = sys._getframe(1).f_globals
-        if globals is self.ns and level == 0:
-            msg = self.check_import(name)
+    def restrictive():
+        a = policy["authorized"]
+        return bool(policy["forbidden"]) or (a is not None and "*" not in a)
+
+    def is_code(frame):
+        # The runner's own globals count as the code's: they are reachable
+        # as final_answer.__globals__. The runner imports nothing after start.
+        g = frame.f_globals
+        if g is ns:
+            return True
+        name = g.get("__name__")
+        if type(name) is not str or name == "__main__":
+            return True
+        mod = modules.get(name)
+        return mod is None or getattr(mod, "__dict__", None) is not g
+
+    reals = {}     # id(view) -> module
+    views = {}     # module name -> view
+
+    class GuardedModule(_ModuleType):
+        """An authorized module as the code sees it: a copy of its
+        attributes (refreshed at each import), without the modules it
+        holds; those are looked up, checked and handed out as views."""
+
+        def __getattr__(self, name):
+            real = reals[id(self)]
+            v = getattr(real, name)
+            if isinstance(v, _ModuleType):
+                return guard(v, "%s.%s" % (real.__name__, name))
+            return v
+
+        def __setattr__(self, name, value):
+            setattr(reals[id(self)], name, value)
+            if not isinstance(value, _ModuleType):
+                _ModuleType.__setattr__(self, name, value)
+
+        def __delattr__(self, name):
+            delattr(reals[id(self)], name)
+            self.__dict__.pop(name, None)
+
+    def guard(mod, via=None):
+        if type(mod) is GuardedModule or not restrictive():
+            return mod
+        name = getattr(mod, "__name__", "?")
+        if via is not None:
+            msg = check(name)
             if msg is not None:
-                raise ImportError(msg, name=name)
-            if name not in self.imported:
-                self.imported.append(name)
-        return self.real_import(name, globals, locals, fromlist, level)
+                raise ImportError("%s is the module %s; %s" % (via, name, msg), name=name)
+        v = views.get(name)
+        if v is None or reals.get(id(v)) is not mod:
+            v = GuardedModule(name)
+            reals[id(v)] = mod
+            views[name] = v
+        d = v.__dict__
+        d.clear()
+        for k, x in list(mod.__dict__.items()):
+            if not isinstance(x, _ModuleType):
+                d[k] = x
+        return v
 
-    # -- final answer and tools
+    def checked(name, level):
+        if level:
+            raise ImportError("relative imports are not supported", name=name)
+        msg = check(name)
+        if msg is not None:
+            raise ImportError(msg, name=name)
+        if name not in imported:
+            imported.append(name)
 
-    def _make_final_answer(self):
-        runner = self
+    def guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
+        if is_code(getframe(1)):
+            checked(name, level)
+            return guard(real_import(name, globals, locals, fromlist, level))
+        return real_import(name, globals, locals, fromlist, level)
 
-        def final_answer(answer):
-            """Ends the task with answer."""
-            if runner.final is None:
-                runner.final = (answer,)
-            raise FinalAnswerException()
+    builtins.__import__ = guarded_import
 
-        return final_answer
+    real_import_module = importlib.import_module
 
-    def _make_tool(self, spec):
-        runner = self
-        name = spec["name"]
+    def import_module(name, package=None):
+        if is_code(getframe(1)):
+            checked(name, 1 if name.startswith(".") else 0)
+            return guard(real_import_module(name, package))
+        return real_import_module(name, package)
 
-        def call_tool(*args, **kwargs):
-            return runner.call(name, args, kwargs)
+    import_module.__doc__ = real_import_module.__doc__
+    importlib.import_module = import_module
+    importlib.__import__ = guarded_import
+    return check
 
-        call_tool.__name__ = call_tool.__qualname__ = name
-        params = ", ".join(spec.get("inputs") or [])
-        call_tool.__doc__ = "%s(%s)\n\n%s" % (name, params, spec.get("description") or "")
-        return call_tool
 
-    def call(self, name, args, kwargs):
-        self.call_seq += 1
-        seq = self.call_seq
-        self.send({"op": "call", "id": self.exec_id, "call": seq, "tool": name,
-                   "args": [encode(a, strict=True) for a in args],
-                   "kwargs": {k: encode(v, strict=True) for k, v in kwargs.items()}})
-        line = self.recv()
+def _make_final_answer(box):
+    # The closure holds a list and nothing else: code that walks
+    # final_answer.__closure__ finds no runner and no policy.
+    def final_answer(answer):
+        """Ends the task with answer."""
+        if not box:
+            box.append(answer)
+        raise FinalAnswerException()
+
+    return final_answer
+
+
+def _make_call(send, recv, state, tool_exception):
+    """Returns call(name, args, kwargs), which asks the host to run a tool.
+    state is {"exec_id": ..., "seq": ...}, shared with the runner."""
+
+    def call(name, args, kwargs):
+        state["seq"] += 1
+        seq = state["seq"]
+        send({"op": "call", "id": state["exec_id"], "call": seq, "tool": name,
+              "args": [encode(a, strict=True) for a in args],
+              "kwargs": {k: encode(v, strict=True) for k, v in kwargs.items()}})
+        line = recv()
         if line is None:
             raise SystemExit(0)
         msg = decode(line)
@@ -360,35 +487,93 @@ class Runner:
             raise RuntimeError("runner protocol: expected return of call %d, got %r" % (seq, msg.get("op")))
         err = msg.get("error")
         if err:
-            raise self._tool_exception(err.get("type") or "ToolError", err.get("message") or "")
+            raise tool_exception(err.get("type") or "ToolError", err.get("message") or "")
         return msg.get("value")
 
-    _exc_types = {}
+    return call
 
-    def _tool_exception(self, type_name, message):
-        cls = getattr(builtins, type_name, None)
-        if not (isinstance(cls, type) and issubclass(cls, Exception)):
-            if type_name == "ToolError":
-                cls = ToolError
-            else:
-                cls = self._exc_types.get(type_name)
-                if cls is None:
-                    cls = type(type_name, (ToolError,), {"__module__": "builtins"})
-                    self._exc_types[type_name] = cls
-        return cls(message)
+
+_exc_types = {}
+
+
+def _tool_exception(type_name, message):
+    cls = getattr(builtins, type_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        if type_name == "ToolError":
+            cls = ToolError
+        else:
+            cls = _exc_types.get(type_name)
+            if cls is None:
+                cls = type(type_name, (ToolError,), {"__module__": "builtins"})
+                _exc_types[type_name] = cls
+    return cls(message)
+
+
+def _short_repr(v, limit):
+    """A repr that does not expand a huge value: containers show their
+    first items and '...'."""
+    r = reprlib.Repr()
+    r.maxlevel, r.maxtuple, r.maxlist, r.maxarray, r.maxdict = 6, 100, 100, 100, 100
+    r.maxset = r.maxfrozenset = r.maxdeque = 100
+    r.maxstring = r.maxlong = r.maxother = max(limit // 4, 40)
+    try:
+        text = r.repr(v)
+    except BaseException as e:
+        text = "<%s object (repr failed: %s)>" % (type(v).__name__, type(e).__name__)
+    return text[:limit]
+
+
+def _cut(text, limit, keep_end=False):
+    if type(text) is not str:
+        text = str(text)
+    if len(text) <= limit:
+        return text
+    if keep_end:
+        return "[... %d characters cut]\n" % (len(text) - limit) + text[-limit:]
+    return text[:limit] + "... [%d characters cut]" % (len(text) - limit)
+
+
+# ---- the runner --------------------------------------------------------------
+
+class Runner:
+    def __init__(self, send, recv, limits):
+        self.send, self.recv = send, recv
+        self.ns = {"__name__": "__main__", "__builtins__": builtins}
+        self.tools = {}
+        self.max_output = 50000
+        self.limits = limits
+        self.policy = {"authorized": None, "forbidden": []}  # None: everything
+        self.capture = None
+        self.state = {"exec_id": None, "seq": 0}
+        self.final = []  # [value] once final_answer was called
+        self.imported = []
+        self.check_import = _import_guard(self.ns, self.policy, self.imported)
+        self.call = _make_call(send, recv, self.state, _tool_exception)
+        self.static_names = {"final_answer": _make_final_answer(self.final)}
+
+    def _make_tool(self, spec):
+        call = self.call
+        name = spec["name"]
+
+        def call_tool(*args, **kwargs):
+            return call(name, args, kwargs)
+
+        call_tool.__name__ = call_tool.__qualname__ = name
+        params = ", ".join(spec.get("inputs") or [])
+        call_tool.__doc__ = "%s(%s)\n\n%s" % (name, params, spec.get("description") or "")
+        return call_tool
 
     # -- execution
 
     def op_exec(self, msg):
         code = msg["code"]
-        self.seq += 1
         filename = "<code>"
         res = {"op": "result", "id": msg["id"], "stdout": "", "truncated": False,
                "value": None, "repr": "", "final": False, "error": None, "imports": []}
-        self.final = None
-        self.imported = []
-        self.exec_id = msg["id"]
-        self.call_seq = 0
+        self.final.clear()
+        self.imported.clear()
+        self.state["exec_id"] = msg["id"]
+        self.state["seq"] = 0
         cap = Capture(self.max_output)
         self.capture = cap
         value, has_value, error = None, False, None
@@ -396,6 +581,9 @@ class Runner:
             tree = ast.parse(code, filename, "exec")
         except SyntaxError as e:
             error = self._syntax_error(e, code)
+            tree = None
+        except (MemoryError, RecursionError) as e:
+            error = self._error(type(e).__name__, "the code is too big or nested too deeply to parse", 0, code)
             tree = None
         # Register the source so that tracebacks show the lines.
         lines = code.splitlines(True)
@@ -418,24 +606,63 @@ class Runner:
             except FinalAnswerException:
                 pass
             except BaseException as e:
-                if self.final is None:
+                if not self.final:
                     error = self._runtime_error(e, code, filename)
             finally:
                 sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = saved
                 self.capture = None
-        if self.final is not None:
+        if self.final:
             res["final"] = True
             value, has_value, error = self.final[0], True, None
         res["stdout"] = cap.text()
         res["truncated"] = cap.dropped > 0
-        res["imports"] = self.imported
+        res["imports"] = list(self.imported)
         if error is not None:
-            res["error"] = error
+            res["error"] = self._cap_error(error)
         elif has_value and (value is not None or res["final"]):
-            res["value"] = encode(value)
-            res["repr"] = _safe_repr(value, self.max_output)
-        self.send(res)
-        self.final = None
+            self._set_value(res, value)
+        value = None
+        self.final.clear()
+        try:
+            self.send(res)
+        except MessageTooBig as e:
+            # Only with a tiny memory limit and a huge output cap: keep what
+            # fits and say so.
+            small = max(self.max_output // 20, 1000)
+            res["stdout"] = _cut(res["stdout"], small)
+            res["repr"] = _cut(res["repr"], small)
+            if res["error"]:
+                res["error"] = self._cap_error(res["error"], small)
+            if res["value"] is not None:
+                res["value"] = {"$repr": res["repr"], "type": "object"}
+            res["notes"] = ["the result was cut to fit the host's message limit (%s)" % e]
+            self.send(res)
+
+    def _set_value(self, res, value):
+        what = "final answer" if res["final"] else "value of the last expression"
+        limit = self.limits["max_value"]
+        try:
+            enc = encode(value, budget=[limit])
+            if len(json.dumps(enc, ensure_ascii=True, separators=(",", ":"))) > limit:
+                raise TooBig("its JSON form is too big")
+        except TooBig:
+            r = _short_repr(value, self.max_output)
+            res["value"] = {"$repr": r, "type": type(value).__name__}
+            res["repr"] = r
+            res["notes"] = ["the %s is too big to return in full (more than %d bytes as JSON): "
+                            "it is replaced by a shortened repr; return something smaller, "
+                            "such as a summary or the first items" % (what, limit)]
+            return
+        res["value"] = enc
+        res["repr"] = _safe_repr(value, self.max_output)
+
+    def _cap_error(self, err, limit=None):
+        limit = limit or self.max_output
+        err["message"] = _cut(err.get("message") or "", limit)
+        err["source"] = _cut(err.get("source") or "", 1000)
+        err["traceback"] = _cut(err.get("traceback") or "", limit, keep_end=True)
+        err["type"] = _cut(err.get("type") or "", 200)
+        return err
 
     def _static_imports(self, tree, code):
         for node in ast.walk(tree):
@@ -491,10 +718,13 @@ class Runner:
     def op_config(self, msg):
         if "max_output" in msg:
             self.max_output = int(msg["max_output"])
+        for k in ("max_message", "max_value"):
+            if k in msg:
+                self.limits[k] = int(msg[k])
         if "authorized" in msg:
-            self.authorized = msg["authorized"]
+            self.policy["authorized"] = msg["authorized"]
         if "forbidden" in msg:
-            self.forbidden = msg["forbidden"] or []
+            self.policy["forbidden"] = msg["forbidden"] or []
         if "sys_path" in msg:
             for p in msg["sys_path"]:
                 if p not in sys.path:
@@ -516,16 +746,30 @@ class Runner:
     def op_dump(self, msg):
         """Returns the user's variables that JSON can carry, and why the others cannot."""
         out, skipped = {}, {}
+        # Half the message for the values, in the host's units, so that the
+        # reasons and the framing always fit.
+        room = self.limits["max_message"] // 2
+        limit = self.limits["max_value"]
         for k, v in list(self.ns.items()):
             if k.startswith("__") or k in self.tools or k in self.static_names:
                 continue
-            if type(v).__name__ in ("module", "function", "type", "builtin_function_or_method"):
+            if type(v).__name__ in ("module", "function", "type", "builtin_function_or_method") or isinstance(v, _ModuleType):
                 skipped[k] = "a %s cannot leave the Python sandbox" % type(v).__name__
                 continue
             try:
-                out[k] = encode(v, strict=True)
+                enc = encode(v, strict=True, budget=[min(room, limit * 8)])
+                cost = _message_cost(json.dumps(enc, ensure_ascii=True, separators=(",", ":")).encode("ascii"))
+                if cost > room:
+                    raise TooBig("its JSON form is too big")
+            except TooBig:
+                skipped[k] = ("it is too big to carry to another engine (its JSON form passes the %d-byte budget left for variables)"
+                              % room)
+                continue
             except Unencodable as e:
                 skipped[k] = str(e)
+                continue
+            out[k] = enc
+            room -= cost
         self.send({"op": "result", "id": msg["id"], "value": out, "skipped": skipped})
 
     def serve(self):
@@ -548,10 +792,20 @@ class Runner:
 
 
 def main():
-    inp, out = _private_channels()
+    channel = None
+    for a in sys.argv[1:]:
+        if a.startswith("--channel="):
+            channel = a[len("--channel="):]
+    if channel:
+        inp, out = _open_channel(channel)
+    else:
+        inp, out = _private_channels()
     # Keep sys.stdout away from the protocol even before the first exec.
     sys.stdout = sys.__stdout__ = io.StringIO()
-    Runner(inp, out).serve()
+    # One dict of limits, shared by send and the runner's config.
+    limits = {"max_message": 32 << 20, "max_value": 1000000}
+    send, recv = _make_channel(inp, out, limits)
+    Runner(send, recv, limits).serve()
 
 
 if __name__ == "__main__":

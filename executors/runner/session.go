@@ -18,6 +18,35 @@
 // runner never unpickles. This package knows nothing of the transport: a
 // Session reads and writes any byte streams, and the executor that owns the
 // sandbox kills and restarts it when a Session reports it broken.
+//
+// # What the host trusts
+//
+// Nothing the runner sends. The runner shares its interpreter with the code
+// it runs, and inside one interpreter nothing is hidden: code can find the
+// runner's channel (or any per-execution secret) through gc.get_objects,
+// frames or closure cells. So the protocol travels where code cannot write
+// it by accident (a dedicated channel: for the WebAssembly sandbox a file
+// the runner opens once, see package wasm; for a native process the
+// runner's private copies of fds 0 and 1, with 0 and 1 pointed at
+// /dev/null), and every message is checked as if the code had written it:
+//
+//   - a result must answer the outstanding request: a result for another
+//     id, a second result, a tool call outside an exec or out of sequence,
+//     an unknown op or field are protocol violations (ErrProtocol), which
+//     break the session so that its owner replaces the sandbox and tells
+//     the model;
+//   - a message is limited while it is read (MaxMemory/8 bytes, between 1
+//     and 64 MiB), and its decoding cost (messageCost: its bytes plus 16 per
+//     JSON item) is checked before it is decoded, so a forged 60 MB result
+//     costs the host one bounded buffer; all messages of one execution share
+//     a budget of MaxMemory/2;
+//   - values returned (final answers, last expressions) are capped at
+//     MaxValue bytes of JSON (the runner replaces a bigger one by a
+//     shortened repr and a note), stdout and reprs at MaxOutput characters,
+//     error messages and tracebacks likewise; the host cuts again.
+//
+// What code can forge on the channel is at most its own step's result,
+// which it could have produced honestly with final_answer.
 package runner
 
 import (
@@ -29,7 +58,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/executors"
@@ -47,18 +79,63 @@ var Script string
 // its context ended. The owner of the sandbox should restart it.
 var ErrBroken = errors.New("runner: session broken")
 
-// maxLine bounds one protocol message so that a runaway runner cannot make
-// the host allocate without limit.
-const maxLine = 64 << 20
+// ErrProtocol reports a message that breaks the protocol: one that answers
+// no outstanding request, a second result, a message too big, a malformed
+// one. It always comes wrapped in ErrBroken.
+var ErrProtocol = errors.New("runner protocol violation")
 
 // Config is what a runner needs to know before it executes code.
 type Config struct {
 	// MaxOutput caps captured stdout in characters (default 50,000).
 	MaxOutput int
+	// MaxMemory is the sandbox's memory budget (default
+	// executors.DefaultMaxMemory). It bounds what the host accepts from the
+	// runner: see the package documentation and Limits.
+	MaxMemory int64
 	// Imports is the import policy; nil Authorized authorizes everything.
 	Imports executors.ImportPolicy
 	// SysPath directories are appended to sys.path (pure-Python packages).
 	SysPath []string
+}
+
+// Limits are the sizes a Session accepts from its runner, derived from
+// Config.MaxMemory and Config.MaxOutput.
+type Limits struct {
+	// MaxMessage bounds one message: its bytes while it is read, and its
+	// decoding cost (bytes plus 16 per JSON item) before it is decoded.
+	MaxMessage int64
+	// ExecBudget bounds the cost of all messages of one execution (tool
+	// calls and the result).
+	ExecBudget int64
+	// MaxValue bounds a returned value's JSON in bytes; the runner
+	// replaces a bigger one by a shortened repr and says so in a note.
+	MaxValue int64
+}
+
+// LimitsFor returns the limits for a sandbox of maxMemory bytes whose
+// output is capped at maxOutput characters.
+func LimitsFor(maxMemory int64, maxOutput int) Limits {
+	if maxMemory <= 0 {
+		maxMemory = executors.DefaultMaxMemory
+	}
+	if maxOutput <= 0 {
+		maxOutput = executors.DefaultMaxOutput
+	}
+	l := Limits{MaxMessage: min(max(maxMemory/8, 1<<20), 64<<20)}
+	l.ExecBudget = max(maxMemory/2, 2*l.MaxMessage)
+	// A value at most 1/20 of a message: its decoding cost (at most 9
+	// units per byte) always fits next to the output.
+	l.MaxValue = max(min(20*int64(maxOutput), l.MaxMessage/20), 4096)
+	return l
+}
+
+// messageCost estimates what decoding data costs the host: its bytes plus
+// 16 for every comma, colon and opening bracket, whether in a string or not
+// (the runner counts the same way, with bytes.count, before it sends).
+func messageCost(data []byte) int64 {
+	n := bytes.Count(data, []byte{','}) + bytes.Count(data, []byte{'['}) +
+		bytes.Count(data, []byte{'{'}) + bytes.Count(data, []byte{':'}) + 1
+	return int64(len(data)) + 16*int64(n)
 }
 
 // Session is the host side of one runner. Its methods are safe for
@@ -66,12 +143,16 @@ type Config struct {
 type Session struct {
 	w io.Writer
 
+	// maxMessage is read by the reading goroutine; Configure sets it.
+	maxMessage atomic.Int64
+
 	mu        sync.Mutex
 	msgs      chan message
 	readErr   error // set before msgs closes
 	nextID    int64
 	tools     map[string]tool.Tool
 	maxOutput int
+	limits    Limits
 	broken    error
 	python    string
 }
@@ -95,6 +176,9 @@ type message struct {
 	Error     *wireError        `json:"error"`
 	Imports   []string          `json:"imports"`
 	Skipped   map[string]string `json:"skipped"`
+	Notes     []string          `json:"notes"`
+
+	cost int64 // messageCost of the line
 }
 
 type wireError struct {
@@ -108,22 +192,30 @@ type wireError struct {
 // NewSession starts reading runner messages from r; requests go to w. Call
 // Ready before anything else.
 func NewSession(r io.Reader, w io.Writer) *Session {
-	s := &Session{w: w, msgs: make(chan message, 1), tools: map[string]tool.Tool{}, maxOutput: executors.DefaultMaxOutput}
+	l := LimitsFor(0, 0)
+	s := &Session{w: w, msgs: make(chan message, 1), tools: map[string]tool.Tool{}, maxOutput: executors.DefaultMaxOutput, limits: l}
+	s.maxMessage.Store(l.MaxMessage)
 	go s.read(bufio.NewReaderSize(r, 64<<10))
 	return s
 }
 
+// read decodes messages until the stream ends or breaks the protocol. It
+// runs ahead of the requests by at most one message (msgs has room for
+// one), so a runner that writes without end fills one line buffer and
+// then waits.
 func (s *Session) read(br *bufio.Reader) {
 	defer close(s.msgs)
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
+		limit := s.maxMessage.Load()
+		if int64(len(line)+len(chunk)) > limit {
+			// Stop reading now: the rest of the line is never buffered.
+			s.readErr = fmt.Errorf("%w: a message longer than %d bytes", ErrProtocol, limit)
+			return
+		}
 		line = append(line, chunk...)
 		if err == bufio.ErrBufferFull {
-			if len(line) > maxLine {
-				s.readErr = fmt.Errorf("runner message longer than %d bytes", maxLine)
-				return
-			}
 			continue
 		}
 		if err != nil {
@@ -133,14 +225,28 @@ func (s *Session) read(br *bufio.Reader) {
 			s.readErr = fmt.Errorf("runner stream ended: %w", err)
 			return
 		}
+		cost := messageCost(line)
+		if cost > limit {
+			s.readErr = fmt.Errorf("%w: a message of %d bytes that would cost %d to decode, more than %d", ErrProtocol, len(line), cost, limit)
+			return
+		}
 		var m message
 		d := json.NewDecoder(bytes.NewReader(line))
 		d.DisallowUnknownFields()
 		if err := d.Decode(&m); err != nil {
-			s.readErr = fmt.Errorf("runner sent a bad message %q: %w", abbreviate(line), err)
+			s.readErr = fmt.Errorf("%w: a bad message %q: %w", ErrProtocol, abbreviate(line), err)
 			return
 		}
-		line = line[:0]
+		if d.More() {
+			s.readErr = fmt.Errorf("%w: two values on one line %q", ErrProtocol, abbreviate(line))
+			return
+		}
+		m.cost = cost
+		if len(line) > 1<<20 {
+			line = nil // do not keep a big buffer for small messages
+		} else {
+			line = line[:0]
+		}
 		s.msgs <- m
 	}
 }
@@ -227,7 +333,7 @@ func (s *Session) request(ctx context.Context, m map[string]any) (message, error
 		return message{}, err
 	}
 	if res.Op != "result" || res.ID != s.nextID {
-		return message{}, s.fail(fmt.Errorf("runner: expected result %d, got %s %d", s.nextID, res.Op, res.ID))
+		return message{}, s.fail(fmt.Errorf("%w: expected the result of request %d, got %s for request %d", ErrProtocol, s.nextID, res.Op, res.ID))
 	}
 	if res.Error != nil {
 		return res, fmt.Errorf("runner: %s: %s", res.Error.Type, res.Error.Message)
@@ -243,7 +349,10 @@ func (s *Session) Configure(ctx context.Context, c Config) error {
 		c.MaxOutput = executors.DefaultMaxOutput
 	}
 	s.maxOutput = c.MaxOutput
-	m := map[string]any{"op": "config", "max_output": c.MaxOutput, "forbidden": nonNil(c.Imports.Forbidden), "sys_path": nonNil(c.SysPath)}
+	s.limits = LimitsFor(c.MaxMemory, c.MaxOutput)
+	s.maxMessage.Store(s.limits.MaxMessage)
+	m := map[string]any{"op": "config", "max_output": c.MaxOutput, "forbidden": nonNil(c.Imports.Forbidden), "sys_path": nonNil(c.SysPath),
+		"max_message": s.limits.MaxMessage, "max_value": s.limits.MaxValue}
 	if c.Imports.Authorized != nil {
 		m["authorized"] = c.Imports.Authorized
 	}
@@ -287,11 +396,16 @@ func (s *Session) SetVariables(ctx context.Context, vars map[string]any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	enc := make(map[string]any, len(vars))
-	for k, v := range vars {
-		e, err := Encode(v)
+	left := s.limits.MaxMessage
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
+		e, cost, err := EncodeLimit(vars[k], left)
+		if errors.Is(err, ErrTooBig) {
+			return fmt.Errorf("variable %s is too big to send to Python: with the variables before it, its JSON form costs more than %d bytes", k, s.limits.MaxMessage)
+		}
 		if err != nil {
 			return fmt.Errorf("variable %s: %w", k, err)
 		}
+		left -= cost
 		enc[k] = e
 	}
 	_, err := s.request(ctx, map[string]any{"op": "vars", "vars": enc})
@@ -306,6 +420,12 @@ func (s *Session) Variables(ctx context.Context) (map[string]any, map[string]str
 	res, err := s.request(ctx, map[string]any{"op": "dump"})
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(res.Skipped) > 10000 {
+		return nil, nil, s.fail(fmt.Errorf("%w: %d skipped variables", ErrProtocol, len(res.Skipped)))
+	}
+	for k, why := range res.Skipped {
+		res.Skipped[k] = cut(why, 1000)
 	}
 	v, err := decodeRaw(res.Value)
 	if err != nil {
@@ -339,16 +459,24 @@ func (s *Session) Exec(ctx context.Context, code string) (executors.Result, erro
 	if err := s.send(map[string]any{"op": "exec", "id": id, "code": code}); err != nil {
 		return executors.Result{}, err
 	}
+	var spent int64
+	var calls int64
 	for {
 		m, err := s.next(ctx)
 		if err != nil {
 			return executors.Result{}, err
 		}
 		if m.ID != id {
-			return executors.Result{}, s.fail(fmt.Errorf("runner: message for request %d while running %d", m.ID, id))
+			return executors.Result{}, s.fail(fmt.Errorf("%w: a %s message for request %d while request %d runs", ErrProtocol, m.Op, m.ID, id))
+		}
+		if spent += m.cost; spent > s.limits.ExecBudget {
+			return executors.Result{}, s.fail(fmt.Errorf("%w: the messages of one execution cost more than %d", ErrProtocol, s.limits.ExecBudget))
 		}
 		switch m.Op {
 		case "call":
+			if calls++; m.Call != calls || m.Tool == "" {
+				return executors.Result{}, s.fail(fmt.Errorf("%w: tool call %d (%q) where call %d was due", ErrProtocol, m.Call, abbreviate([]byte(m.Tool)), calls))
+			}
 			reply := s.callTool(ctx, m)
 			if err := s.send(reply); err != nil {
 				return executors.Result{}, err
@@ -356,13 +484,25 @@ func (s *Session) Exec(ctx context.Context, code string) (executors.Result, erro
 		case "result":
 			return s.result(m)
 		default:
-			return executors.Result{}, s.fail(fmt.Errorf("runner: unexpected %q message during exec", m.Op))
+			return executors.Result{}, s.fail(fmt.Errorf("%w: unexpected %q message during exec", ErrProtocol, abbreviate([]byte(m.Op))))
 		}
 	}
 }
 
 func (s *Session) result(m message) (executors.Result, error) {
+	// An honest runner never sends a value bigger than MaxValue (or, in
+	// its place, a repr of at most MaxOutput characters, 12 bytes each
+	// when escaped); anything bigger was forged.
+	if limit := s.limits.MaxValue + 12*int64(s.maxOutput) + 1024; int64(len(m.Value)) > limit {
+		return executors.Result{}, s.fail(fmt.Errorf("%w: a value of %d bytes, more than %d", ErrProtocol, len(m.Value), limit))
+	}
+	if len(m.Imports) > 1000 || len(m.Notes) > 10 {
+		return executors.Result{}, s.fail(fmt.Errorf("%w: %d imports, %d notes", ErrProtocol, len(m.Imports), len(m.Notes)))
+	}
 	res := executors.Result{Stdout: m.Stdout, Truncated: m.Truncated, IsFinal: m.Final, Repr: m.Repr, Imports: m.Imports}
+	for _, n := range m.Notes {
+		res.Notes = append(res.Notes, cut(n, 2000))
+	}
 	// The runner caps output itself; the host enforces the cap as well in
 	// case the runner was tampered with by the code it runs.
 	if n := utf8.RuneCountInString(res.Stdout); n > s.maxOutput+200 {
@@ -374,7 +514,8 @@ func (s *Session) result(m message) (executors.Result, error) {
 	}
 	if m.Error != nil {
 		e := m.Error
-		res.Err = &executors.ExecError{Type: e.Type, Message: e.Message, Line: e.Line, Source: e.Source, Traceback: e.Traceback}
+		res.Err = &executors.ExecError{Type: cut(e.Type, 200), Message: capText(e.Message, s.maxOutput), Line: e.Line,
+			Source: cut(e.Source, 1000), Traceback: capTail(e.Traceback, s.maxOutput)}
 		return res, nil
 	}
 	v, err := decodeRaw(m.Value)
@@ -383,6 +524,37 @@ func (s *Session) result(m message) (executors.Result, error) {
 	}
 	res.Value = v
 	return res, nil
+}
+
+// capText keeps the first n characters of s, with a marker if it was cut.
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if c := utf8.RuneCountInString(s); c > n {
+		return cut(s, n) + fmt.Sprintf("... [%d characters cut]", c-n)
+	}
+	return s
+}
+
+// capTail keeps the last n characters of s (the end of a traceback is the
+// part that matters).
+func capTail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	c := utf8.RuneCountInString(s)
+	if c <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == c-n {
+			return fmt.Sprintf("[... %d characters cut]\n", c-n) + s[j:]
+		}
+		i++
+	}
+	return s
 }
 
 func cut(s string, n int) string {

@@ -61,22 +61,66 @@ func (d Dict) MarshalJSON() ([]byte, error) {
 
 // Encode converts a Go value to JSON-ready data with the runner's tags
 // ({"$tuple": [...]}, {"$bytes": "base64"}, ...). Maps must have string
-// keys; structs and other types go through encoding/json first.
-func Encode(v any) (any, error) { return encode(v, 0) }
+// keys; structs and other types go through encoding/json first. The
+// result may cost at most DefaultMaxEncoded (see EncodeLimit).
+func Encode(v any) (any, error) {
+	enc, _, err := EncodeLimit(v, DefaultMaxEncoded)
+	return enc, err
+}
 
-func encode(v any, depth int) (any, error) {
+// DefaultMaxEncoded is the cost Encode allows: 32 MiB.
+const DefaultMaxEncoded = 32 << 20
+
+// ErrTooBig reports a value whose JSON form passes the budget it was given.
+var ErrTooBig = errors.New("value too big")
+
+// EncodeLimit is Encode with a budget: max is the most the JSON form may
+// cost, counted as messageCost counts a message (its bytes plus 16 per
+// item). The count runs while the value is encoded, so a value that
+// repeats one list many times ([a] * 1000 where a is [0] * 1000, cheap in
+// memory) fails with ErrTooBig as soon as the budget runs out, before it
+// is expanded. It returns the encoded value and its estimated cost.
+func EncodeLimit(v any, max int64) (any, int64, error) {
+	left := max
+	enc, err := encode(v, 0, &left)
+	if err != nil {
+		return nil, 0, err
+	}
+	return enc, max - left, nil
+}
+
+// charge takes n from the budget and fails once it is spent.
+func charge(left *int64, n int) error {
+	*left -= int64(n)
+	if *left < 0 {
+		return fmt.Errorf("%w: its JSON form costs more than the budget", ErrTooBig)
+	}
+	return nil
+}
+
+func encode(v any, depth int, left *int64) (any, error) {
 	if depth > 100 {
 		return nil, errors.New("value nested too deeply")
+	}
+	cost := 17
+	switch x := v.(type) {
+	case string:
+		cost += len(x)
+	case []byte:
+		cost += len(x) * 4 / 3
+	}
+	if err := charge(left, cost); err != nil {
+		return nil, err
 	}
 	switch x := v.(type) {
 	case nil, bool, string, int64, int, int32, int16, int8, uint8, uint16, uint32:
 		return x, nil
 	case uint:
-		return encode(new(big.Int).SetUint64(uint64(x)), depth)
+		return encode(new(big.Int).SetUint64(uint64(x)), depth, left)
 	case uint64:
-		return encode(new(big.Int).SetUint64(x), depth)
+		return encode(new(big.Int).SetUint64(x), depth, left)
 	case float32:
-		return encode(float64(x), depth)
+		return encode(float64(x), depth, left)
 	case float64:
 		switch {
 		case math.IsNaN(x):
@@ -95,13 +139,13 @@ func encode(v any, depth int) (any, error) {
 		}
 		return map[string]any{"$int": x.String()}, nil
 	case []any:
-		return encodeList(x, depth)
+		return encodeList(x, depth, left)
 	case Tuple:
-		return tagList("$tuple", x, depth)
+		return tagList("$tuple", x, depth, left)
 	case Set:
-		return tagList("$set", x, depth)
+		return tagList("$set", x, depth, left)
 	case FrozenSet:
-		return tagList("$frozenset", x, depth)
+		return tagList("$frozenset", x, depth, left)
 	case []byte:
 		return map[string]any{"$bytes": base64.StdEncoding.EncodeToString(x)}, nil
 	case time.Time:
@@ -122,11 +166,11 @@ func encode(v any, depth int) (any, error) {
 	case Dict:
 		pairs := make([]any, len(x))
 		for i, it := range x {
-			k, err := encode(it.Key, depth+1)
+			k, err := encode(it.Key, depth+1, left)
 			if err != nil {
 				return nil, err
 			}
-			val, err := encode(it.Value, depth+1)
+			val, err := encode(it.Value, depth+1, left)
 			if err != nil {
 				return nil, err
 			}
@@ -134,11 +178,17 @@ func encode(v any, depth int) (any, error) {
 		}
 		return map[string]any{"$dict": pairs}, nil
 	case Opaque:
+		if err := charge(left, len(x.Repr)+len(x.Type)); err != nil {
+			return nil, err
+		}
 		return map[string]any{"$repr": x.Repr, "type": x.Type}, nil
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, val := range x {
-			e, err := encode(val, depth+1)
+			if err := charge(left, len(k)); err != nil {
+				return nil, err
+			}
+			e, err := encode(val, depth+1, left)
 			if err != nil {
 				return nil, err
 			}
@@ -158,11 +208,14 @@ func encode(v any, depth int) (any, error) {
 	// Other slices, maps and structs: through encoding/json, then again.
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
+		if err := charge(left, rv.Len()*17); err != nil {
+			return nil, err
+		}
 		list := make([]any, rv.Len())
 		for i := range list {
 			list[i] = rv.Index(i).Interface()
 		}
-		return encodeList(list, depth)
+		return encodeList(list, depth, left)
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -172,22 +225,22 @@ func encode(v any, depth int) (any, error) {
 	if err := decodeJSON(data, &plain); err != nil {
 		return nil, err
 	}
-	return encode(plain, depth+1)
+	return encode(plain, depth+1, left)
 }
 
-func encodeList(x []any, depth int) ([]any, error) {
+func encodeList(x []any, depth int, left *int64) ([]any, error) {
 	out := make([]any, len(x))
 	for i, e := range x {
 		var err error
-		if out[i], err = encode(e, depth+1); err != nil {
+		if out[i], err = encode(e, depth+1, left); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func tagList(tag string, x []any, depth int) (any, error) {
-	l, err := encodeList(x, depth)
+func tagList(tag string, x []any, depth int, left *int64) (any, error) {
+	l, err := encodeList(x, depth, left)
 	if err != nil {
 		return nil, err
 	}
@@ -343,6 +396,11 @@ func decodeTag(tag string, payload any, m map[string]any) (any, error) {
 		if err != nil {
 			return nil, err
 		}
+		if len(s) > maxIntDigits {
+			// Parsing is quadratic in the length; CPython itself refuses
+			// to print such numbers.
+			return nil, fmt.Errorf("tag $int: integer of %d digits, more than %d", len(s), maxIntDigits)
+		}
 		b, ok := new(big.Int).SetString(s, 10)
 		if !ok {
 			return nil, fmt.Errorf("tag $int: bad integer %q", s)
@@ -458,6 +516,10 @@ func plainList(x []any) []any {
 	}
 	return out
 }
+
+// maxIntDigits is CPython's default limit for int-to-string conversion
+// (sys.get_int_max_str_digits), with room for a sign.
+const maxIntDigits = 4301
 
 func decodeJSON(data []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(data))

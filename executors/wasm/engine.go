@@ -113,15 +113,18 @@ type guestSpec struct {
 func packageGuestDir(i int) string { return "/packages/" + strconv.Itoa(i) }
 
 // moduleConfig builds the guest's configuration: the runner as its
-// program, the standard library and the user's mounts as its only files,
-// no host environment, host clocks and randomness, and a sleep that ends
-// when stop closes.
-func (g guestSpec) moduleConfig(stdin io.Reader, stdout, stderr io.Writer, stop <-chan struct{}) (wazero.ModuleConfig, error) {
+// program, the protocol on the channel file (reading requests from in,
+// writing messages to out; see channelFS), the standard library and the
+// user's mounts as its only files, an empty stdin, stdout and stderr both
+// going to guestOut, no host environment, host clocks and randomness, and
+// a sleep that ends when stop closes.
+func (g guestSpec) moduleConfig(in io.Reader, out, guestOut io.Writer, stop <-chan struct{}) (wazero.ModuleConfig, error) {
 	lib, err := fs.Sub(stdlibFS, "cpython")
 	if err != nil {
 		return nil, err
 	}
 	fsc := wazero.NewFSConfig().WithFSMount(lib, "/usr/local/lib")
+	fsc = withSysFSMount(fsc, &channelFS{r: in, w: out}, channelDir)
 	mount := func(host, guest string, writable bool) error {
 		c, err := confine(host, writable)
 		if err != nil {
@@ -150,12 +153,11 @@ func (g guestSpec) moduleConfig(stdin io.Reader, stdout, stderr io.Writer, stop 
 	}
 	cfg := wazero.NewModuleConfig().
 		WithName("").
-		WithArgs("python", "-S", "-c", runner.Script).
+		WithArgs("python", "-S", "-c", runner.Script, "--channel="+channelPath).
 		WithEnv("PYTHONHOME", "/usr/local").
 		WithEnv("PYTHONDONTWRITEBYTECODE", "1").
-		WithStdin(stdin).
-		WithStdout(stdout).
-		WithStderr(stderr).
+		WithStdout(guestOut).
+		WithStderr(guestOut).
 		WithSysWalltime().
 		WithSysNanotime().
 		WithNanosleep(sys.Nanosleep(sleep)).

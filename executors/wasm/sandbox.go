@@ -131,6 +131,9 @@ func runChild(spec string) int {
 		fmt.Fprintln(os.Stderr, "wasm child:", err)
 		return 2
 	}
+	// The protocol is on the child's stdin and stdout; whatever the guest
+	// writes to its own stdout or stderr goes to the child's stderr, which
+	// the parent keeps the tail of.
 	cfg, err := g.moduleConfig(os.Stdin, os.Stdout, os.Stderr, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "wasm child:", err)

@@ -146,8 +146,8 @@ func New(opts Options) (*Executor, error) {
 		cache = ""
 	}
 	for _, m := range opts.Mounts {
-		if !strings.HasPrefix(m.GuestPath, "/") || m.GuestPath == "/" || strings.HasPrefix(m.GuestPath, "/usr/local/lib") {
-			return nil, fmt.Errorf("wasm: mount %s: guest path %q must be absolute and not / or /usr/local/lib", m.HostPath, m.GuestPath)
+		if !strings.HasPrefix(m.GuestPath, "/") || m.GuestPath == "/" || strings.HasPrefix(m.GuestPath, "/usr/local/lib") || strings.HasPrefix(m.GuestPath, channelDir) {
+			return nil, fmt.Errorf("wasm: mount %s: guest path %q must be absolute and not /, /usr/local/lib or %s", m.HostPath, m.GuestPath, channelDir)
 		}
 	}
 	imports := opts.Imports
@@ -162,7 +162,7 @@ func New(opts Options) (*Executor, error) {
 		opts:   opts,
 		limits: limits,
 		guest:  guestSpec{CacheDir: cache, Pages: uint32(pages), Mounts: opts.Mounts, PackageDirs: opts.PackageDirs},
-		config: runner.Config{MaxOutput: limits.MaxOutput, Imports: imports, SysPath: sysPath},
+		config: runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, Imports: imports, SysPath: sysPath},
 		vars:   map[string]any{},
 	}, nil
 }
@@ -336,6 +336,12 @@ func (e *Executor) Variables(ctx context.Context) (map[string]any, map[string]st
 		return map[string]any{}, nil, nil
 	}
 	return e.sb.session().Variables(ctx)
+}
+
+// CarryBudget is how much variable data one router crossing may bring
+// into this sandbox (see runner.EncodeLimit): half its message limit.
+func (e *Executor) CarryBudget() int64 {
+	return runner.LimitsFor(e.limits.MaxMemory, e.limits.MaxOutput).MaxMessage / 2
 }
 
 // Close stops the sandbox.
