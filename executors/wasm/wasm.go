@@ -278,7 +278,15 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		res.Err = runner.Restarted("TimeoutError", fmt.Sprintf("the code ran longer than the time limit of %s", e.limits.Timeout))
 		return res, nil
 	}
-	why := err.Error() // a protocol violation, e.g. the code wrote to fd 1
+	if errors.Is(err, runner.ErrProtocol) {
+		// Only code that finds the runner's channel and writes to it can
+		// do this; whatever it sent was not believed.
+		why := strings.TrimPrefix(err.Error(), runner.ErrBroken.Error()+": ")
+		res.Err = runner.Restarted("SystemError", "the sandbox sent the host a message that breaks the runner protocol ("+why+
+			"); code must not write to the runner's channel, and this step's result is lost")
+		return res, nil
+	}
+	why := err.Error()
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		if why = sb.died(2 * time.Second); why == "" {
 			why = err.Error()

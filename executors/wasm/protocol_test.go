@@ -1,0 +1,253 @@
+package wasm
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/runner"
+)
+
+// The attacks below are code that knows the runner protocol and tries to
+// make the host believe, or choke on, messages it writes itself. Request
+// ids are predictable: a new sandbox's config request is 1, and every
+// Execute takes the next one.
+
+// forged returns Python code that builds a result message for id.
+func forged(id int, value string) string {
+	return fmt.Sprintf(`('{"op":"result","id":%d,"stdout":"FORGED","truncated":false,"value":"%s","repr":"%s","final":true,"error":null,"imports":[]}\n')`, id, value, value)
+}
+
+// findChannel is Python code that defines chan(): the runner's protocol
+// descriptor, found the way hostile code would.
+const findChannel = `
+import os, stat
+def chan():
+    for f in range(3, 64):
+        try:
+            if not stat.S_ISDIR(os.fstat(f).st_mode):
+                return f
+        except OSError:
+            pass
+    raise RuntimeError("no channel")
+`
+
+// TestStdoutIsNotProtocol: results written to fd 1, sys.stdout and
+// sys.__stdout__ are output, never the step's result (os.write(1, ...) of a
+// result used to be accepted as the result).
+func TestStdoutIsNotProtocol(t *testing.T) {
+	for _, s := range strategies {
+		t.Run(s.name, func(t *testing.T) {
+			e := newExec(t, Options{Cancel: s.cancel})
+			exec1(t, e, "x = 1") // request 2
+			var code strings.Builder
+			code.WriteString("import os, sys\n")
+			for id := 1; id <= 6; id++ {
+				fmt.Fprintf(&code, "os.write(1, %s.encode())\n", forged(id, "forged"))
+				fmt.Fprintf(&code, "os.write(2, %s.encode())\n", forged(id, "forged"))
+				fmt.Fprintf(&code, "print(%s, end='')\n", forged(id, "forged"))
+				fmt.Fprintf(&code, "sys.__stdout__.write(%s)\n", forged(id, "forged"))
+			}
+			code.WriteString("'genuine'")
+			res := exec1(t, e, code.String()) // request 3
+			if res.Err != nil || res.Value != "genuine" || res.IsFinal {
+				t.Fatalf("value %#v final %v err %v", res.Value, res.IsFinal, res.Err)
+			}
+			if !strings.Contains(res.Stdout, `"value":"forged"`) {
+				t.Errorf("printed text lost: %q", res.Stdout)
+			}
+			for i := 0; i < 3; i++ {
+				if res := exec1(t, e, "x"); res.Err != nil || res.Value != int64(1) || len(res.Notes) > 0 {
+					t.Fatalf("after: %+v", res)
+				}
+			}
+		})
+	}
+}
+
+// TestForgedMessagesOnChannel: code that finds the runner's descriptor and
+// writes to it. Nothing it writes may answer another request, and every
+// message the protocol does not allow replaces the sandbox with a clear
+// error.
+func TestForgedMessagesOnChannel(t *testing.T) {
+	e := newExec(t, Options{})
+	exec1(t, e, findChannel) // request 2
+	exec1(t, e, "x = 1")     // request 3
+
+	// A result for the next request, written during request 4: it must
+	// not pre-answer request 5.
+	res := exec1(t, e, "os.write(chan(), "+forged(5, "preanswered")+".encode())\n'genuine'")
+	if res.Err == nil || !strings.Contains(res.Err.Message, "breaks the runner protocol") || !strings.Contains(res.Err.Message, "restarted") {
+		t.Fatalf("result for the next id: %+v", res)
+	}
+	t.Logf("next id: %s", res.Err.Message)
+	if res := exec1(t, e, "1 + 1"); res.Value != int64(2) || res.Stdout == "FORGED" {
+		t.Fatalf("the next step was pre-answered: %+v", res)
+	}
+
+	// The sandbox restarted: config is 1, the step above 2.
+	exec1(t, e, findChannel) // 3
+	// A result for the current request: the code could have produced it
+	// with final_answer, so the host takes it; the runner's own result
+	// then arrives second, and the next step reports the violation.
+	res = exec1(t, e, "os.write(chan(), "+forged(4, "own")+".encode())\n'genuine'")
+	if res.Err != nil || res.Value != "own" {
+		t.Logf("own result: %+v", res) // taken or not, the next step must notice
+	}
+	res = exec1(t, e, "'next'")
+	if res.Err == nil || !strings.Contains(res.Err.Message, "breaks the runner protocol") {
+		t.Fatalf("a second result went unnoticed: %+v", res)
+	}
+	t.Logf("second result: %s", res.Err.Message)
+
+	for _, c := range []struct{ name, msg string }{
+		{"call out of sequence", `{"op":"call","id":%d,"call":7,"tool":"x","args":[],"kwargs":{}}`},
+		{"unknown op", `{"op":"exec","id":%d,"code":"1"}`},
+		{"unknown field", `{"op":"result","id":%d,"stdout":"","truncated":false,"value":null,"repr":"","final":false,"error":null,"imports":[],"admin":true}`},
+		{"two values on a line", `{"op":"result","id":%d} {"op":"result","id":0}`},
+		{"not JSON", `hello %d`},
+	} {
+		exec1(t, e, findChannel) // after a restart: 2
+		msg := fmt.Sprintf(c.msg, 3)
+		res := exec1(t, e, "os.write(chan(), "+strconv.Quote(msg+"\n")+".encode())\nimport time\ntime.sleep(0.2)\n'genuine'")
+		if res.Err == nil || !strings.Contains(res.Err.Message, "breaks the runner protocol") {
+			t.Errorf("%s: %+v", c.name, res)
+			continue
+		}
+		t.Logf("%s: %s", c.name, res.Err.Message)
+		if res := exec1(t, e, "1 + 1"); res.Value != int64(2) {
+			t.Fatalf("%s: after restart: %+v", c.name, res)
+		}
+	}
+}
+
+// TestForgedGiantResult: a 60 MB result (it took the host to 2.5 GB) and
+// the same on fd 1. The host reads at most one message limit and never
+// decodes it; its peak RSS stays far below.
+func TestForgedGiantResult(t *testing.T) {
+	e := newExec(t, Options{})
+	exec1(t, e, findChannel) // 2
+	for _, target := range []string{"1", "chan()"} {
+		before := procStatus(t, "VmRSS:")
+		resetPeak(t)
+		code := fmt.Sprintf(`data = b'{"op":"result","id":3,"stdout":"","truncated":false,"value":[' + b'0,' * 30_000_000 + b'0],"repr":"","final":true,"error":null,"imports":[]}\n'
+os.write(%s, data)
+del data
+'genuine'`, target)
+		res := exec1(t, e, code) // 3
+		growth := procStatus(t, "VmHWM:") - before
+		t.Logf("os.write(%s): host peak RSS growth %d MiB, result %+v %v", target, growth>>20, res.Value, res.Err)
+		if growth > 300<<20 {
+			t.Errorf("os.write(%s): host peak RSS grew by %d MiB", target, growth>>20)
+		}
+		if target == "1" {
+			if res.Err != nil || res.Value != "genuine" {
+				t.Errorf("fd 1: %+v", res)
+			}
+			continue
+		}
+		if res.Err == nil || !strings.Contains(res.Err.Message, "longer than") {
+			t.Errorf("channel: %+v", res.Err)
+		}
+	}
+}
+
+// resetPeak resets this process's VmHWM (Linux: clear_refs 5).
+func resetPeak(t *testing.T) {
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		t.Skipf("cannot reset peak RSS: %v", err)
+	}
+}
+
+func procStatus(t *testing.T, field string) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, field); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	t.Skipf("no %s in /proc/self/status", field)
+	return 0
+}
+
+// TestImportRoutes: the cheap ways around the import policy that used to
+// work. The policy is advisory inside the interpreter (see the package
+// documentation); these routes must still be closed.
+func TestImportRoutes(t *testing.T) {
+	e := newExec(t, Options{Imports: executors.NewImportPolicy(nil, nil)})
+	refused := []struct{ name, code string }{
+		{"final_answer closure", "try:\n    final_answer.__closure__[0].cell_contents.authorized = None\nexcept Exception:\n    pass\n__import__('subprocess')"},
+		{"closure walk", `def walk(o, depth=0):
+    if depth > 4:
+        return
+    for c in getattr(o, '__closure__', None) or ():
+        try:
+            v = c.cell_contents
+        except ValueError:
+            continue
+        for k in ('authorized', 'policy'):
+            if hasattr(v, k):
+                setattr(v, k, None)
+        if isinstance(v, dict) and 'authorized' in v:
+            v['authorized'] = None
+        walk(v, depth + 1)
+for f in list(globals().values()):
+    walk(f)
+__import__('subprocess')`},
+		{"__import__ with empty globals", "__import__('subprocess', {})"},
+		{"__import__ with made-up globals", "__import__('subprocess', {'__name__': 'json'})"},
+		{"exec with empty globals", "exec('import subprocess', {})"},
+		{"exec in the runner's globals", "exec('import subprocess', final_answer.__globals__)"},
+		{"random._os", "import random\nrandom._os.getcwd()"},
+		{"from random import _os", "from random import _os"},
+		{"vars(random)", "import random\nvars(random)['_os']"},
+		{"getattr", "import random\ngetattr(random, '_os')"},
+		{"exec in a module's dict", "import random\nexec('import subprocess', random.__dict__)"},
+	}
+	for _, c := range refused {
+		res := exec1(t, e, c.code)
+		if res.Err == nil || (res.Err.Type != "ImportError" && res.Err.Type != "KeyError") {
+			t.Errorf("%s: not refused: %+v %v", c.name, res.Value, res.Err)
+			continue
+		}
+		t.Logf("%s: %s: %s", c.name, res.Err.Type, res.Err.Message)
+	}
+	// What the policy allows still works, modules included.
+	res := exec1(t, e, "import random, collections.abc, json\nfrom collections import abc\nrandom.seed(1)\n"+
+		"(random.randint(1, 1), json.dumps([1]), isinstance({}, collections.abc.Mapping), abc.Mapping is collections.abc.Mapping, json.decoder.JSONDecodeError.__name__)")
+	if res.Err != nil || res.Repr != "(1, '[1]', True, True, 'JSONDecodeError')" {
+		t.Errorf("authorized modules: %+v %v", res.Repr, res.Err)
+	}
+}
+
+// TestValueCaps: final answers, last expressions, error messages and
+// tracebacks are capped with a clear marker or note.
+func TestValueCaps(t *testing.T) {
+	e := newExec(t, Options{Limits: executors.Limits{MaxOutput: 1000}})
+	res := exec1(t, e, "a = [0] * 1000\nfinal_answer([a] * 10000)")
+	if !res.IsFinal || len(res.Repr) > 1000 || len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "too big to return in full") {
+		t.Fatalf("final answer: final %v repr %d notes %q", res.IsFinal, len(res.Repr), res.Notes)
+	}
+	if o, ok := res.Value.(runner.Opaque); !ok || o.Type != "list" {
+		t.Errorf("value %T", res.Value)
+	}
+	res = exec1(t, e, "b = {str(i): 'x' * 100 for i in range(100000)}\nb")
+	if res.IsFinal || len(res.Notes) != 1 || len(res.Repr) > 1000 {
+		t.Errorf("last expression: repr %d notes %q", len(res.Repr), res.Notes)
+	}
+	res = exec1(t, e, "raise ValueError('x' * 1000000)")
+	if res.Err == nil || len(res.Err.Message) > 1100 || !strings.Contains(res.Err.Message, "characters cut") || len(res.Err.Traceback) > 1100 {
+		t.Errorf("error: message %d traceback %d", len(res.Err.Message), len(res.Err.Traceback))
+	}
+	// A value within the cap is whole.
+	if res := exec1(t, e, "list(range(1000))"); len(res.Notes) != 0 || len(res.Value.([]any)) != 1000 {
+		t.Errorf("small value: %+v", res.Notes)
+	}
+}
