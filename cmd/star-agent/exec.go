@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -130,7 +131,9 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	}
 	defer ex.Close()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM too: the deferred Close must run, so that no sandbox
+	// process outlives the command.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	failed := false
 	for _, file := range files {

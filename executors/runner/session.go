@@ -400,7 +400,7 @@ func (s *Session) SetVariables(ctx context.Context, vars map[string]any) error {
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		e, cost, err := EncodeLimit(vars[k], left)
 		if errors.Is(err, ErrTooBig) {
-			return fmt.Errorf("variable %s is too big to send to Python: with the variables before it, its JSON form costs more than %d bytes", k, s.limits.MaxMessage)
+			return fmt.Errorf("variable %s is too big to send to Python (with the variables before it, its JSON form costs more than %d bytes): %w", k, s.limits.MaxMessage, ErrTooBig)
 		}
 		if err != nil {
 			return fmt.Errorf("variable %s: %w", k, err)

@@ -26,6 +26,9 @@ type sandbox interface {
 	// died waits up to d for the interpreter to end and says why it ended
 	// ("" if it is still running or ended normally).
 	died(d time.Duration) string
+	// ended reports whether the interpreter has ended (a child process
+	// reaped).
+	ended() bool
 }
 
 // inProcess runs the interpreter on a goroutine of this process, under a
@@ -76,6 +79,19 @@ func (s *inProcess) kill() {
 		s.stdin.CloseWithError(errors.New("sandbox killed"))
 		s.stdout.Close()
 	})
+}
+
+func (s *inProcess) ended() bool { return isClosed(s.done) }
+
+func (s *childProcess) ended() bool { return isClosed(s.done) }
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 func (s *inProcess) died(d time.Duration) string {

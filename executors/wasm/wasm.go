@@ -118,6 +118,8 @@ type Executor struct {
 	// lost says why the sandbox was replaced outside any result the
 	// model saw (a cancelled execution); the next result carries it.
 	lost string
+	// retired are killed sandboxes that may not have ended yet.
+	retired []sandbox
 }
 
 var _ executors.Executor = (*Executor)(nil)
@@ -207,7 +209,7 @@ func (e *Executor) ensure(ctx context.Context) error {
 		sb = s
 	}
 	if err := e.setUp(ctx, sb); err != nil {
-		sb.kill()
+		e.retire(sb)
 		if why := sb.died(time.Second); why != "" {
 			err = fmt.Errorf("%w (%s)", err, why)
 		}
@@ -233,7 +235,11 @@ func (e *Executor) setUp(ctx context.Context, sb sandbox) error {
 		}
 	}
 	if len(e.vars) > 0 {
-		if err := s.SetVariables(ctx, e.vars); err != nil {
+		if err := s.SetVariables(ctx, e.vars); errors.Is(err, runner.ErrTooBig) {
+			// Variables given one at a time can pass the limit together;
+			// the sandbox is still usable without them.
+			e.lost = "the variables given to the Python sandbox could not all be restored after its restart (" + err.Error() + ")"
+		} else if err != nil {
 			return err
 		}
 	}
@@ -267,7 +273,7 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	// The runner is gone or busy with code nobody waits for: replace it.
 	sb := e.sb
 	e.sb = nil
-	sb.kill()
+	e.retire(sb)
 	res.Duration = time.Since(start)
 	if ctx.Err() != nil {
 		e.lost = "the previous execution was cancelled, so the Python sandbox was restarted: variables, functions and imports defined before are gone"
@@ -358,10 +364,32 @@ func (e *Executor) Close() error {
 	defer e.mu.Unlock()
 	e.closed = true
 	if e.sb != nil {
-		e.sb.kill()
+		e.retire(e.sb)
 		e.sb = nil
 	}
+	// Wait until every interpreter this executor started has ended (a
+	// child process reaped), so that no sandbox outlives Close.
+	for _, sb := range e.retired {
+		sb.died(reapTimeout)
+	}
+	e.retired = nil
 	return nil
+}
+
+// reapTimeout bounds how long Close waits for a killed interpreter; a
+// SIGKILLed child is reaped in milliseconds.
+const reapTimeout = 5 * time.Second
+
+// retire kills sb and keeps it until Close has seen it end.
+func (e *Executor) retire(sb sandbox) {
+	sb.kill()
+	live := e.retired[:0]
+	for _, r := range e.retired {
+		if !r.ended() {
+			live = append(live, r)
+		}
+	}
+	e.retired = append(live, sb)
 }
 
 // String describes the executor for logs.

@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -175,7 +176,9 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+	// SIGTERM too: the deferred Close must run, so that no sandbox
+	// process outlives the command.
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	if model == nil {
