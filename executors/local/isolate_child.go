@@ -1,0 +1,349 @@
+package local
+
+// The child side of process isolation: the runner protocol served in Go by
+// an ordinary in-process Executor (see isolate.go for the host side).
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/executors/runner"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
+)
+
+func init() {
+	if spec, ok := os.LookupEnv(childEnv); ok {
+		os.Exit(runChild(spec))
+	}
+}
+
+// runChild is the main function of an engine child. It serves requests
+// on fd 3, answers on fd 4 and writes printed output and trailers on fd 5,
+// until fd 3 closes.
+func runChild(data string) int {
+	var spec childSpec
+	if err := json.Unmarshal([]byte(data), &spec); err != nil {
+		fmt.Fprintln(os.Stderr, "star-agent engine:", err)
+		return 2
+	}
+	// The parent may have died before the parent-death signal was armed.
+	if os.Getppid() != spec.ParentPID {
+		return 0
+	}
+	if err := applyChildLimits(spec); err != nil {
+		fmt.Fprintln(os.Stderr, "star-agent engine: limits:", err)
+		return 2
+	}
+	if spec.MemoryLimit > 0 {
+		debug.SetMemoryLimit(spec.MemoryLimit)
+	}
+	in, out, side := os.NewFile(3, "requests"), os.NewFile(4, "messages"), os.NewFile(5, "side")
+	if in == nil || out == nil || side == nil {
+		fmt.Fprintln(os.Stderr, "star-agent engine: protocol descriptors 3, 4 and 5 are missing")
+		return 2
+	}
+	s := &childServer{out: out, side: side, msgs: make(chan request, 1), cpu: spec.CPUPerExec}
+	var live io.Writer
+	if spec.Live {
+		live = sideOutput{s}
+	}
+	e, err := New(Options{Limits: spec.Limits, AuthorizedImports: spec.Imports, Stdout: live})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "star-agent engine:", err)
+		return 2
+	}
+	if spec.Unaccounted {
+		// Tests only: the OS limit alone must stop a memory bomb.
+		e.limits.MaxMemory = 1 << 50
+	}
+	s.e = e
+	go s.read(in)
+	if err := s.send(map[string]any{"op": "ready", "protocol": 1, "python": "starlark"}); err != nil {
+		return 2
+	}
+	for m := range s.msgs {
+		if err := s.serve(m); err != nil {
+			fmt.Fprintln(os.Stderr, "star-agent engine:", err)
+			return 2
+		}
+	}
+	return 0
+}
+
+// request is every field a host message may have.
+type request struct {
+	Op        string                     `json:"op"`
+	ID        int64                      `json:"id"`
+	Call      int64                      `json:"call"`
+	Code      string                     `json:"code"`
+	Tools     []toolSpec                 `json:"tools"`
+	Vars      map[string]json.RawMessage `json:"vars"`
+	Value     json.RawMessage            `json:"value"`
+	Error     *childError                `json:"error"`
+	MaxOutput int                        `json:"max_output"`
+}
+
+type toolSpec struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Inputs      []string `json:"inputs"`
+}
+
+// childError is the runner protocol's error object.
+type childError struct {
+	Type      string `json:"type"`
+	Message   string `json:"message"`
+	Line      int    `json:"line"`
+	Source    string `json:"source"`
+	Traceback string `json:"traceback"`
+}
+
+type childServer struct {
+	e    *Executor
+	msgs chan request
+	cpu  time.Duration // CPU time allowed per execution (RLIMIT_CPU)
+
+	wmu  sync.Mutex // one writer at a time on out and side
+	out  io.Writer
+	side io.Writer
+
+	execID  int64
+	callSeq int64
+}
+
+// read decodes host messages until fd 3 closes (the host closed the
+// executor or died), then ends the serve loop.
+func (s *childServer) read(r io.Reader) {
+	defer close(s.msgs)
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var m request
+			if jerr := json.Unmarshal(line, &m); jerr != nil {
+				fmt.Fprintln(os.Stderr, "star-agent engine: bad request:", jerr)
+				return
+			}
+			s.msgs <- m
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (s *childServer) send(m map[string]any) error {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	_, err = s.out.Write(append(data, '\n'))
+	return err
+}
+
+func (s *childServer) frame(kind byte, p []byte) error {
+	var hdr [5]byte
+	hdr[0] = kind
+	binary.BigEndian.PutUint32(hdr[1:], uint32(len(p)))
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if _, err := s.side.Write(hdr[:]); err != nil {
+		return err
+	}
+	_, err := s.side.Write(p)
+	return err
+}
+
+// sideOutput sends printed output to the host as it is produced.
+type sideOutput struct{ s *childServer }
+
+func (o sideOutput) Write(p []byte) (int, error) {
+	for rest := p; len(rest) > 0; {
+		n := min(len(rest), maxFrame)
+		if err := o.s.frame(frameOutput, rest[:n]); err != nil {
+			return 0, err
+		}
+		rest = rest[n:]
+	}
+	return len(p), nil
+}
+
+func (s *childServer) reply(id int64, fields map[string]any) error {
+	m := map[string]any{"op": "result", "id": id}
+	for k, v := range fields {
+		m[k] = v
+	}
+	return s.send(m)
+}
+
+func (s *childServer) fail(id int64, typ string, err error) error {
+	return s.reply(id, map[string]any{"error": childError{Type: typ, Message: err.Error()}})
+}
+
+// serve answers one request. Its error ends the child (the host then
+// sees the stream end).
+func (s *childServer) serve(m request) error {
+	switch m.Op {
+	case "config":
+		return s.reply(m.ID, nil)
+	case "tools":
+		stubs := make([]tool.Tool, len(m.Tools))
+		for i, t := range m.Tools {
+			spec := tool.Spec{Name: t.Name, Description: t.Description}
+			for _, in := range t.Inputs {
+				// The host binds and checks the arguments against the real
+				// spec; here every input is optional and of any type.
+				spec.Inputs = append(spec.Inputs, tool.Input{Name: in, Type: tool.Any, Nullable: true})
+			}
+			stubs[i] = stubTool{s: s, spec: spec}
+		}
+		if err := s.e.SetTools(stubs); err != nil {
+			return s.fail(m.ID, "ValueError", err)
+		}
+		return s.reply(m.ID, nil)
+	case "vars":
+		vars := make(map[string]any, len(m.Vars))
+		for k, raw := range m.Vars {
+			v, err := decodeValue(raw)
+			if err != nil {
+				return s.fail(m.ID, "ValueError", fmt.Errorf("variable %s: %w", k, err))
+			}
+			vars[k] = v
+		}
+		if err := s.e.SetVariables(vars); err != nil {
+			return s.fail(m.ID, "ValueError", err)
+		}
+		return s.reply(m.ID, nil)
+	case "dump":
+		vars, skipped, err := s.e.Variables(context.Background())
+		if err != nil {
+			return s.fail(m.ID, "SystemError", err)
+		}
+		enc := make(map[string]any, len(vars))
+		for k, v := range vars {
+			x, err := runner.Encode(v)
+			if err != nil {
+				skipped[k] = err.Error()
+				continue
+			}
+			enc[k] = x
+		}
+		return s.reply(m.ID, map[string]any{"value": enc, "skipped": skipped})
+	case "exec":
+		return s.exec(m)
+	case "return":
+		return nil // a tool's answer that came after its caller gave up
+	}
+	return s.fail(m.ID, "ProtocolError", fmt.Errorf("unknown op %q", m.Op))
+}
+
+func (s *childServer) exec(m request) error {
+	s.execID, s.callSeq = m.ID, 0
+	armCPULimit(s.cpu)
+	res, err := s.e.Execute(context.Background(), m.Code)
+	if err != nil {
+		return err
+	}
+	tr := trailer{Steps: res.Steps, Notes: res.Notes, Stuck: s.e.stuck()}
+	if res.Err != nil {
+		tr.NeedsPython = res.Err.NeedsPython
+	}
+	data, err := json.Marshal(tr)
+	if err != nil {
+		return err
+	}
+	// The trailer goes first: when the host reads the result, the output
+	// printed before it and the trailer are already in the side pipe.
+	if err := s.frame(frameTrailer, data); err != nil {
+		return err
+	}
+	out := map[string]any{"stdout": res.Stdout, "truncated": res.Truncated, "value": nil, "repr": res.Repr,
+		"final": res.IsFinal, "error": nil, "imports": res.Imports}
+	if ee := res.Err; ee != nil {
+		out["error"] = childError{Type: ee.Type, Message: ee.Message, Line: ee.Line, Source: ee.Source, Traceback: ee.Traceback}
+	} else if res.Value != nil {
+		v, err := runner.Encode(res.Value)
+		if err != nil {
+			v = res.Repr
+		}
+		out["value"] = v
+	}
+	return s.reply(m.ID, out)
+}
+
+// stuck reports that work of an execution the engine abandoned at its
+// deadline still runs: the engine started afresh, but the work takes CPU
+// and memory until it ends, if it ends.
+func (e *Executor) stuck() bool { return e.abandoned.Load() > 0 }
+
+func decodeValue(raw json.RawMessage) (any, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return runner.Decode(v)
+}
+
+// stubTool stands for a host tool: a call goes to the host and waits for
+// its return.
+type stubTool struct {
+	s    *childServer
+	spec tool.Spec
+}
+
+func (t stubTool) Spec() tool.Spec { return t.spec }
+
+func (t stubTool) Call(ctx context.Context, args map[string]any) (any, error) {
+	s := t.s
+	kwargs := make(map[string]any, len(args))
+	for k, v := range args {
+		x, err := runner.Encode(v)
+		if err != nil {
+			return nil, builtins.Errorf("TypeError", "%s(): argument %s: %v", t.spec.Name, k, err)
+		}
+		kwargs[k] = x
+	}
+	s.callSeq++
+	seq := s.callSeq
+	if err := s.send(map[string]any{"op": "call", "id": s.execID, "call": seq, "tool": t.spec.Name, "args": []any{}, "kwargs": kwargs}); err != nil {
+		return nil, err
+	}
+	for {
+		select {
+		case m, ok := <-s.msgs:
+			if !ok {
+				os.Exit(0) // the host is gone
+			}
+			if m.Op != "return" || m.Call != seq {
+				continue
+			}
+			if m.Error != nil {
+				return nil, &builtins.Error{Type: m.Error.Type, Msg: m.Error.Message}
+			}
+			v, err := decodeValue(m.Value)
+			if err != nil {
+				return nil, fmt.Errorf("tool %s returned a value that cannot be used: %w", t.spec.Name, err)
+			}
+			return runner.Plain(v), nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
