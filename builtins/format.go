@@ -163,6 +163,9 @@ func FormatValue(th *starlark.Thread, v starlark.Value, spec string) (string, er
 	}
 	if spec == "" {
 		if x, ok := v.(starlark.Int); ok {
+			if i, ok := x.Int64(); ok {
+				return strconv.FormatInt(i, 10), nil
+			}
 			return intDecimal(x.BigInt())
 		}
 		return StrValue(th, v)
@@ -196,19 +199,6 @@ func FormatValue(th *starlark.Thread, v starlark.Value, spec string) (string, er
 		return fs.formatFloat(th, float64(x), tname)
 	}
 	return fs.formatString(th, string(v.(starlark.String)), tname)
-}
-
-// intDecimal is str(n) with CPython's limit on decimal digits.
-func intDecimal(n *big.Int) (string, error) {
-	// 4300 decimal digits need at least 14281 bits.
-	if n.BitLen() > 14000 {
-		if s := n.String(); len(strings.TrimPrefix(s, "-")) > maxIntDigits {
-			return "", Errorf("ValueError", "Exceeds the limit (%d digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit", maxIntDigits)
-		} else {
-			return s, nil
-		}
-	}
-	return n.String(), nil
 }
 
 func (fs formatSpec) formatString(th *starlark.Thread, s, tname string) (string, error) {
@@ -264,6 +254,10 @@ type numParts struct {
 	prefix    string
 	digits    string
 	remainder string
+	// zeros zero digits go at byte zerosAt of remainder: the tail of a
+	// float printed with a precision beyond its exact expansion, kept out
+	// of the strings until the result is built (floatParts).
+	zeros, zerosAt int
 }
 
 // render lays the number out in the field: padding, sign, prefix, zero or
@@ -276,7 +270,7 @@ func (fs formatSpec) render(n numParts, groupSize int) string {
 	case fs.sign == '+' || fs.sign == ' ':
 		sign = string(fs.sign)
 	}
-	fixed := len(sign) + len(n.prefix) + utf8.RuneCountInString(n.remainder)
+	fixed := len(sign) + len(n.prefix) + utf8.RuneCountInString(n.remainder) + n.zeros
 	minWidth := 0
 	if fs.fill == '0' && fs.align == '=' {
 		minWidth = fs.width - fixed
@@ -292,6 +286,9 @@ func (fs formatSpec) render(n numParts, groupSize int) string {
 		digits = groupDigits(digits, sep, groupSize, minWidth)
 	}
 	pad := fs.width - fixed - utf8.RuneCountInString(digits)
+	if n.zeros > 0 {
+		return fs.renderZeros(sign, digits, n, pad)
+	}
 	if pad <= 0 {
 		return sign + n.prefix + digits + n.remainder
 	}
@@ -306,6 +303,50 @@ func (fs formatSpec) render(n numParts, groupSize int) string {
 		return sign + n.prefix + strings.Repeat(fill, pad) + digits + n.remainder
 	}
 	return strings.Repeat(fill, pad) + sign + n.prefix + digits + n.remainder
+}
+
+// renderZeros is render for a number with a run of zeros in its
+// remainder: the result is built in one buffer of its final size, so that
+// a precision of hundreds of millions costs its result and no copies.
+func (fs formatSpec) renderZeros(sign, digits string, n numParts, pad int) string {
+	pad = max(pad, 0)
+	left, right, mid := 0, 0, 0
+	switch fs.align {
+	case '<':
+		right = pad
+	case '^':
+		left, right = pad/2, pad-pad/2
+	case '=':
+		mid = pad
+	default:
+		left = pad
+	}
+	fill := string(fs.fill)
+	var b strings.Builder
+	b.Grow(len(fill)*pad + len(sign) + len(n.prefix) + len(digits) + len(n.remainder) + n.zeros)
+	writeRepeat(&b, fill, left)
+	b.WriteString(sign)
+	b.WriteString(n.prefix)
+	writeRepeat(&b, fill, mid)
+	b.WriteString(digits)
+	b.WriteString(n.remainder[:n.zerosAt])
+	writeRepeat(&b, "0", n.zeros)
+	b.WriteString(n.remainder[n.zerosAt:])
+	writeRepeat(&b, fill, right)
+	return b.String()
+}
+
+// writeRepeat writes s n times to b without building the repetition.
+func writeRepeat(b *strings.Builder, s string, n int) {
+	if n <= 0 {
+		return
+	}
+	chunk := strings.Repeat(s, min(n, 4096))
+	for n > 0 {
+		k := min(n, 4096)
+		b.WriteString(chunk[:k*len(s)])
+		n -= k
+	}
 }
 
 // groupDigits is CPython's _PyUnicode_InsertThousandsGrouping: it puts sep
@@ -433,10 +474,11 @@ func (fs formatSpec) formatFloat(th *starlark.Thread, f float64, tname string) (
 	if err := Alloc(th, int64(max(fs.width, 0))+int64(charge)); err != nil {
 		return "", err
 	}
-	body := floatText(f, fs.typ, fs.precision, fs.alt)
+	body, zeros, zerosAt := floatParts(f, fs.typ, fs.precision, fs.alt)
 	var n numParts
 	if strings.HasPrefix(body, "-") {
 		body = body[1:]
+		zerosAt--
 		n.neg = !(fs.z && isZeroText(body))
 	}
 	i := 0
@@ -444,6 +486,7 @@ func (fs formatSpec) formatFloat(th *starlark.Thread, f float64, tname string) (
 		i++
 	}
 	n.digits, n.remainder = body[:i], body[i:]
+	n.zeros, n.zerosAt = zeros, zerosAt-i
 	groupSize := 3
 	if fs.typ == 'n' {
 		groupSize = 0
@@ -469,6 +512,54 @@ func isZeroText(s string) bool {
 // it for presentation type typ (0 when absent) and precision prec (-1 when
 // absent), with the sign of a negative number (never of a nan).
 func floatText(f float64, typ rune, prec int, alt bool) string {
+	body, zeros, at := floatParts(f, typ, prec, alt)
+	if zeros == 0 {
+		return body
+	}
+	var b strings.Builder
+	b.Grow(len(body) + zeros)
+	b.WriteString(body[:at])
+	writeRepeat(&b, "0", zeros)
+	b.WriteString(body[at:])
+	return b.String()
+}
+
+// exactPrecision is a precision past which every digit of a double's
+// decimal expansion is a zero: the exact expansion has at most 1074
+// digits after the point and 767 significant ones.
+const exactPrecision = 1100
+
+// floatParts is floatText for a precision of any size: the text is body
+// with zeros zero digits inserted at byte at. Past exactPrecision the
+// digits are zeros, which strconv would build (and copy) one by one.
+func floatParts(f float64, typ rune, prec int, alt bool) (body string, zeros, at int) {
+	if prec > exactPrecision && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		switch typ {
+		case 'f', 'F', '%', 'e', 'E':
+			zeros = prec - exactPrecision
+		case 'g', 'G', 'n', 0:
+			// Without # the zeros are stripped (formatG caps them).
+			if alt {
+				zeros = prec - exactPrecision
+			}
+		}
+	}
+	if zeros == 0 {
+		return floatBody(f, typ, prec, alt), 0, 0
+	}
+	body = floatBody(f, typ, exactPrecision, alt)
+	// The zeros end the digits after the point: before the exponent or
+	// the percent sign.
+	at = strings.IndexAny(body, "eE%")
+	if at < 0 {
+		at = len(body)
+	}
+	return body, zeros, at
+}
+
+// floatBody is floatText for a precision at most exactPrecision (or one
+// that the presentation caps itself).
+func floatBody(f float64, typ rune, prec int, alt bool) string {
 	neg := math.Signbit(f) && !math.IsNaN(f)
 	a := math.Abs(f)
 	pct := typ == '%'

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"strings"
+	"unicode/utf8"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -826,19 +827,70 @@ func bytesFromhex(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple
 	if err := starlark.UnpackPositionalArgs("fromhex", args, kwargs, 1, &s); err != nil {
 		return nil, err
 	}
-	s = strings.Join(strings.Fields(s), "")
-	var out []byte
-	for i := 0; i+1 < len(s); i += 2 {
-		var c byte
-		if _, err := fmt.Sscanf(s[i:i+2], "%02x", &c); err != nil {
-			return nil, Errorf("ValueError", "non-hexadecimal number found in fromhex() arg at position %d", i)
+	return fromHex(th, s)
+}
+
+// fromHex is bytes.fromhex(s) as CPython 3.11 decodes it: pairs of hex
+// digits, ASCII whitespace allowed before each pair, errors at the
+// code-point position of the first bad character. The result is charged
+// to the budget before it is allocated and built in place, so that a
+// 200 MB argument costs its 100 MB result and nothing more.
+func fromHex(th *starlark.Thread, s string) (starlark.Value, error) {
+	if err := Alloc(th, int64(len(s)/2)); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.Grow(len(s) / 2)
+	bad := func(at int) error {
+		// at is a byte offset; CPython counts code points.
+		return Errorf("ValueError", "non-hexadecimal number found in fromhex() arg at position %d", utf8.RuneCountInString(s[:at]))
+	}
+	for i := 0; i < len(s); {
+		if i&(1<<20-1) == 0 && i > 0 {
+			if err := Interrupted(th); err != nil {
+				return nil, err
+			}
 		}
-		out = append(out, c)
+		if isHexSpace(s[i]) {
+			i++
+			continue
+		}
+		hi, ok := hexDigit(s[i])
+		if !ok {
+			return nil, bad(i)
+		}
+		if i+1 >= len(s) {
+			return nil, bad(i + 1)
+		}
+		lo, ok := hexDigit(s[i+1])
+		if !ok {
+			return nil, bad(i + 1)
+		}
+		b.WriteByte(hi<<4 | lo)
+		i += 2
 	}
-	if len(s)%2 == 1 {
-		return nil, Errorf("ValueError", "non-hexadecimal number found in fromhex() arg at position %d", len(s)-1)
+	return starlark.Bytes(b.String()), nil
+}
+
+// isHexSpace is CPython's Py_ISSPACE: ASCII whitespace only.
+func isHexSpace(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '\v', '\f':
+		return true
 	}
-	return starlark.Bytes(out), nil
+	return false
+}
+
+func hexDigit(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 func intFromBytes(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -871,6 +923,9 @@ func intFromBytes(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple
 		}
 	}
 	v := new(big.Int).SetBytes(raw)
+	if err := checkBuiltIntBits(int64(v.BitLen())); err != nil {
+		return nil, err
+	}
 	if signed && len(raw) > 0 && raw[0]&0x80 != 0 {
 		v.Sub(v, new(big.Int).Lsh(big.NewInt(1), uint(8*len(raw))))
 	}

@@ -105,7 +105,11 @@ func (e *jsonEncoder) encode(v starlark.Value, depth int) error {
 			e.b.WriteString("false")
 		}
 	case starlark.Int:
-		e.b.WriteString(x.String())
+		s, err := intString(x)
+		if err != nil {
+			return err
+		}
+		e.b.WriteString(s)
 	case starlark.Float:
 		s, err := e.floatStr(float64(x))
 		if err != nil {
@@ -177,7 +181,11 @@ func (e *jsonEncoder) encode(v starlark.Value, depth int) error {
 			case starlark.String:
 				key = string(k)
 			case starlark.Int:
-				key = k.String()
+				s, err := intString(k)
+				if err != nil {
+					return err
+				}
+				key = s
 			case starlark.Float:
 				s, err := e.floatStr(float64(k))
 				if err != nil {
@@ -485,8 +493,8 @@ func (d *jsonDecoder) number() (starlark.Value, error) {
 		f, _ := strconv.ParseFloat(text, 64)
 		return starlark.Float(f), nil
 	}
-	if len(text) > maxIntDigits {
-		return nil, Errorf("ValueError", "Exceeds the limit (%d digits) for integer string conversion", maxIntDigits)
+	if digits := len(strings.TrimPrefix(text, "-")); digits > maxIntDigits {
+		return nil, errStrToInt(digits)
 	}
 	n, _ := new(big.Int).SetString(text, 10)
 	return starlark.MakeBigInt(n), nil

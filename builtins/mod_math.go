@@ -250,6 +250,9 @@ func rounding(name string, f func(float64) float64) *starlark.Builtin {
 
 // bigIntCheck refuses integer results estimated above maxIntBits.
 func bigIntCheck(bits float64) error {
+	if math.IsInf(bits, 1) {
+		return Errorf("MemoryError", "integer result too large (the limit is %d bits)", maxIntBits)
+	}
 	if bits > maxIntBits {
 		return Errorf("MemoryError", "integer result too large: about %.0f bits (the limit is %d bits)", bits, maxIntBits)
 	}
@@ -444,7 +447,11 @@ func mathModule() starlark.StringDict {
 				if err != nil {
 					return nil, err
 				}
-				r.GCD(nil, nil, r, new(big.Int).Abs(n))
+				g, err := boundedGCD(th, "gcd", r, n)
+				if err != nil {
+					return nil, err
+				}
+				r = g
 			}
 			return starlark.MakeBigInt(r), nil
 		}),
@@ -459,11 +466,15 @@ func mathModule() starlark.StringDict {
 				if n.Sign() == 0 {
 					return starlark.MakeInt(0), nil
 				}
-				g := new(big.Int).GCD(nil, nil, r, n)
-				r.Mul(r, new(big.Int).Quo(n, g))
-				if err := bigIntCheck(float64(r.BitLen())); err != nil {
+				g, err := boundedGCD(th, "lcm", r, n)
+				if err != nil {
 					return nil, err
 				}
+				q := new(big.Int).Quo(n, g)
+				if err := bigIntCheck(float64(r.BitLen() + q.BitLen() - 1)); err != nil {
+					return nil, err
+				}
+				r.Mul(r, q)
 			}
 			return starlark.MakeBigInt(r), nil
 		}),
@@ -479,7 +490,11 @@ func mathModule() starlark.StringDict {
 			if n.Sign() < 0 {
 				return nil, Errorf("ValueError", "isqrt() argument must be nonnegative")
 			}
-			return starlark.MakeBigInt(new(big.Int).Sqrt(n)), nil
+			r, err := isqrt(th, n)
+			if err != nil {
+				return nil, err
+			}
+			return starlark.MakeBigInt(r), nil
 		}),
 		"hypot": fn("hypot", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			s := 0.0

@@ -178,10 +178,11 @@ func (p *printer) repr(v starlark.Value, depth int) error {
 			p.b.WriteString(s)
 			break
 		}
-		if err := Alloc(p.th, int64(v.BigInt().BitLen()/3)); err != nil {
+		s, err := intDecimal(v.BigInt()) // CPython's 4300-digit limit (bigint.go)
+		if err != nil {
 			return err
 		}
-		p.b.WriteString(v.String())
+		p.b.WriteString(s)
 	case starlark.Float:
 		p.b.WriteString(floatRepr(float64(v)))
 	case starlark.String:

@@ -325,6 +325,7 @@ func percentFormat(th *starlark.Thread, format string, arg starlark.Value) (stri
 	}
 	fmt := []rune(format)
 	var b strings.Builder
+	charged := 0 // bytes of b charged to the budget
 	for pos := 0; pos < len(fmt); {
 		c := fmt[pos]
 		if c != '%' {
@@ -448,9 +449,12 @@ func percentFormat(th *starlark.Thread, format string, arg starlark.Value) (stri
 		}
 		conv := fmt[pos]
 		pos++
+		// The field is charged before it is built; charged counts it, so
+		// that the result is not charged for it a second time below.
 		if err := Alloc(th, int64(max(width, 0))+int64(max(prec, 0))); err != nil {
 			return "", err
 		}
+		charged += max(width, 0) + max(prec, 0)
 		v, err := next()
 		if err != nil {
 			return "", err
@@ -499,6 +503,14 @@ func percentFormat(th *starlark.Thread, format string, arg starlark.Value) (stri
 			if prec < 0 {
 				prec = 6
 			}
+			if prec > exactPrecision {
+				// The text is built, then copied into the result:
+				// charge the copy too, and size the result once.
+				if err := Alloc(th, int64(prec)); err != nil {
+					return "", err
+				}
+				b.Grow(prec + max(width, 0) + 8)
+			}
 			s = floatText(f, conv, prec, flagAlt)
 		case 'c':
 			switch x := v.(type) {
@@ -524,10 +536,11 @@ func percentFormat(th *starlark.Thread, format string, arg starlark.Value) (stri
 			return "", Errorf("ValueError", "unsupported format character '%c' (0x%x) at index %d", shown, conv, pos-1)
 		}
 		percentPad(&b, s, conv, numeric, width, flagLeft, flagSign, flagBlank, flagAlt, flagZero)
-		if b.Len() > 1<<16 {
-			if err := Alloc(th, int64(b.Len())); err != nil {
+		if over := b.Len() - charged; over > 1<<16 {
+			if err := Alloc(th, int64(over)); err != nil {
 				return "", err
 			}
+			charged = b.Len()
 		}
 	}
 	if argIdx < argLen && dict == nil {

@@ -4,6 +4,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
@@ -788,13 +789,20 @@ func pyPowFn(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwa
 		return nil, Errorf("ValueError", "pow() 3rd argument cannot be 0")
 	}
 	if y.Sign() < 0 {
+		// The inverse is an extended gcd, quadratic and uninterruptible.
+		if mod.BitLen() > maxGCDBits {
+			return nil, Errorf("MemoryError", "pow() with a negative exponent and a modulus of %d bits is too slow to run here (the limit is %d bits)", mod.BitLen(), maxGCDBits)
+		}
 		inv := new(big.Int).ModInverse(new(big.Int).Mod(x, new(big.Int).Abs(mod)), new(big.Int).Abs(mod))
 		if inv == nil {
 			return nil, Errorf("ValueError", "base is not invertible for the given modulus")
 		}
 		x, y = inv, new(big.Int).Neg(y)
 	}
-	r := new(big.Int).Exp(x, y, new(big.Int).Abs(mod))
+	r, err := expMod(th, x, y, new(big.Int).Abs(mod))
+	if err != nil {
+		return nil, err
+	}
 	if mod.Sign() < 0 && r.Sign() != 0 {
 		r.Add(r, mod)
 	}
@@ -1124,8 +1132,15 @@ func parseInt(s string, base int) (starlark.Value, error) {
 		return nil, bad()
 	}
 	t = strings.ReplaceAll(t, "_", "")
-	if b == 10 && len(t) > maxIntDigits {
-		return nil, Errorf("ValueError", "Exceeds the limit (%d digits) for integer string conversion: value has %d digits; use sys.set_int_max_str_digits() to increase the limit", maxIntDigits, len(t))
+	if b&(b-1) != 0 && len(t) > maxIntDigits {
+		// CPython limits every base but the powers of two.
+		return nil, errStrToInt(len(t))
+	}
+	if b&(b-1) == 0 {
+		// Those it does not limit are bounded in bits (bigint.go).
+		if err := checkBuiltIntBits(int64(len(strings.TrimLeft(t, "0"))) * int64(bits.Len(uint(b-1)))); err != nil {
+			return nil, err
+		}
 	}
 	n, ok := new(big.Int).SetString(t, b)
 	if !ok {
