@@ -75,8 +75,13 @@ type (
 	// BinOp is X Op Y; pos is the operator's.
 	BinOp struct {
 		pos
-		Op   tokKind
-		X, Y Expr
+		Op tokKind
+		// lit and num memoize isLit and the lowering's knownNumber
+		// (0 not computed, 1 false, 2 true): both are asked at every
+		// operator of a chain about its operands, and without the memo
+		// they re-walk the chain below, quadratic in its length.
+		lit, num uint8
+		X, Y     Expr
 	}
 	// UnaryOp is Op X (-, +, ~, not).
 	UnaryOp struct {

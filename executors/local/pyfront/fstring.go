@@ -72,6 +72,9 @@ func (p *parser) strings() Expr {
 		}
 		hasF = true
 		p.fstring(t, int(t.body), int(t.bodyEnd), 0, &lit)
+		if p.depth+len(p.a.fstack)-mark > maxDepth {
+			p.tooDeep(cFString)
+		}
 	}
 	raw := p.src[first.off:end]
 	if !hasF {
@@ -82,6 +85,8 @@ func (p *parser) strings() Expr {
 	if lit.len() > 0 {
 		p.a.fstack = append(p.a.fstack, fpart{Lit: lit.take()})
 	}
+	// The parts are lowered to a chain of concatenations.
+	p.lengthen(len(p.a.fstack)-mark, cFString)
 	n := take(&p.a.fstrs)
 	*n = FStr{pos: at, Raw: raw, Parts: p.fpartList(mark)}
 	return n
@@ -96,10 +101,18 @@ func (p *parser) fpartList(mark int) []fpart {
 	return out
 }
 
-// posOf returns the position of byte offset off within token t.
+// posOf returns the position of byte offset off within token t. It
+// goes on from the position it found last when it can: the fields of an
+// f-string ask in order, and counting from the token's start for each
+// was quadratic in the length of the string.
 func (p *parser) posOf(t *token, off int) pos {
 	line, col := t.line, t.col
-	for i := int(t.off); i < off; i++ {
+	from := int(t.off)
+	if p.posTok == t && p.posOff <= off {
+		from, line, col = p.posOff, p.posAt.Line, p.posAt.Col
+	}
+	defer func() { p.posTok, p.posOff, p.posAt = t, off, pos{line, col} }()
+	for i := from; i < off; i++ {
 		if p.src[i] == '\n' {
 			line++
 			col = 1
@@ -122,6 +135,7 @@ func (p *parser) fstring(t *token, i, end, depth int, lit *litBuf) {
 		lit = new(litBuf)
 	}
 	seg := i
+	fields := 0
 	flush := func(upto int) {
 		text := p.src[seg:upto]
 		if raw {
@@ -170,6 +184,11 @@ func (p *parser) fstring(t *token, i, end, depth int, lit *litBuf) {
 			}
 			if depth >= 2 {
 				p.failAt(p.posOf(t, i), "f-string: expressions nested too deeply")
+			}
+			// The fields are lowered to a chain of concatenations
+			// (strings counts them all; this refuses early).
+			if fields++; p.depth+fields > maxDepth {
+				p.tooDeep(cFString)
 			}
 			var f fpart
 			var debug string
@@ -328,6 +347,7 @@ scan:
 		mark := len(p.a.fstack)
 		p.fstring(t, specStart, i, depth+1, nil)
 		f.Spec = p.fpartList(mark)
+		p.lengthen(len(f.Spec), cFString)
 	}
 	if i >= end || p.src[i] != '}' {
 		p.failAt(p.posOf(t, start-1), "f-string: expecting '}'")
@@ -346,11 +366,13 @@ scan:
 		}
 		panic(bailout{e})
 	}
-	sub := &parser{src: p.src, toks: toks, funcs: p.funcs, loops: p.loops, a: p.a}
+	sub := &parser{src: p.src, toks: toks, funcs: p.funcs, loops: p.loops, a: p.a, depth: p.depth, peak: p.peak}
+	sub.enter(cFString)
+	defer func() { p.peak = sub.peak }()
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
-				if b, ok := r.(bailout); ok && !strings.HasPrefix(b.err.Msg, "f-string") {
+				if b, ok := r.(bailout); ok && !strings.HasPrefix(b.err.Msg, "f-string") && !strings.HasPrefix(b.err.Msg, "the code is nested too deeply") {
 					b.err.Msg = "f-string: " + b.err.Msg
 				}
 				panic(r)

@@ -213,9 +213,20 @@ func isLit(x Expr) bool {
 	case *Str:
 		return true
 	case *BinOp:
-		return isLit(n.X) && isLit(n.Y)
+		if n.lit == 0 {
+			n.lit = memo(isLit(n.X) && isLit(n.Y))
+		}
+		return n.lit == 2
 	}
 	return isNumLit(x)
+}
+
+// memo is b as a BinOp memo.
+func memo(b bool) uint8 {
+	if b {
+		return 2
+	}
+	return 1
 }
 
 // boolOpNames are the operators go.starlark.net refuses on a bool and an

@@ -212,8 +212,14 @@ func isRangeCall(x Expr, shadowed func(string) bool) bool {
 
 // isNumeric reports whether x always evaluates to a number (int, float or
 // bool; with strict, int or float), given which names are known numeric.
+// With memo it memoizes its answers for BinOp nodes (see BinOp): only
+// the lowering may ask for that, as its answers for a node never change.
 func isNumeric(x Expr, known func(string) bool, shadowed func(string) bool, strict bool) bool {
-	num := func(x Expr) bool { return isNumeric(x, known, shadowed, strict) }
+	return numeric(x, known, shadowed, strict, false)
+}
+
+func numeric(x Expr, known func(string) bool, shadowed func(string) bool, strict, memoize bool) bool {
+	num := func(x Expr) bool { return numeric(x, known, shadowed, strict, memoize) }
 	switch x := unparen(x).(type) {
 	case *Num:
 		return !x.Imag
@@ -226,14 +232,26 @@ func isNumeric(x Expr, known func(string) bool, shadowed func(string) bool, stri
 			return !strict
 		}
 		// - and ~ of a bool give an int; go.starlark.net refuses + on a
-		// bool, so strict does not count on that one.
-		return num(x.X) || (x.Op != tPLUS && isNumeric(x.X, known, shadowed, false))
+		// bool, so strict does not count on that one. (A strict number
+		// is a number, so for - and ~ the strict question need not be
+		// asked: asking both at every level of - - - x took time
+		// exponential in the length of the chain.)
+		if x.Op == tPLUS {
+			return num(x.X)
+		}
+		return numeric(x.X, known, shadowed, false, false)
 	case *BinOp:
 		switch x.Op {
 		case tPLUS, tMINUS, tSTAR, tSLASH, tSLASHSLASH, tPERCENT, tSTARSTAR, tLTLT, tGTGT, tAMP, tPIPE, tCARET:
 			// & | ^ of two bools is a bool, which strict refuses in the
 			// operands already.
-			return num(x.X) && num(x.Y)
+			if !memoize {
+				return num(x.X) && num(x.Y)
+			}
+			if x.num == 0 {
+				x.num = memo(num(x.X) && num(x.Y))
+			}
+			return x.num == 2
 		}
 	case *BoolOp:
 		return num(x.X) && num(x.Y)
@@ -356,7 +374,7 @@ func nonlocals(body []Stmt) []string {
 // a + b needs no guard, as the sum of two numbers grows by a bit at
 // most, and go.starlark.net adds them as Python does.
 func (l *lowerer) knownNumber(x Expr) bool {
-	return isNumeric(x, l.numericName, l.shadowed, true)
+	return numeric(x, l.numericName, l.shadowed, true, true)
 }
 
 // numericName reports whether the variable that name refers to here is

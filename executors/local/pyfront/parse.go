@@ -14,6 +14,13 @@ type parser struct {
 	funcs int // enclosing function definitions (0 at module level and in class bodies)
 	loops int // enclosing loops within the innermost function
 	a     *arena
+	depth int // nesting level of what is being parsed (depth.go)
+	peak  int // deepest level reached since the last measure (depth.go)
+
+	// posOf's last answer.
+	posTok *token
+	posOff int
+	posAt  pos
 }
 
 // bailout carries a syntax error out of the recursive descent.
@@ -217,6 +224,8 @@ func (p *parser) skipMatch() Stmt {
 // block parses ':' and a suite after a compound statement's header.
 func (p *parser) block(what string, line int32) []Stmt {
 	p.expect(tCOLON)
+	p.enter(cBlock)
+	defer p.leave()
 	start := len(p.a.sstack)
 	if p.kind() != tNEWLINE {
 		p.a.sstack = p.simpleStmts(p.a.sstack)
@@ -264,7 +273,10 @@ func (p *parser) ifStmt(what string) Stmt {
 	n.Body = p.block(what, t.line)
 	switch p.kind() {
 	case kwElif:
+		// Lowered into the else of this if: one level deeper.
+		p.enter(cElif)
 		n.Else = []Stmt{p.ifStmt("'elif' statement")}
+		p.leave()
 	case kwElse:
 		e := p.next()
 		n.Else = p.block("'else' statement", e.line)
@@ -313,11 +325,16 @@ func (p *parser) forStmt(async bool) Stmt {
 
 func (p *parser) decorated() Stmt {
 	var decos []Expr
+	depth := p.depth
 	for p.kind() == tAT {
 		p.next()
+		// @d1 @d2 def f is lowered to f = d1(d2(f)): each decorator one
+		// level deeper than the one before.
+		p.enter(cDecorator)
 		decos = append(decos, p.namedExprTest())
 		p.expect(tNEWLINE)
 	}
+	p.depth = depth
 	switch p.kind() {
 	case kwDef:
 		return p.funcDef(decos, false)
@@ -371,8 +388,12 @@ func (p *parser) tryStmt() Stmt {
 	t := p.next()
 	n := &Try{pos: t.at()}
 	n.Body = p.block("'try' statement", t.line)
+	depth := p.depth
 	for p.kind() == kwExcept {
 		e := p.next()
+		// The handlers are lowered to a chain of if and else: each one
+		// level deeper than the one before.
+		p.enter(cExcept)
 		h := handler{pos: e.at()}
 		if p.kind() == tSTAR {
 			p.next()
@@ -390,6 +411,7 @@ func (p *parser) tryStmt() Stmt {
 		h.Body = p.block("'except' statement", e.line)
 		n.Handlers = append(n.Handlers, h)
 	}
+	p.depth = depth
 	if len(n.Handlers) > 0 && p.kind() == kwElse {
 		n.Else = p.elseBlock()
 	}

@@ -2,6 +2,8 @@ package pyfront
 
 // The parser's expressions, from lowest to highest precedence.
 
+import "strconv"
+
 // startsExpr reports whether k can begin an expression.
 func startsExpr(k tokKind) bool {
 	switch k {
@@ -100,17 +102,26 @@ func (p *parser) test() Expr {
 			return p.atom()
 		}
 	}
+	saved := p.measure()
 	x := p.orTest()
-	if p.kind() == kwIf {
-		t := p.next()
-		cond := p.orTest()
-		if p.kind() != kwElse {
-			p.fail("expected 'else' after 'if' expression")
-		}
-		p.next()
-		return &IfExp{pos: t.at(), Cond: cond, True: x, False: p.test()}
+	if p.kind() != kwIf {
+		p.settle(saved, p.height())
+		return x
 	}
-	return x
+	h := p.height()
+	t := p.next()
+	// The condition and the else branch (a 1 if c else 2 if ... chain
+	// recurses here) one level down; x too, with grow.
+	p.enter(cCond)
+	cond := p.orTest()
+	if p.kind() != kwElse {
+		p.fail("expected 'else' after 'if' expression")
+	}
+	p.next()
+	f := p.test()
+	p.leave()
+	p.settle(saved, p.grow(h, 1, cCond))
+	return &IfExp{pos: t.at(), Cond: cond, True: x, False: f}
 }
 
 // endsTest reports whether k, after an atom, ends the test the atom
@@ -125,12 +136,14 @@ func endsTest(k tokKind) bool {
 
 func (p *parser) lambda() Expr {
 	t := p.next()
+	p.enter(cLambda)
 	params := p.params(tCOLON)
 	p.expect(tCOLON)
 	funcs, loops := p.funcs, p.loops
 	p.funcs, p.loops = funcs+1, 0
 	body := p.test()
 	p.funcs, p.loops = funcs, loops
+	p.leave()
 	p.a.has.lambda = true
 	n := take(&p.a.lambdas)
 	*n = Lambda{pos: t.at(), Params: params, Body: body}
@@ -217,33 +230,52 @@ func (p *parser) annotation(end tokKind) {
 }
 
 func (p *parser) orTest() Expr {
+	saved := p.measure()
 	x := p.andTest()
+	h := p.height()
 	for p.kind() == kwOr {
 		t := p.next()
-		x = &BoolOp{pos: t.at(), Op: kwOr, X: x, Y: p.andTest()}
+		p.peak = p.depth
+		y := p.andTest()
+		h = p.grow(h, 1, cBool)
+		x = &BoolOp{pos: t.at(), Op: kwOr, X: x, Y: y}
 	}
+	p.settle(saved, h)
 	return x
 }
 
 func (p *parser) andTest() Expr {
+	saved := p.measure()
 	x := p.notTest()
+	h := p.height()
 	for p.kind() == kwAnd {
 		t := p.next()
-		x = &BoolOp{pos: t.at(), Op: kwAnd, X: x, Y: p.notTest()}
+		p.peak = p.depth
+		y := p.notTest()
+		h = p.grow(h, 1, cBool)
+		x = &BoolOp{pos: t.at(), Op: kwAnd, X: x, Y: y}
 	}
+	p.settle(saved, h)
 	return x
 }
 
 func (p *parser) notTest() Expr {
 	if p.kind() == kwNot {
 		t := p.next()
-		return &UnaryOp{pos: t.at(), Op: kwNot, X: p.notTest()}
+		p.enter(cNot)
+		x := p.notTest()
+		p.leave()
+		return &UnaryOp{pos: t.at(), Op: kwNot, X: x}
 	}
 	return p.comparison()
 }
 
 func (p *parser) comparison() Expr {
+	saved := p.measure()
 	x := p.bitOr()
+	// A chain a < b < c is lowered to nested ands: one level per
+	// operator.
+	h := p.height()
 	var c *Compare
 	var opsBuf [2]cmpOp
 	ops := opsBuf[:0]
@@ -262,12 +294,14 @@ func (p *parser) comparison() Expr {
 			}
 		case kwNot:
 			if p.peek(1) != kwIn {
+				p.settle(saved, h)
 				return p.cmpResult(x, c, ops, mark)
 			}
 			p.next()
 			p.next()
 			op = notIn
 		default:
+			p.settle(saved, h)
 			return p.cmpResult(x, c, ops, mark)
 		}
 		if c == nil {
@@ -275,7 +309,9 @@ func (p *parser) comparison() Expr {
 			c.pos, c.X = t.at(), x
 		}
 		ops = append(ops, cmpOp{t.at(), op})
+		p.peak = p.depth
 		p.push(p.bitOr())
+		h = p.grow(h, cmpLevels, cCompare)
 	}
 }
 
@@ -312,17 +348,26 @@ func binPrec(k tokKind) int {
 // comparisons, by precedence climbing.
 func (p *parser) bitOr() Expr { return p.binExpr(1) }
 
+// binExpr is where every recursion through brackets, calls and
+// subscripts passes: it opens a level of nesting.
 func (p *parser) binExpr(min int) Expr {
+	p.enter(cNested)
+	saved := p.measure()
 	x := p.factor()
+	h := p.height()
 	for {
 		prec := binPrec(p.kind())
 		if prec == 0 || prec < min {
+			p.settle(saved, h)
+			p.leave()
 			return x
 		}
 		t := p.next()
 		b := take(&p.a.binops)
 		b.pos, b.Op, b.X = t.at(), t.kind, x
+		p.peak = p.depth
 		b.Y = p.binExpr(prec + 1)
+		h = p.grow(h, 1, cBinary)
 		x = b
 	}
 }
@@ -331,12 +376,16 @@ func (p *parser) factor() Expr {
 	switch k := p.kind(); k {
 	case tPLUS, tMINUS, tTILDE:
 		t := p.next()
-		return &UnaryOp{pos: t.at(), Op: k, X: p.factor()}
+		p.enter(cUnary)
+		x := p.factor()
+		p.leave()
+		return &UnaryOp{pos: t.at(), Op: k, X: x}
 	}
 	return p.power()
 }
 
 func (p *parser) power() Expr {
+	saved := p.measure()
 	var x Expr
 	if p.kind() == kwAwait {
 		t := p.next()
@@ -344,29 +393,41 @@ func (p *parser) power() Expr {
 	} else {
 		x = p.primary()
 	}
+	h := p.height()
 	if p.kind() == tSTARSTAR {
 		t := p.next()
 		b := take(&p.a.binops)
 		b.pos, b.Op, b.X = t.at(), tSTARSTAR, x
+		// 2 ** 2 ** 2 ... recurses here.
+		p.enter(cBinary)
 		b.Y = p.factor()
+		p.leave()
+		p.settle(saved, p.grow(h, 1, cBinary))
 		return b
 	}
+	p.settle(saved, h)
 	return x
 }
 
 func (p *parser) primary() Expr {
+	saved := p.measure()
 	x := p.atom()
+	h := p.height()
 	for {
 		switch p.kind() {
 		case tLPAREN:
 			t := p.next()
+			p.peak = p.depth
 			args := p.args()
+			h = p.grow(h, 1, cTrailer)
 			c := take(&p.a.calls)
 			*c = Call{pos: t.at(), Fn: x, Args: args, Rparen: p.toks[p.i-1].at()}
 			x = c
 		case tLBRACK:
 			t := p.next()
+			p.peak = p.depth
 			idx := p.subscript()
+			h = p.grow(h, 1, cTrailer)
 			r := p.expect(tRBRACK)
 			s := take(&p.a.subs)
 			*s = Subscript{pos: t.at(), X: x, Index: idx, Rbrack: r.at()}
@@ -374,10 +435,13 @@ func (p *parser) primary() Expr {
 		case tDOT:
 			d := p.next()
 			name, at := p.name()
+			p.peak = p.depth
+			h = p.grow(h, 1, cTrailer)
 			a := take(&p.a.attrs)
 			*a = Attr{pos: at, X: x, Name: name, Dot: d.at()}
 			x = a
 		default:
+			p.settle(saved, h)
 			return x
 		}
 	}
@@ -387,10 +451,12 @@ func (p *parser) primary() Expr {
 func (p *parser) args() []Arg {
 	mark := len(p.a.astack)
 	sawKw, sawStarStar := false, false
+	stars := 0
 	for p.kind() != tRPAREN {
 		switch p.kind() {
 		case tSTAR:
 			p.next()
+			stars++
 			if sawStarStar {
 				p.fail("iterable argument unpacking follows keyword argument unpacking")
 			}
@@ -437,6 +503,8 @@ func (p *parser) args() []Arg {
 		p.next()
 	}
 	p.expect(tRPAREN)
+	// Several *args are lowered to a chain of concatenations.
+	p.lengthen(stars, cStarred)
 	a := p.a
 	args := takeList(&a.args, a.astack[mark:])
 	clear(a.astack[mark:])
@@ -498,6 +566,7 @@ func (p *parser) comp(kind tokKind, elt, val Expr, at pos) *Comp {
 	*c = Comp{pos: at, Kind: kind, Elt: elt, Val: val}
 	var clBuf [1]clause
 	cls := clBuf[:0]
+	clauses := 0
 	for p.kind() == kwFor || p.kind() == kwAsync && p.peek(1) == kwFor {
 		var cl clause
 		if p.kind() == kwAsync {
@@ -519,7 +588,15 @@ func (p *parser) comp(kind tokKind, elt, val Expr, at pos) *Comp {
 		}
 		cl.Ifs = p.exprList(mark)
 		cls = append(cls, cl)
+		// Each for and if clause nests in go.starlark.net's compiler
+		// and in the lowering of a generator.
+		clauses += 1 + len(cl.Ifs)
+		if len(cls) > maxCompFor {
+			p.failAt(cl.pos, "the code is nested too deeply: a comprehension has more than "+
+				strconv.Itoa(maxCompFor)+" 'for' clauses; use for loops instead")
+		}
 	}
+	p.lengthen(clauses, cComp)
 	c.Clauses = takeList(&p.a.clauses, cls)
 	c.End = p.tok().at()
 	return c
@@ -666,6 +743,14 @@ func (p *parser) newName(t *token) *Name {
 func (p *parser) seq(at pos, kind tokKind, mark int) *Seq {
 	s := take(&p.a.seqs)
 	s.pos, s.Kind = at, kind
+	// Starred items are lowered to a chain of concatenations.
+	stars := 0
+	for _, e := range p.a.estack[mark:] {
+		if _, ok := e.(*Starred); ok {
+			stars++
+		}
+	}
+	p.lengthen(stars, cStarred)
 	s.Elts = p.exprList(mark)
 	return s
 }
@@ -734,10 +819,18 @@ func (p *parser) brace() Expr {
 	}
 	r := p.expect(tRBRACE)
 	d.End = r.at()
-	// Keys and values alternate on the stack.
+	// Keys and values alternate on the stack; a nil key marks **v, and
+	// several are lowered to a chain of concatenations.
 	a := p.a
 	kv := a.estack[mark:]
 	n := len(kv) / 2
+	stars := 0
+	for i := 0; i < len(kv); i += 2 {
+		if kv[i] == nil {
+			stars++
+		}
+	}
+	p.lengthen(stars, cStarred)
 	keys := takeList(&a.exprs, kv[:n])
 	vals := takeList(&a.exprs, kv[n:])
 	for i := 0; i < n; i++ {
