@@ -110,6 +110,25 @@ type Limits struct {
 	// MaxValue bounds a returned value's JSON in bytes; the runner
 	// replaces a bigger one by a shortened repr and says so in a note.
 	MaxValue int64
+	// MaxOutput is the output cap in characters the limits were made for.
+	MaxOutput int
+}
+
+// CapValue is what a runner written in Go does with a result's value: it
+// returns v encoded, or, when its JSON form passes MaxValue bytes, an
+// Opaque of type typ whose repr is repr cut to MaxOutput characters,
+// with a note for the model. A Session treats a bigger value as forged.
+func (l Limits) CapValue(v any, typ, repr string) (enc any, note string) {
+	enc, _, err := EncodeLimit(v, l.MaxValue)
+	if err == nil {
+		if data, merr := json.Marshal(enc); merr == nil && int64(len(data)) <= l.MaxValue {
+			return enc, ""
+		}
+	}
+	if utf8.RuneCountInString(repr) > l.MaxOutput {
+		repr = cut(repr, l.MaxOutput) + "..."
+	}
+	return map[string]any{"$repr": repr, "type": typ}, fmt.Sprintf("the value is too big to return in full (more than %d bytes as JSON): it is replaced by a shortened repr; return something smaller, such as a summary or the first items", l.MaxValue)
 }
 
 // LimitsFor returns the limits for a sandbox of maxMemory bytes whose
@@ -121,7 +140,7 @@ func LimitsFor(maxMemory int64, maxOutput int) Limits {
 	if maxOutput <= 0 {
 		maxOutput = executors.DefaultMaxOutput
 	}
-	l := Limits{MaxMessage: min(max(maxMemory/8, 1<<20), 64<<20)}
+	l := Limits{MaxMessage: min(max(maxMemory/8, 1<<20), 64<<20), MaxOutput: maxOutput}
 	l.ExecBudget = max(maxMemory/2, 2*l.MaxMessage)
 	// A value at most 1/20 of a message: its decoding cost (at most 9
 	// units per byte) always fits next to the output.

@@ -1,10 +1,15 @@
 package runner_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -186,3 +191,137 @@ func TestStrictDecoder(t *testing.T) {
 type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// endless is a runner that writes one line without end, counting what the
+// host read of it.
+type endless struct{ n atomic.Int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	e.n.Add(int64(len(p)))
+	return len(p), nil
+}
+
+// TestMessageLimitWhileReading: a message longer than the limit is refused
+// while it is read, not after: the host reads at most the limit (it read
+// 64 MiB, whatever the sandbox's memory, and a 60 MB line was decoded).
+func TestMessageLimitWhileReading(t *testing.T) {
+	r := &endless{}
+	s := runner.NewSession(r, discard{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := s.Ready(ctx)
+	if !errors.Is(err, runner.ErrProtocol) || !strings.Contains(err.Error(), "longer than") {
+		t.Fatalf("got %v", err)
+	}
+	limit := runner.LimitsFor(0, 0).MaxMessage
+	if n := r.n.Load(); n > limit+128<<10 {
+		t.Errorf("read %d bytes for a limit of %d", n, limit)
+	}
+}
+
+// scripted is a runner that answers each request with the lines reply
+// returns for it (given the request's id).
+func scripted(t *testing.T, reply func(n int, id int64) []string) *runner.Session {
+	reqR, reqW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		defer outW.Close()
+		fmt.Fprintln(outW, `{"op":"ready","protocol":1,"python":"3.11"}`)
+		sc := bufio.NewScanner(reqR)
+		sc.Buffer(nil, 64<<20)
+		for n := 0; sc.Scan(); n++ {
+			var req struct{ ID int64 }
+			json.Unmarshal(sc.Bytes(), &req)
+			for _, l := range reply(n, req.ID) {
+				if _, err := io.WriteString(outW, l+"\n"); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	t.Cleanup(func() { reqW.Close(); outR.Close() })
+	s := runner.NewSession(outR, reqW)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if _, err := s.Ready(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func result(id int64, extra string) string {
+	return fmt.Sprintf(`{"op":"result","id":%d,"stdout":"","truncated":false,"value":null,"repr":"","final":false,"error":null,"imports":[]%s}`, id, extra)
+}
+
+// TestResultsMustAnswerTheRequest: results for another id, second results
+// and tool calls out of sequence break the session with ErrProtocol.
+func TestResultsMustAnswerTheRequest(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cases := []struct {
+		name  string
+		lines func(id int64) []string
+	}{
+		{"next id", func(id int64) []string { return []string{result(id+1, "")} }},
+		{"earlier id", func(id int64) []string { return []string{result(id-1, "")} }},
+		{"call out of sequence", func(id int64) []string {
+			return []string{fmt.Sprintf(`{"op":"call","id":%d,"call":2,"tool":"t","args":[],"kwargs":{}}`, id)}
+		}},
+		{"giant value", func(id int64) []string {
+			// A later "value" key wins: 2 MB of JSON, under the message
+			// limit but over MaxValue, which no honest runner sends.
+			return []string{result(id, `,"value":[`+strings.Repeat("0,", 1_000_000)+`0]`)}
+		}},
+	}
+	for _, c := range cases {
+		s := scripted(t, func(n int, id int64) []string { return c.lines(id) })
+		_, err := s.Exec(ctx, "1")
+		if !errors.Is(err, runner.ErrProtocol) || !errors.Is(err, runner.ErrBroken) {
+			t.Errorf("%s: got %v", c.name, err)
+			continue
+		}
+		t.Logf("%s: %v", c.name, err)
+	}
+	// A second result: the first is taken, the next request fails.
+	s := scripted(t, func(n int, id int64) []string { return []string{result(id, ""), result(id, "")} })
+	if _, err := s.Exec(ctx, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Exec(ctx, "2"); !errors.Is(err, runner.ErrProtocol) {
+		t.Errorf("second result: got %v", err)
+	}
+}
+
+// TestCapValue: a Go runner that caps its values with CapValue never trips
+// the host's check, and says when it cut.
+func TestCapValue(t *testing.T) {
+	l := runner.LimitsFor(0, 1000)
+	big := make([]any, 200_000)
+	for i := range big {
+		big[i] = int64(i)
+	}
+	for _, c := range []struct {
+		v    any
+		note bool
+	}{{[]any{int64(1), "a"}, false}, {big, true}} {
+		enc, note := l.CapValue(c.v, "list", strings.Repeat("x", 5000))
+		if (note != "") != c.note {
+			t.Errorf("note %q", note)
+		}
+		data, _ := json.Marshal(enc)
+		s := scripted(t, func(n int, id int64) []string {
+			return []string{result(id, `,"value":`+string(data))}
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if err := s.Configure(ctx, runner.Config{MaxOutput: 1000}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Exec(ctx, "x"); err != nil {
+			t.Errorf("capped value refused: %v", err)
+		}
+		cancel()
+	}
+}

@@ -35,6 +35,21 @@
 // Result tells the model that its variables are gone. Tools and variables
 // given with SetTools and SetVariables are restored.
 //
+// What holds against the code: the WASI capabilities are the boundary.
+// The guest sees only the files above; it has no sockets, processes,
+// threads or environment; its memory is capped by the runtime and its time
+// by the deadline. The protocol with the host travels on a dedicated
+// channel (see channelFS), never on the guest's stdout, and the host
+// validates every message and bounds its size (package runner), so code
+// that writes protocol messages can at worst lose its own step. The import
+// allowlist is advisory inside the sandbox: the runner enforces it on
+// import statements, __import__, importlib.import_module and module
+// attributes (random._os), but code and runner share one interpreter, and
+// a determined guest can reach any module object through introspection
+// (gc, frames, closure cells, function globals). Such a module gives it
+// nothing the capabilities do not: os.system and subprocess fail, and
+// open() sees only the mounts.
+//
 // Pure-Python packages (wheels unpacked to a directory, no C extensions)
 // become importable by listing the directory in Options.PackageDirs; it is
 // mounted read-only and appended to sys.path, and the import policy still
