@@ -267,10 +267,8 @@ func (o *Instance) callDunder(th *starlark.Thread, name string, args ...starlark
 	if m == nil {
 		return nil, false, nil
 	}
-	if th == nil {
-		if th = o.class.thread(); th == nil {
-			return nil, true, Errorf("RuntimeError", "%s.%s cannot run outside an execution", o.class.name, name)
-		}
+	if th = o.class.userThread(th); th == nil {
+		return nil, true, Errorf("RuntimeError", "%s.%s cannot run outside an execution", o.class.name, name)
 	}
 	v, err = starlark.Call(th, bind(m, o), args, nil)
 	return v, true, err

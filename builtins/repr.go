@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -18,14 +19,15 @@ type Representer interface {
 	PyStr(th *starlark.Thread) (string, error)
 }
 
-// Repr renders v as CPython's repr() would. Values whose repr runs user
-// code (a class's __repr__) are rendered on a scratch thread with small
-// step and memory limits; the engine should prefer ReprValue with the
-// execution's thread.
+// Repr renders v as CPython's repr() would. A user-defined __repr__ it
+// meets runs on the thread of the execution in progress (see
+// Class.userThread), under that execution's deadline and budgets; the
+// printing itself runs on a scratch thread with small step and memory
+// limits. The engine should prefer ReprValue with the execution's thread.
 func Repr(v starlark.Value) string {
 	s, err := ReprValue(scratchThread("repr"), v)
 	if err != nil {
-		return v.String()
+		return reprFallback(v, err)
 	}
 	return s
 }
@@ -34,9 +36,26 @@ func Repr(v starlark.Value) string {
 func Str(v starlark.Value) string {
 	s, err := StrValue(scratchThread("str"), v)
 	if err != nil {
-		return v.String()
+		return reprFallback(v, err)
 	}
 	return s
+}
+
+// reprFallback is what Repr and Str show of a value whose repr failed.
+// go.starlark.net's own String is no fallback for a container: it is
+// quadratic in the nesting depth (a 200,000-deep list took a minute) and
+// unbounded in size, and a repr that failed on depth or on the deadline
+// would fail there too.
+func reprFallback(v starlark.Value, err error) string {
+	switch v.(type) {
+	case *starlark.List, starlark.Tuple, *starlark.Dict, *starlark.Set, *FrozenSet:
+		return "<" + TypeName(v) + " object>"
+	}
+	var in *Interrupt
+	if errors.As(err, &in) {
+		return "<" + TypeName(v) + " object>"
+	}
+	return v.String()
 }
 
 // Limits of scratchThread: user code run outside an execution (a
@@ -46,26 +65,123 @@ const (
 	scratchMemory = 64 << 20
 )
 
-// scratchThread returns a thread for running user code outside an
+// scratchKey marks a scratch thread, so that user code called on one runs
+// on the execution's thread instead (Class.userThread).
+const scratchKey = "star-agent.scratch"
+
+// scratchThread returns a thread for rendering values outside an
 // execution, under its own small limits.
 func scratchThread(name string) *starlark.Thread {
 	th := &starlark.Thread{Name: name}
 	th.SetMaxExecutionSteps(scratchSteps)
 	SetBudget(th, &Budget{Limit: scratchMemory})
+	th.SetLocal(scratchKey, true)
+	PrepareRepr(th)
 	return th
 }
 
+// isScratch reports whether th is a scratch thread.
+func isScratch(th *starlark.Thread) bool { return th != nil && th.Local(scratchKey) != nil }
+
 // ReprValue is repr(v) on thread th, which bounds the size of the result
 // by the execution's memory budget and lets user-defined __repr__ run.
+// While the engine exports a value with ReprLimited on th, every repr
+// built on th stops at the export's limit.
 func ReprValue(th *starlark.Thread, v starlark.Value) (string, error) {
 	if s, ok := scalarRepr(v); ok {
 		return s, nil
 	}
-	p := printer{th: th}
+	p := printer{th: th, state: reprStateOf(th)}
+	if p.state != nil && p.state.active {
+		p.limit = p.state
+	}
 	if err := p.repr(v, 0); err != nil {
+		if p.limit != nil && errors.Is(err, errReprFull) && p.limit.partial == "" {
+			// The innermost printer that reached the limit keeps its text
+			// for the export; the error unwinds every repr (and any user
+			// __repr__) in between.
+			p.limit.partial = p.b.String()
+		}
 		return "", err
 	}
 	return p.b.String(), nil
+}
+
+// reprLimit is the repr state of a thread: how deep the reprs under way
+// on it are nested, and the size limit of an export in progress.
+type reprLimit struct {
+	depth   int    // nesting of the reprs under way, across Representers
+	max     int    // bytes a repr may reach, while active
+	active  bool   // an export is in progress
+	partial string // the text of the innermost repr that reached max
+}
+
+const reprLimitKey = "star-agent.reprlimit"
+
+// errReprFull stops every repr under way on a thread once one of them
+// reaches the export's limit. User code cannot catch it.
+var errReprFull = &Interrupt{Reason: "the repr reached its size limit"}
+
+// reprStateOf returns th's repr state, or nil if it has none.
+func reprStateOf(th *starlark.Thread) *reprLimit {
+	if th == nil {
+		return nil
+	}
+	l, _ := th.Local(reprLimitKey).(*reprLimit)
+	return l
+}
+
+// PrepareRepr gives th the state that ReprLimited needs and that bounds
+// the nesting of reprs across values that render their parts themselves
+// (a deque of deques of ...: each part's repr starts a printer of its own,
+// and without a depth kept with the thread, deep enough nesting overflows
+// the Go stack). Call it before th starts running (thread locals must not
+// change while it runs); threads that share it must not run at once.
+func PrepareRepr(th *starlark.Thread) { th.SetLocal(reprLimitKey, &reprLimit{}) }
+
+// ShareRepr gives to the thread the repr state of from, if it has one:
+// for the threads of an execution's generators, which run one at a time.
+func ShareRepr(to, from *starlark.Thread) {
+	if l := reprStateOf(from); l != nil {
+		to.SetLocal(reprLimitKey, l)
+	}
+}
+
+// ReprLimited is repr(v) on th cut to its first max characters: it stops
+// building the text once it has more than max (never building the whole of
+// a huge repr first), also inside the reprs of nested values and in the
+// reprs any user __repr__ builds meanwhile. truncated reports the cut.
+// th must have been prepared with PrepareRepr; without it the repr is
+// built whole and then cut.
+func ReprLimited(th *starlark.Thread, v starlark.Value, max int) (s string, truncated bool, err error) {
+	l := reprStateOf(th)
+	if l != nil {
+		// Up to 4 bytes per character: max bytes are not always max
+		// characters, 4*max always are.
+		*l = reprLimit{depth: l.depth, max: 4*max + 4, active: true}
+		defer func() { *l = reprLimit{depth: l.depth} }()
+	}
+	s, err = ReprValue(th, v)
+	if err != nil {
+		if l == nil || !errors.Is(err, errReprFull) {
+			return "", false, err
+		}
+		s, truncated = l.partial, true
+	}
+	if utf8.RuneCountInString(s) > max {
+		s, truncated = s[:runePrefix(s, max)], true
+	}
+	return s, truncated, nil
+}
+
+// runePrefix returns the length in bytes of the first n characters of s.
+func runePrefix(s string, n int) int {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return i
 }
 
 // StrValue is str(v) on thread th.
@@ -110,11 +226,16 @@ type printer struct {
 	charged int
 	stack   []starlark.Value // containers being printed, to render cycles as [...]
 	count   int
+	state   *reprLimit // th's repr state, nil if it has none
+	limit   *reprLimit // state, while an export limits the size
 }
 
 const maxReprDepth = 1000
 
 func (p *printer) grow() error {
+	if p.limit != nil && p.b.Len() > p.limit.max {
+		return errReprFull
+	}
 	p.count++
 	if p.count%4096 == 0 {
 		if err := Interrupted(p.th); err != nil {
@@ -157,7 +278,31 @@ func (p *printer) setItems(elems []starlark.Value, depth int) error {
 	return nil
 }
 
+// room is how many more bytes the printer may write before it reaches
+// the export's limit (-1: no limit).
+func (p *printer) room() int {
+	if p.limit == nil {
+		return -1
+	}
+	return max(p.limit.max-p.b.Len(), 0) + 1
+}
+
+// text writes s, or as much of it as the export's limit leaves room for.
+func (p *printer) text(s string) {
+	if r := p.room(); r >= 0 && len(s) > r {
+		s = s[:r]
+	}
+	p.b.WriteString(s)
+}
+
 func (p *printer) repr(v starlark.Value, depth int) error {
+	if p.state != nil {
+		// The depth of the reprs under way on the thread, nested printers
+		// included.
+		p.state.depth++
+		defer func() { p.state.depth-- }()
+		depth = max(depth, p.state.depth)
+	}
 	if depth > maxReprDepth {
 		return Errorf("RecursionError", "maximum recursion depth exceeded while getting the repr of an object")
 	}
@@ -186,9 +331,9 @@ func (p *printer) repr(v starlark.Value, depth int) error {
 	case starlark.Float:
 		p.b.WriteString(floatRepr(float64(v)))
 	case starlark.String:
-		p.b.WriteString(quoteString(string(v)))
+		p.b.WriteString(quoteStringLimit(string(v), p.room()))
 	case starlark.Bytes:
-		p.b.WriteString(bytesRepr(string(v)))
+		p.b.WriteString(bytesReprLimit(string(v), p.room()))
 	case *starlark.List:
 		if !p.enter(v) {
 			p.b.WriteString("[...]")
@@ -268,15 +413,23 @@ func (p *printer) repr(v starlark.Value, depth int) error {
 	case Representer:
 		s, err := v.PyRepr(p.th)
 		if err != nil {
+			if p.limit != nil && errors.Is(err, errReprFull) && p.limit.partial != "" {
+				// A nested repr reached the limit: keep its text.
+				p.text(p.limit.partial)
+				p.limit.partial = p.b.String()
+			}
 			return err
 		}
-		p.b.WriteString(s)
+		p.text(s)
 	default:
 		s := v.String()
 		if v.Type() == "range" && !strings.Contains(s, ",") {
 			s = "range(0, " + strings.TrimPrefix(s, "range(")
 		}
-		p.b.WriteString(s)
+		p.text(s)
+	}
+	if p.limit != nil && p.b.Len() > p.limit.max {
+		return errReprFull
 	}
 	return nil
 }
@@ -340,15 +493,24 @@ func formatShortest(f float64, sciAt int, noPointZero bool) string {
 
 // quoteString is CPython's str.__repr__: single quotes unless the string
 // contains a single quote and no double quote; printable non-ASCII kept.
-func quoteString(s string) string {
+func quoteString(s string) string { return quoteStringLimit(s, -1) }
+
+// quoteStringLimit is quoteString cut after about room bytes (room < 0:
+// no limit), without escaping the rest of s.
+func quoteStringLimit(s string, room int) string {
 	q := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		q = '"'
 	}
 	var b strings.Builder
-	b.Grow(len(s) + 2)
+	if room < 0 || len(s) < room {
+		b.Grow(len(s) + 2)
+	}
 	b.WriteByte(q)
 	for i := 0; i < len(s); {
+		if room >= 0 && b.Len() > room {
+			return b.String()
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			// Not valid UTF-8: Python strings cannot hold this; show the byte.
@@ -398,7 +560,11 @@ func hexN(v uint32, n int) string {
 }
 
 // bytesRepr is CPython's bytes.__repr__.
-func bytesRepr(s string) string {
+func bytesRepr(s string) string { return bytesReprLimit(s, -1) }
+
+// bytesReprLimit is bytesRepr cut after about room bytes (room < 0: no
+// limit).
+func bytesReprLimit(s string, room int) string {
 	q := byte('\'')
 	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
 		q = '"'
@@ -407,6 +573,9 @@ func bytesRepr(s string) string {
 	b.WriteString("b")
 	b.WriteByte(q)
 	for i := 0; i < len(s); i++ {
+		if room >= 0 && b.Len() > room {
+			return b.String()
+		}
 		c := s[i]
 		switch {
 		case c == q || c == '\\':

@@ -65,12 +65,29 @@ func (b *ThreadBox) current() *starlark.Thread {
 }
 
 // thread returns the thread to run c's user code on when the caller has
-// none, or nil.
+// none, or nil: the one running the execution in progress (a generator's,
+// if the execution has resumed one), so that the code runs under the
+// execution's deadline, steps and memory budget.
 func (c *Class) thread() *starlark.Thread {
 	if c.box == nil {
 		return nil
 	}
-	return c.box.th
+	return c.box.current()
+}
+
+// userThread returns the thread to run c's user code on for a caller on
+// th: th itself, unless it is nil or a scratch thread (Repr, Str and
+// Go-side String called where no thread was at hand), in which case the
+// execution's, so that no user __repr__, __str__, __eq__ or __hash__ runs
+// outside the execution's limits. It returns th when the class has no
+// execution (nil if th is nil).
+func (c *Class) userThread(th *starlark.Thread) *starlark.Thread {
+	if th == nil || isScratch(th) {
+		if t := c.thread(); t != nil {
+			return t
+		}
+	}
+	return th
 }
 
 // uintptrOf is the address of a pointer value, for identity hashes.

@@ -85,6 +85,10 @@ type Limits struct {
 	MaxMemory int64         // bytes; default 256 MiB
 	MaxOutput int           // printed characters kept; default 50,000
 	MaxDepth  int           // call depth; default 200
+	// MaxValue bounds a value an execution returns (a final answer, the
+	// value of the last expression) as JSON, in bytes; default 1 MiB. A
+	// larger value is returned as the start of its repr, with a note.
+	MaxValue int64
 }
 
 // Default limits.
@@ -94,6 +98,7 @@ const (
 	DefaultMaxMemory = 256 << 20
 	DefaultMaxOutput = 50_000
 	DefaultMaxDepth  = 200
+	DefaultMaxValue  = 1 << 20
 )
 
 // WithDefaults returns l with zero fields set to their defaults.
@@ -113,12 +118,15 @@ func (l Limits) WithDefaults() Limits {
 	if l.MaxDepth == 0 {
 		l.MaxDepth = DefaultMaxDepth
 	}
+	if l.MaxValue == 0 {
+		l.MaxValue = DefaultMaxValue
+	}
 	return l
 }
 
 // Validate reports limits that cannot work.
 func (l Limits) Validate() error {
-	if l.Timeout < 0 || l.MaxMemory < 0 || l.MaxOutput < 0 || l.MaxDepth < 0 {
+	if l.Timeout < 0 || l.MaxMemory < 0 || l.MaxOutput < 0 || l.MaxDepth < 0 || l.MaxValue < 0 {
 		return fmt.Errorf("limits must not be negative: %+v", l)
 	}
 	if l.MaxMemory != 0 && l.MaxMemory < 1<<20 {

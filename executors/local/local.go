@@ -12,6 +12,13 @@
 // Code that is valid Python but needs CPython (an authorized import this
 // engine does not have, syntax the front end cannot lower) fails with an
 // ExecError whose NeedsPython is set, so a router can send it elsewhere.
+//
+// With Options.Isolation "process" the engine runs in a child process: the
+// program re-executes itself (os.Executable) with the environment variable
+// STAR_AGENT_LOCAL_CHILD set, and this package's init function turns such a
+// process into the engine's child before main runs. Any program that
+// imports this package, a go test binary included, can therefore isolate
+// the engine without doing anything.
 package local
 
 import (
@@ -19,13 +26,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
 	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
@@ -34,6 +44,7 @@ import (
 	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local/pyfront"
+	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
@@ -50,51 +61,102 @@ type Options struct {
 	// Stdout, if set, receives printed output as it is produced (capped
 	// like Result.Stdout).
 	Stdout io.Writer
+	// Isolation is where the engine runs: "" or "none" in this process,
+	// "process" in a child process of this program under OS limits, so
+	// that a crash, a stack overflow, memory the engine's accounting
+	// missed or a builtin that ignores the deadline ends the child, not
+	// the host (see isolate.go). Tools still run in this process.
+	Isolation string
 }
 
 // Executor runs code actions in the Starlark engine. It keeps variables and
 // functions between executions. Executions of one Executor are serialised;
 // use one Executor per agent.
+//
+// An execution that outlives its deadline inside Go code that does not
+// check for cancellation (a builtin, a tool that ignores its context) is
+// abandoned: Execute reports a TimeoutError at once and the executor
+// starts afresh with a new state, since the abandoned work keeps the old
+// one and may still change it. The model is told that what it defined is
+// gone, as when a Python sandbox is restarted.
 type Executor struct {
 	limits executors.Limits
 	policy executors.ImportPolicy
 	live   io.Writer
 
-	mu      sync.Mutex // held for the whole of an execution
+	mu     sync.Mutex // held while an execution runs, until it ends or is abandoned
+	st     *state
+	tools  map[string]tool.Tool // the tools, bound again in a fresh state
+	vars   map[string]any       // what SetVariables bound, bound again in a fresh state
+	chunk  int                  // executions so far, names each chunk "<step N>"
+	closed bool                 // Close was called
+	lost   string               // a note for the next result: the state was lost
+
+	stopMu sync.Mutex
+	stop   context.CancelFunc // cancels the execution in progress, for Close
+
+	abandoned atomic.Int32 // abandoned executions whose work still runs
+
+	iso *isolated // set when the engine runs in a child process (isolate.go)
+}
+
+// state is what the code of an executor defines and reaches. An abandoned
+// execution keeps its state and the executor gets a new one, so that the
+// two share nothing the code can change.
+type state struct {
+	policy  executors.ImportPolicy
 	globals starlark.StringDict
-	base    map[string]starlark.Value // predeclared values, to tell them from user state
-	tools   map[string]tool.Tool
+	base    map[string]starlark.Value         // predeclared values, to tell them from user state
 	defs    map[*starlark.Function]definition // sources of top-level defs, for relinking
-	modules map[string]starlark.Value         // imported modules: one instance per executor, as in Python
-	chunk   int                               // executions so far, names each chunk "<step N>"
-	closed  bool                              // Close was called
-	busy    string                            // non-empty while an abandoned execution still runs
+	modules map[string]starlark.Value         // imported modules: one instance per state, as in Python
 }
 
 // New returns an Executor with the given options.
 func New(opts Options) (*Executor, error) {
+	if opts.Isolation != "" {
+		return newIsolated(opts) // isolate.go
+	}
 	if err := opts.Limits.Validate(); err != nil {
 		return nil, fmt.Errorf("local: %w", err)
 	}
 	e := &Executor{
-		limits:  opts.Limits.WithDefaults(),
-		policy:  executors.NewImportPolicy(opts.AuthorizedImports, executors.NeverImportable),
-		live:    opts.Stdout,
-		tools:   map[string]tool.Tool{},
+		limits: opts.Limits.WithDefaults(),
+		policy: executors.NewImportPolicy(opts.AuthorizedImports, executors.NeverImportable),
+		live:   opts.Stdout,
+		tools:  map[string]tool.Tool{},
+		vars:   map[string]any{},
+	}
+	e.st = e.newState()
+	return e, nil
+}
+
+// newState returns a state with only the builtins, the tools and the
+// variables the caller set.
+func (e *Executor) newState() *state {
+	st := &state{
+		policy:  e.policy,
+		globals: starlark.StringDict{},
 		defs:    map[*starlark.Function]definition{},
 		modules: map[string]starlark.Value{},
 	}
-	e.globals = starlark.StringDict{}
 	for k, v := range builtins.Universe() {
-		e.globals[k] = v
+		st.globals[k] = v
 	}
 	for k, v := range builtins.Runtime() {
-		e.globals[k] = v
+		st.globals[k] = v
 	}
-	e.globals["final_answer"] = starlark.NewBuiltin("final_answer", finalAnswer)
-	e.globals[builtins.HelperImport] = starlark.NewBuiltin(builtins.HelperImport, e.importModule)
-	e.resetBase()
-	return e, nil
+	st.globals["final_answer"] = starlark.NewBuiltin("final_answer", finalAnswer)
+	st.globals[builtins.HelperImport] = starlark.NewBuiltin(builtins.HelperImport, st.importModule)
+	for name, t := range e.tools {
+		st.globals[name] = starlark.NewBuiltin(name, e.callTool(t))
+	}
+	st.resetBase()
+	for name, x := range e.vars {
+		if v, err := importValue(x); err == nil { // it converted when it was set
+			st.globals[name] = v
+		}
+	}
+	return st
 }
 
 // universe is the builtins as predeclared, to tell when the program
@@ -104,8 +166,8 @@ var universe = builtins.Universe()
 // rebound reports whether the globals bind name to something other than
 // the builtin of that name (a user's len = ..., or a tool called len).
 // The front end then trusts no builtin of that name.
-func (e *Executor) rebound(name string) bool {
-	v, ok := e.globals[name]
+func (st *state) rebound(name string) bool {
+	v, ok := st.globals[name]
 	if !ok {
 		return false
 	}
@@ -117,10 +179,10 @@ func (e *Executor) rebound(name string) bool {
 	return t != reflect.TypeOf(u) || !t.Comparable() || v != u
 }
 
-func (e *Executor) resetBase() {
-	e.base = make(map[string]starlark.Value, len(e.globals))
-	for k, v := range e.globals {
-		e.base[k] = v
+func (st *state) resetBase() {
+	st.base = make(map[string]starlark.Value, len(st.globals))
+	for k, v := range st.globals {
+		st.base[k] = v
 	}
 }
 
@@ -138,35 +200,35 @@ func finalAnswer(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	return nil, &builtins.Final{Value: answer}
 }
 
-func (e *Executor) importModule(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+func (st *state) importModule(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var name string
 	var top bool
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &name, &top); err != nil {
 		return nil, err
 	}
-	if ee := e.policy.Check(name); ee != nil {
+	if ee := st.policy.Check(name); ee != nil {
 		return nil, &builtins.Error{Type: ee.Type, Msg: ee.Message}
 	}
 	if top {
 		name, _, _ = strings.Cut(name, ".")
 	}
-	m, ok := e.module(name)
+	m, ok := st.module(name)
 	if !ok {
 		return nil, builtins.Errorf("ModuleNotFoundError", "%s", needsPythonMessage(name))
 	}
 	return m, nil
 }
 
-// module returns the executor's instance of a module, creating it on first
-// use: every import of random in one executor shares one generator. Called
-// with the executor locked.
-func (e *Executor) module(name string) (starlark.Value, bool) {
-	if m, ok := e.modules[name]; ok {
+// module returns the state's instance of a module, creating it on first
+// use: every import of random in one executor shares one generator. Only
+// the execution that owns the state calls it.
+func (st *state) module(name string) (starlark.Value, bool) {
+	if m, ok := st.modules[name]; ok {
 		return m, true
 	}
 	m, ok := builtins.Module(name)
 	if ok {
-		e.modules[name] = m
+		st.modules[name] = m
 	}
 	return m, ok
 }
@@ -178,8 +240,14 @@ func needsPythonMessage(module string) string {
 // SetTools makes tools callable from code as functions, by their names.
 // Arguments may be positional (in input order) or keyword.
 func (e *Executor) SetTools(tools []tool.Tool) error {
+	if e.iso != nil {
+		return e.iso.setTools(tools)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.closed {
+		return errors.New("local: executor is closed")
+	}
 	for _, t := range tools {
 		spec := t.Spec()
 		if !isIdentifier(spec.Name) || strings.HasPrefix(spec.Name, "__") {
@@ -189,9 +257,9 @@ func (e *Executor) SetTools(tools []tool.Tool) error {
 			return fmt.Errorf("local: tool name %q is reserved", spec.Name)
 		}
 		e.tools[spec.Name] = t
-		e.globals[spec.Name] = starlark.NewBuiltin(spec.Name, e.callTool(t))
+		e.st.globals[spec.Name] = starlark.NewBuiltin(spec.Name, e.callTool(t))
 	}
-	e.resetBase()
+	e.st.resetBase()
 	return nil
 }
 
@@ -206,7 +274,7 @@ func (e *Executor) callTool(t tool.Tool) func(*starlark.Thread, *starlark.Builti
 		spec := t.Spec()
 		pos := make([]any, len(args))
 		for i, a := range args {
-			v, err := builtins.ToGo(a)
+			v, err := toGo(thread, a)
 			if err != nil {
 				return nil, err
 			}
@@ -214,7 +282,7 @@ func (e *Executor) callTool(t tool.Tool) func(*starlark.Thread, *starlark.Builti
 		}
 		kw := make(map[string]any, len(kwargs))
 		for _, kv := range kwargs {
-			v, err := builtins.ToGo(kv[1])
+			v, err := toGo(thread, kv[1])
 			if err != nil {
 				return nil, err
 			}
@@ -251,10 +319,17 @@ func (e *Executor) callTool(t tool.Tool) func(*starlark.Thread, *starlark.Builti
 
 // SetVariables binds values as global variables of the code: JSON-shaped
 // Go values, the runner protocol's Tuple, Set and Dict (as another engine's
-// Variables returns them), or anything that marshals to JSON.
+// Variables returns them), or anything that marshals to JSON. They are
+// bound again if the executor has to start afresh.
 func (e *Executor) SetVariables(vars map[string]any) error {
+	if e.iso != nil {
+		return e.iso.setVariables(vars)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.closed {
+		return errors.New("local: executor is closed")
+	}
 	for name, x := range vars {
 		if !isIdentifier(name) || strings.HasPrefix(name, "__") {
 			return fmt.Errorf("local: variable name %q is not a valid Python identifier", name)
@@ -263,41 +338,74 @@ func (e *Executor) SetVariables(vars map[string]any) error {
 		if err != nil {
 			return fmt.Errorf("local: variable %s: %w", name, err)
 		}
-		e.globals[name] = v
+		e.st.globals[name] = v
+		e.vars[name] = x
 	}
 	return nil
 }
 
 // Variables returns the code's global variables that can be represented as
 // JSON-shaped Go values, and for those that cannot (functions, modules,
-// objects) why. Routers use it to carry state to another engine.
-func (e *Executor) Variables(context.Context) (vars map[string]any, skipped map[string]string, err error) {
+// objects, values too large to carry) why. Routers use it to carry state
+// to another engine. All of them together take at most the memory limit
+// as JSON.
+func (e *Executor) Variables(ctx context.Context) (vars map[string]any, skipped map[string]string, err error) {
+	if e.iso != nil {
+		return e.iso.variables(ctx)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	vars, skipped = map[string]any{}, map[string]string{}
-	for name, v := range e.globals {
-		if b, ok := e.base[name]; ok && b == v {
+	if e.closed {
+		return vars, skipped, errors.New("local: executor is closed")
+	}
+	// The values are built expanded in Go (a list that repeats one list
+	// is copied each time), at about 16 bytes of Go per JSON byte at
+	// worst ([0, 0, ...]): a sixteenth of the budget as JSON keeps the
+	// export within the budget in host memory.
+	room := e.limits.MaxMemory / 16
+	names := slices.Sorted(maps.Keys(e.st.globals))
+	for _, name := range names {
+		v := e.st.globals[name]
+		if b, ok := e.st.base[name]; ok && b == v {
 			continue
 		}
 		if strings.HasPrefix(name, "__") {
 			continue
 		}
-		x, err := exportValue(v, 0)
+		c := converter{runner: true, max: room}
+		x, err := c.convert(v, 0)
+		var big *tooLarge
+		if errors.As(err, &big) {
+			skipped[name] = fmt.Sprintf("it is too large to carry to another engine (the variables carried may take %s in all as JSON)", builtins.FormatBytes(e.limits.MaxMemory/16))
+			continue
+		}
 		if err != nil {
 			_, skipped[name] = builtins.Classify(err)
 			continue
 		}
+		room -= c.size
 		vars[name] = x
 	}
 	return vars, skipped, nil
 }
 
-// Close releases the executor. Later executions fail.
+// Close releases the executor. Later executions fail. It stops an
+// execution in progress and does not wait for work an execution
+// abandoned.
 func (e *Executor) Close() error {
+	if e.iso != nil {
+		return e.iso.close()
+	}
+	e.stopMu.Lock()
+	if e.stop != nil {
+		e.stop()
+	}
+	e.stopMu.Unlock()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.closed = true
-	e.globals = nil
+	e.st = nil
 	return nil
 }
 
@@ -305,10 +413,23 @@ func (e *Executor) Close() error {
 // expression statement.
 const lastValue = "__sa_last"
 
+// abandonGrace is how long after the deadline an execution may take to
+// stop before it is abandoned: the thread stops at its next step, a
+// builtin that checks for cancellation a moment later.
+const abandonGrace = 50 * time.Millisecond
+
 // Execute runs code with the executor's state and limits. The returned
 // error is non-nil only when ctx was cancelled by the caller (the Result
 // still describes what ran) or the executor is closed.
+//
+// The time limit covers everything the execution causes: the front end,
+// compiling, running, and rendering and converting the value it returns.
+// All of it runs on one goroutine, which Execute abandons when it has not
+// stopped shortly after the deadline.
 func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, error) {
+	if e.iso != nil {
+		return e.iso.execute(ctx, code)
+	}
 	start := time.Now()
 	res := executors.Result{Engine: Engine}
 	e.mu.Lock()
@@ -316,32 +437,25 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		e.mu.Unlock()
 		return res, errors.New("local: executor is closed")
 	}
-	e.chunk++
-	name := fmt.Sprintf("<step %d>", e.chunk)
-
-	prog, err := pyfront.LowerIn(name, code, e.rebound)
-	if err != nil {
-		e.mu.Unlock()
-		res.Err = frontEndError(err, code)
-		res.Duration = time.Since(start)
-		return res, nil
-	}
-	for _, imp := range prog.Imports {
-		res.Imports = append(res.Imports, imp.Module)
-		if ee := e.checkImport(imp.Module); ee != nil {
-			e.mu.Unlock()
-			ee.Line = imp.Line
-			ee.Source = sourceLine(code, imp.Line)
-			res.Err = ee
-			res.Duration = time.Since(start)
-			return res, nil
-		}
-	}
-	c := &chunk{name: name, code: code, prog: prog}
-	c.prelude = e.prelude(topLevelBindings(prog.File.Stmts))
-
 	limits := e.limits
 	runCtx, cancel := context.WithTimeout(ctx, limits.Timeout)
+	defer cancel()
+	e.stopMu.Lock()
+	e.stop = cancel
+	e.stopMu.Unlock()
+	defer func() {
+		e.stopMu.Lock()
+		e.stop = nil
+		e.stopMu.Unlock()
+	}()
+	e.chunk++
+	name := fmt.Sprintf("<step %d>", e.chunk)
+	if e.lost != "" {
+		res.Notes = append(res.Notes, e.lost)
+		e.lost = ""
+	}
+	st := e.st
+
 	printed := newOutput(limits.MaxOutput, e.live)
 	thread := &starlark.Thread{
 		Name:  "star-agent",
@@ -351,9 +465,9 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	if deadline, ok := runCtx.Deadline(); ok {
 		thread.SetLocal(builtins.DeadlineKey, deadline)
 	}
-	thread.SetLocal("star-agent.stdout", io.Writer(printed))
-	mon := newMonitor(thread, e.globals, limits, runCtx)
-	mon.install()
+	thread.SetLocal(builtins.StdoutKey, io.Writer(printed))
+	builtins.PrepareRepr(thread)
+	mon := newMonitor(thread, st.globals, limits, runCtx)
 
 	// Cancel the thread when the deadline passes or the caller cancels.
 	watchDone := make(chan struct{})
@@ -362,52 +476,56 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		mon.cancel(mon.reason())
 	})
 
-	done := make(chan outcome, 1)
+	done := make(chan executors.Result, 1)
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- outcome{err: fmt.Errorf("internal error: %v\n%s", p, debug.Stack())}
+				done <- executors.Result{Err: &executors.ExecError{Type: "SystemError", Message: fmt.Sprintf("internal error: %v\n%s", p, debug.Stack())}}
 			}
 		}()
-		done <- e.execChunk(thread, c)
+		done <- st.run(runCtx, thread, mon, name, code)
 	}()
 
-	var out outcome
+	var out executors.Result
 	abandoned := false
 	select {
 	case out = <-done:
 	case <-runCtx.Done():
 		// The thread stops at its next step; a builtin that does not check
 		// for cancellation may hold it longer. Give it a short grace, then
-		// return anyway and let the execution finish in the background:
-		// the executor stays locked until it does.
+		// abandon it (see Executor).
 		select {
 		case out = <-done:
-		case <-time.After(50 * time.Millisecond):
+		case <-time.After(abandonGrace):
 			abandoned = true
 		}
 	}
-	if !stopWatch() {
-		<-watchDone // the watcher reads the monitor's state
-	}
-	mon.ctxErr = runCtx.Err() // before cancel, which would end runCtx anyway
-	cancel()
-
-	res.Stdout = printed.String()
-	res.Truncated = printed.truncated()
 	if abandoned {
-		res.Steps = thread.ExecutionSteps()
-		res.Err = &executors.ExecError{Type: "TimeoutError", Message: mon.timeoutMessage()}
-		go func() {
-			e.settle(<-done)
-			mon.closeGenerators()
-			e.mu.Unlock()
-		}()
+		// The abandoned goroutine keeps the old state, the monitor and
+		// the thread; from now on it prints nowhere.
+		res.Stdout, res.Truncated = printed.close()
+		e.abandon(st, done)
+		why := "the execution was cancelled and did not stop"
+		lost := "the previous execution was cancelled, so the Python sandbox was restarted: variables, functions and imports defined before are gone"
+		if ctx.Err() == nil {
+			why = fmt.Sprintf("execution exceeded the time limit of %s and was stopped", limits.Timeout)
+		}
+		res.Err = runner.Restarted("TimeoutError", why)
+		if ctx.Err() == nil {
+			lost = "the previous execution ran past its time limit and could not be stopped, so the Python sandbox was restarted: variables, functions and imports defined before are gone"
+		}
+		// The caller may not show this result to the model (it gets an
+		// error when it cancelled): the next one says it again.
+		e.lost = lost
+		e.mu.Unlock()
 	} else {
-		res.Steps = mon.steps()
-		e.finish(&res, out.err, mon, name, code)
-		mon.closeGenerators()
-		e.settle(out)
+		if !stopWatch() {
+			<-watchDone // the watcher reads the monitor's state
+		}
+		res.Stdout, res.Truncated = printed.close()
+		res.Value, res.Repr, res.IsFinal, res.Err, res.Steps = out.Value, out.Repr, out.IsFinal, out.Err, out.Steps
+		res.Imports = out.Imports
+		res.Notes = append(res.Notes, out.Notes...)
 		e.mu.Unlock()
 	}
 	res.Duration = time.Since(start)
@@ -415,6 +533,48 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		return res, fmt.Errorf("local: execution stopped: %w", ctx.Err())
 	}
 	return res, nil
+}
+
+// abandon gives the executor a fresh state in place of st, which an
+// execution that did not stop at its deadline still uses, and lets that
+// execution end in the background. Called with the executor locked.
+func (e *Executor) abandon(st *state, done <-chan executors.Result) {
+	if e.st == st {
+		e.st = e.newState()
+	}
+	e.abandoned.Add(1)
+	go func() {
+		<-done // st.run closes the generators itself
+		e.abandoned.Add(-1)
+	}()
+}
+
+// run is the whole of an execution, on the goroutine Execute may abandon:
+// it touches only st, thread and mon.
+func (st *state) run(ctx context.Context, thread *starlark.Thread, mon *monitor, name, code string) (res executors.Result) {
+	mon.install()
+	defer mon.closeGenerators()
+	prog, err := pyfront.LowerIn(name, code, st.rebound)
+	if err != nil {
+		res.Err = frontEndError(err, code)
+		return res
+	}
+	for _, imp := range prog.Imports {
+		res.Imports = append(res.Imports, imp.Module)
+		if ee := st.checkImport(imp.Module); ee != nil {
+			ee.Line = imp.Line
+			ee.Source = sourceLine(code, imp.Line)
+			res.Err = ee
+			return res
+		}
+	}
+	c := &chunk{name: name, code: code, prog: prog}
+	c.prelude = st.prelude(topLevelBindings(prog.File.Stmts))
+	out := st.execChunk(thread, c)
+	st.finish(ctx, &res, thread, out.err, mon, name, code)
+	res.Steps = mon.steps()
+	st.settle(out)
+	return res
 }
 
 // outcome is what running a chunk gave.
@@ -426,37 +586,92 @@ type outcome struct {
 	err        error
 }
 
-// finish fills res from the outcome of an execution.
-func (e *Executor) finish(res *executors.Result, runErr error, mon *monitor, chunk, code string) {
+// finish fills res from the outcome of an execution: the error, or the
+// value it returns, rendered and converted on the execution's thread,
+// under its limits.
+func (st *state) finish(ctx context.Context, res *executors.Result, th *starlark.Thread, runErr error, mon *monitor, chunk, code string) {
 	var final *builtins.Final
+	var err error
+	limits := mon.limits
 	switch {
 	case runErr == nil:
-		if v, ok := e.globals[lastValue]; ok {
-			res.Value, res.Repr = export(v)
+		if v, ok := st.globals[lastValue]; ok {
+			res.Value, res.Repr, res.Notes, err = exportResult(th, v, limits, "value of the last expression")
 		}
 	case errors.As(runErr, &final):
 		res.IsFinal = true
-		res.Value, res.Repr = export(final.Value)
+		res.Value, res.Repr, res.Notes, err = exportResult(th, final.Value, limits, "final answer")
 	default:
-		res.Err = runtimeError(runErr, mon, chunk, code)
+		err = runErr
 	}
-}
-
-// export converts a value for Result: JSON-shaped when possible, else its repr.
-func export(v starlark.Value) (any, string) {
-	repr := builtins.Repr(v)
-	x, err := builtins.ToGo(v)
 	if err != nil {
-		return repr, repr
+		res.Value, res.Repr, res.IsFinal, res.Notes = nil, "", false, nil
+		res.Err = runtimeError(err, mon, ctx.Err(), chunk, code)
 	}
-	return x, repr
 }
 
-func (e *Executor) checkImport(module string) *executors.ExecError {
-	if ee := e.policy.Check(module); ee != nil {
+// exportResult renders and converts a value an execution returns (what
+// names it for messages): its repr, cut to Limits.MaxOutput characters,
+// and the value as JSON-shaped Go values, or the repr if it has none or if
+// it would take more than Limits.MaxValue bytes as JSON. Neither is built
+// whole before it is cut; what they take counts against the memory budget,
+// and user __repr__ and __str__ run on th, under the execution's limits.
+func exportResult(th *starlark.Thread, v starlark.Value, limits executors.Limits, what string) (value any, repr string, notes []string, err error) {
+	repr, cut, err := builtins.ReprLimited(th, v, limits.MaxOutput)
+	if err != nil {
+		if typ, _ := builtins.Classify(err); typ == "RecursionError" {
+			return nil, "", nil, builtins.Errorf("RecursionError",
+				"maximum recursion depth exceeded while getting the repr of an object: the %s is nested too deeply to show; return a flatter value", what)
+		}
+		return nil, "", nil, err
+	}
+	if cut {
+		repr += fmt.Sprintf("...\n[%s truncated: its repr is longer than %d characters and only the first %d are kept]", what, limits.MaxOutput, limits.MaxOutput)
+	}
+	c := converter{th: th, max: limits.MaxValue}
+	x, err := c.convert(v, 0)
+	var big *tooLarge
+	switch {
+	case err == nil:
+		return x, repr, nil, nil
+	case errors.As(err, &big):
+		note := fmt.Sprintf("the %s is larger than the limit of %s as JSON, so only the start of its repr is returned", what, builtins.FormatBytes(limits.MaxValue))
+		if s, ok := v.(starlark.String); ok {
+			n := runePrefixLen(string(s), int(limits.MaxValue))
+			note = fmt.Sprintf("the %s is a string larger than the limit of %s, so only its first %d bytes are returned", what, builtins.FormatBytes(limits.MaxValue), n)
+			return string(s[:n]) + fmt.Sprintf("\n[%s truncated: %d of its %d bytes are kept]", what, n, len(s)), repr, []string{note}, nil
+		}
+		return repr, repr, []string{note}, nil
+	case !builtins.Catchable(err):
+		return nil, "", nil, err // the deadline, the engine's limits
+	}
+	typ, _ := builtins.Classify(err)
+	if typ == "MemoryError" {
+		return repr, repr, []string{fmt.Sprintf("the %s cannot be converted within the memory limit, so only its repr is returned", what)}, nil
+	}
+	if typ == "TypeError" || typ == "ValueError" {
+		return repr, repr, nil, nil // not JSON-shaped: the repr stands for it
+	}
+	return nil, "", nil, err // a user __str__ of a dict key raised
+}
+
+// runePrefixLen returns the length of the longest prefix of s of at most n
+// bytes that does not cut a character.
+func runePrefixLen(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}
+
+func (st *state) checkImport(module string) *executors.ExecError {
+	if ee := st.policy.Check(module); ee != nil {
 		return ee
 	}
-	if _, ok := e.module(module); !ok {
+	if _, ok := st.module(module); !ok {
 		return &executors.ExecError{Type: "ModuleNotFoundError", Message: needsPythonMessage(module), NeedsPython: true}
 	}
 	return nil
@@ -557,7 +772,11 @@ func frontEndError(err error, code string) *executors.ExecError {
 }
 
 // runtimeError converts an error of the interpreter or of resolution.
-func runtimeError(err error, mon *monitor, chunk, code string) *executors.ExecError {
+//
+// ctxErr is the error of the execution's context when the error was
+// raised: the monitor's own record of it is not set while the execution's
+// goroutine runs (the watcher reads it meanwhile).
+func runtimeError(err error, mon *monitor, ctxErr error, chunk, code string) *executors.ExecError {
 	var rerrs resolve.ErrorList
 	if errors.As(err, &rerrs) && len(rerrs) > 0 {
 		r := rerrs[0]
@@ -570,8 +789,14 @@ func runtimeError(err error, mon *monitor, chunk, code string) *executors.ExecEr
 	}
 	if stop := mon.stopError(); stop != nil {
 		err = stop
+	} else if ctxErr != nil {
+		// Whatever the code raised once the deadline had passed (a
+		// builtin interrupted half-way may raise anything), the deadline
+		// is what ended it.
+		err = builtins.Errorf("TimeoutError", "%s", timeoutMessage(mon.limits, ctxErr))
 	}
 	typ, msg := pythonNameError(builtins.Classify(err))
+	msg = capText(msg, mon.limits.MaxOutput)
 	ee := &executors.ExecError{Type: typ, Message: msg}
 	var eval *starlark.EvalError
 	if errors.As(err, &eval) {
@@ -582,10 +807,35 @@ func runtimeError(err error, mon *monitor, chunk, code string) *executors.ExecEr
 				break
 			}
 		}
-		ee.Traceback = traceback(eval, typ, msg)
+		ee.Traceback = capText(traceback(eval, typ, msg), 2*mon.limits.MaxOutput)
 	}
-	ee.Source = sourceLine(code, ee.Line)
+	ee.Source = capText(sourceLine(code, ee.Line), mon.limits.MaxOutput)
 	return ee
+}
+
+// timeoutMessage says why an execution's context ended.
+func timeoutMessage(limits executors.Limits, ctxErr error) string {
+	if errors.Is(ctxErr, context.DeadlineExceeded) {
+		return fmt.Sprintf("execution exceeded the time limit of %s and was stopped", limits.Timeout)
+	}
+	return "execution was cancelled"
+}
+
+// capText cuts s to its first max characters, with a marker: an exception
+// message can hold anything the code put in it (raise ValueError("x" *
+// 10**8)) and must not carry that into results and output lines.
+func capText(s string, max int) string {
+	if len(s) <= max || utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max {
+			return s[:i] + fmt.Sprintf("... [%d more characters]", utf8.RuneCountInString(s[i:]))
+		}
+		n++
+	}
+	return s
 }
 
 // traceback renders a Python-style traceback of an evaluation error.

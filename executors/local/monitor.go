@@ -228,6 +228,7 @@ func (m *monitor) spawn(*starlark.Thread) *starlark.Thread {
 		}
 	}
 	builtins.SetBudget(th, m.budget)
+	builtins.ShareRepr(th, m.thread) // one repr depth and export limit for the execution
 	th.OnMaxSteps = m.check
 	if len(m.children) >= m.pruneAt {
 		// Forget the threads of generators that have ended; their steps

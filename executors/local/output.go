@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -12,7 +13,13 @@ import (
 // summary, the last error) matters as much as its start. What it keeps of
 // the head it also copies to an optional live writer as it is printed;
 // the tail can only be known at the end.
+//
+// The execution's goroutine writes while Execute may read, once the
+// execution is abandoned: a mutex orders them, and close stops every later
+// write, so that abandoned work prints nowhere.
 type output struct {
+	mu      sync.Mutex
+	closed  bool
 	max     int
 	headMax int
 	tailMax int
@@ -33,7 +40,12 @@ func (o *output) Write(p []byte) (int, error) {
 }
 
 func (o *output) WriteString(s string) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	size := len(s)
+	if o.closed {
+		return size, nil
+	}
 	o.total += utf8.RuneCountInString(s)
 	if room := o.headMax - o.kept; room > 0 {
 		head := prefixRunes(s, room)
@@ -75,6 +87,15 @@ func suffixRunes(s string, n int) string {
 }
 
 func (o *output) dropped() int { return max(o.total-o.max, 0) }
+
+// close stops the output: later writes are dropped. It returns what was
+// kept and whether characters were dropped.
+func (o *output) close() (string, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.closed = true
+	return o.String(), o.truncated()
+}
 
 // String returns what was kept, with a marker where characters were
 // dropped.

@@ -37,7 +37,7 @@ type definition struct {
 
 // recordDefinitions remembers the top-level defs among stmts, whose
 // positions refer to lines of code.
-func (e *Executor) recordDefinitions(stmts []syntax.Stmt, code string, unbound []string) {
+func (st *state) recordDefinitions(stmts []syntax.Stmt, code string, unbound []string) {
 	lines := strings.Split(code, "\n")
 	for _, stmt := range stmts {
 		def, ok := stmt.(*syntax.DefStmt)
@@ -46,7 +46,7 @@ func (e *Executor) recordDefinitions(stmts []syntax.Stmt, code string, unbound [
 		}
 		// A decorated def may be bound to the decorator's wrapper, which
 		// shares the module; re-running the source re-applies decorators.
-		fn, ok := e.globals[def.Name.Name].(*starlark.Function)
+		fn, ok := st.globals[def.Name.Name].(*starlark.Function)
 		if !ok {
 			continue
 		}
@@ -63,7 +63,7 @@ func (e *Executor) recordDefinitions(stmts []syntax.Stmt, code string, unbound [
 		for last < len(lines) && (strings.HasPrefix(lines[last], " ") || strings.HasPrefix(lines[last], "\t")) {
 			last++
 		}
-		e.defs[fn] = definition{name: def.Name.Name, src: strings.Join(lines[first-1:last], "\n"), unbound: unbound, globals: globalRefs(def)}
+		st.defs[fn] = definition{name: def.Name.Name, src: strings.Join(lines[first-1:last], "\n"), unbound: unbound, globals: globalRefs(def)}
 	}
 }
 
@@ -98,16 +98,16 @@ func (l earlier) reads(name string) bool {
 
 // stale reports whether the definition would read a value other than the
 // current one of some global, or miss a name defined since.
-func (e *Executor) stale(l earlier) bool {
+func (st *state) stale(l earlier) bool {
 	d := l.d
 	for name := range d.globals {
 		v, ok := l.globals[name]
-		if cur, found := e.globals[name]; ok && found && !same(cur, v) {
+		if cur, found := st.globals[name]; ok && found && !same(cur, v) {
 			return true
 		}
 	}
 	for _, name := range d.unbound {
-		if _, ok := e.globals[name]; ok {
+		if _, ok := st.globals[name]; ok {
 			return true
 		}
 	}
@@ -131,13 +131,13 @@ func same(a, b starlark.Value) (eq bool) {
 // prelude returns the source of the earlier definitions a chunk that binds
 // the names in bound must re-create, and forgets them (they are recorded
 // again once the chunk has run).
-func (e *Executor) prelude(bound map[string]bool) string {
+func (st *state) prelude(bound map[string]bool) string {
 	live := map[string]earlier{}
-	for fn, d := range e.defs {
-		if e.globals[d.name] == starlark.Value(fn) {
+	for fn, d := range st.defs {
+		if st.globals[d.name] == starlark.Value(fn) {
 			live[d.name] = earlier{fn, d, fn.Globals()}
 		} else {
-			delete(e.defs, fn) // rebound by the user since: forget it
+			delete(st.defs, fn) // rebound by the user since: forget it
 		}
 	}
 	chosen := map[string]bool{}
@@ -147,7 +147,7 @@ func (e *Executor) prelude(bound map[string]bool) string {
 			if chosen[name] {
 				continue
 			}
-			need := e.stale(l)
+			need := st.stale(l)
 			for b := range bound {
 				need = need || (b != name && l.reads(b))
 			}
@@ -164,7 +164,7 @@ func (e *Executor) prelude(bound map[string]bool) string {
 	for _, name := range slices.Sorted(maps.Keys(chosen)) {
 		src.WriteString(live[name].d.src)
 		src.WriteString("\n")
-		delete(e.defs, live[name].fn)
+		delete(st.defs, live[name].fn)
 	}
 	return src.String()
 }
@@ -255,14 +255,14 @@ func (c *chunk) withPrelude(f *syntax.File) (int, error) {
 // execChunk runs a chunk in globals. Names the code uses but nothing
 // defines become unbound globals, so that reading one raises NameError at
 // run time, as in Python.
-func (e *Executor) execChunk(thread *starlark.Thread, c *chunk) outcome {
+func (st *state) execChunk(thread *starlark.Thread, c *chunk) outcome {
 	f := c.prog.File
 	n, err := c.withPrelude(f)
 	if err != nil {
 		c.prelude, n = "", 0 // cannot re-create them: run without
 	}
 	captureLastExpression(f)
-	err = starlark.ExecREPLChunk(f, thread, e.globals)
+	err = starlark.ExecREPLChunk(f, thread, st.globals)
 	names := undefinedNames(err)
 	if names != nil {
 		// Nothing ran: resolution failed. Declare the names and run again.
@@ -275,22 +275,22 @@ func (e *Executor) execChunk(thread *starlark.Thread, c *chunk) outcome {
 		n, _ = c.withPrelude(f)
 		n += len(names)
 		captureLastExpression(f)
-		err = starlark.ExecREPLChunk(f, thread, e.globals)
+		err = starlark.ExecREPLChunk(f, thread, st.globals)
 	}
 	return outcome{file: f, preludeLen: n, chunk: c, unbound: names, err: err}
 }
 
-// settle records what a chunk defined. It runs with the executor locked.
-func (e *Executor) settle(out outcome) {
-	delete(e.globals, lastValue)
+// settle records what a chunk defined, on the goroutine of its execution.
+func (st *state) settle(out outcome) {
+	delete(st.globals, lastValue)
 	if out.file == nil {
 		return
 	}
 	stmts := out.file.Stmts
-	e.recordDefinitions(stmts[out.preludeLen:], out.chunk.code, out.unbound)
+	st.recordDefinitions(stmts[out.preludeLen:], out.chunk.code, out.unbound)
 	if out.chunk.prelude != "" {
 		// The prelude's definitions, whose positions are lines of the
 		// prelude's source, are recorded again.
-		e.recordDefinitions(stmts[:out.preludeLen], out.chunk.prelude, out.unbound)
+		st.recordDefinitions(stmts[:out.preludeLen], out.chunk.prelude, out.unbound)
 	}
 }
