@@ -11,9 +11,6 @@ import (
 // deadline and the memory budget.
 const checkEvery = 4096
 
-// elemSize is the estimated cost of one element of a list, tuple or set.
-const elemSize = 16
-
 // forEach calls f for each element of the Python iterable v (strings yield
 // their characters), honouring the deadline.
 func forEach(th *starlark.Thread, v starlark.Value, f func(starlark.Value) error) error {
@@ -107,32 +104,50 @@ func forEach(th *starlark.Thread, v starlark.Value, f func(starlark.Value) error
 }
 
 // collect gathers the elements of v into a slice charged to the budget.
+// The elements of a container exist already: only their slots are new.
+// Those an iterator yields may be new (itertools' tuples, zip's, the
+// characters of a string): each is charged its own size too (ValueSize),
+// as the engine's walk will count it.
 func collect(th *starlark.Thread, v starlark.Value) ([]starlark.Value, error) {
-	var out []starlark.Value
-	if s, ok := v.(starlark.Sequence); ok {
+	switch s := v.(type) {
+	case starlark.String:
+		n := utf8.RuneCountInString(string(s))
+		if err := Alloc(th, int64(n)*(SlotSize+StringHeaderSize+utf8.UTFMax)); err != nil {
+			return nil, err
+		}
+		out := make([]starlark.Value, 0, n)
+		for _, r := range string(s) {
+			out = append(out, starlark.String(string(r)))
+		}
+		return out, nil
+	case starlark.Sequence:
 		n := s.Len()
-		if err := Alloc(th, int64(n)*elemSize); err != nil {
+		if s.Type() == "range" {
+			// A range makes its elements: ints past int32 take memory.
+			break
+		}
+		if err := Alloc(th, int64(n)*SlotSize); err != nil {
 			return nil, err
 		}
-		out = make([]starlark.Value, 0, n)
-	} else if s, ok := v.(starlark.String); ok {
-		if err := Alloc(th, int64(utf8.RuneCountInString(string(s)))*(elemSize+8)); err != nil {
-			return nil, err
-		}
+		out := make([]starlark.Value, 0, n)
+		err := forEach(th, v, func(x starlark.Value) error {
+			out = append(out, x)
+			return nil
+		})
+		return out, err
 	}
-	charged := cap(out)
-	err := forEach(th, v, func(x starlark.Value) error {
-		if len(out) == charged {
-			grow := charged + 1024
-			if err := Alloc(th, int64(grow-charged)*elemSize); err != nil {
-				return err
-			}
-			charged = grow
-		}
-		out = append(out, x)
-		return nil
-	})
-	return out, err
+	n := 0
+	if s, ok := v.(starlark.Sequence); ok {
+		n = s.Len()
+	}
+	g, err := newGather(th, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := forEach(th, v, g.add); err != nil {
+		return nil, err
+	}
+	return g.done()
 }
 
 // Iterator is a Python iterator (what iter(), map(), zip(), enumerate()

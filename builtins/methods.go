@@ -367,7 +367,8 @@ func defineMethods() {
 	})
 
 	// dict
-	for _, name := range []string{"get", "setdefault", "update"} {
+	def(dictMethods, "update", dictUpdateMethod)
+	for _, name := range []string{"get", "setdefault"} {
 		name := name
 		def(dictMethods, name, func(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			m, err := fn.Receiver().(*starlark.Dict).Attr(name)

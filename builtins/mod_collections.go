@@ -339,6 +339,7 @@ func asDict(v starlark.Value) (*starlark.Dict, bool) {
 }
 
 func counterAdd(th *starlark.Thread, d *dictLike, src starlark.Value, sign int) error {
+	c := charger{th: th}
 	add := func(k, n starlark.Value) error {
 		cur, found, err := d.Dict.Get(k)
 		if err != nil {
@@ -346,6 +347,9 @@ func counterAdd(th *starlark.Thread, d *dictLike, src starlark.Value, sign int) 
 		}
 		if !found {
 			cur = starlark.MakeInt(0)
+			if err := c.entry(k, cur); err != nil {
+				return err
+			}
 		}
 		op := syntax.PLUS
 		if sign < 0 {
@@ -363,17 +367,15 @@ func counterAdd(th *starlark.Thread, d *dictLike, src starlark.Value, sign int) 
 				return err
 			}
 		}
-		return nil
+		return c.flush()
 	}
-	n := 0
-	return forEach(th, src, func(k starlark.Value) error {
-		if n++; n%1024 == 0 {
-			if err := Alloc(th, 1024*elemSize); err != nil {
-				return err
-			}
-		}
+	err := forEach(th, src, func(k starlark.Value) error {
 		return add(k, starlark.MakeInt(1))
 	})
+	if err != nil {
+		return err
+	}
+	return c.flush()
 }
 
 // counterMostCommon returns (key, count) pairs by count, descending, ties

@@ -450,6 +450,10 @@ func nBest(th *starlark.Thread, name string, args starlark.Tuple, kwargs []starl
 	}
 	h := &sliceHeap{th: th, max: !largest}
 	order := 0
+	// Each candidate: its slot (the heap grows by append: all its arrays
+	// together are about five times the last), its entry tuple, and the
+	// item, which an iterator may have just made.
+	c := charger{th: th}
 	for len(h.items) < n {
 		v, ok, err := src.Next()
 		if err != nil {
@@ -458,10 +462,8 @@ func nBest(th *starlark.Thread, name string, args starlark.Tuple, kwargs []starl
 		if !ok {
 			break
 		}
-		if len(h.items)%1024 == 1023 {
-			if err := Alloc(th, 1024*4*elemSize); err != nil {
-				return nil, err
-			}
+		if err := c.add(5*SlotSize + TupleHeaderSize + 3*SlotSize + ValueSize(v)); err != nil {
+			return nil, err
 		}
 		k, err := keyOf(v)
 		if err != nil {
@@ -664,18 +666,19 @@ func heapMerge(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 	if err := heapify(h); err != nil {
 		return nil, err
 	}
-	var out []starlark.Value
+	// Eager: the merged items (which iterators may have just made) are
+	// held and charged (gather).
+	out, err := newGather(th, 0)
+	if err != nil {
+		return nil, err
+	}
 	emit := func(v starlark.Value) error {
-		if len(out)%1024 == 1023 {
+		if len(out.vals)%checkEvery == checkEvery-1 {
 			if err := Interrupted(th); err != nil {
 				return err
 			}
-			if err := Alloc(th, 1024*elemSize); err != nil {
-				return err
-			}
 		}
-		out = append(out, v)
-		return nil
+		return out.add(v)
 	}
 	for len(h.entries) > 1 {
 		s := h.entries[0]
@@ -718,5 +721,6 @@ func heapMerge(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 			}
 		}
 	}
-	return sliceIterator("generator", out), nil
+	vals, err := out.done()
+	return sliceIterator("generator", vals), err
 }

@@ -296,13 +296,20 @@ func itertoolsModule() starlark.StringDict {
 			if err := starlark.UnpackArgs("accumulate", args, kwargs, "iterable", &it, "func?", &f, "initial?", &initial); err != nil {
 				return nil, err
 			}
-			var out []starlark.Value
+			// Eager: its results (new numbers, strings, tuples) are
+			// charged as they are made.
+			out, err := newGather(th, 0)
+			if err != nil {
+				return nil, err
+			}
 			var acc starlark.Value
 			if initial != starlark.None {
 				acc = initial
-				out = append(out, acc)
+				if err := out.add(acc); err != nil {
+					return nil, err
+				}
 			}
-			err := forEach(th, it, func(v starlark.Value) error {
+			err = forEach(th, it, func(v starlark.Value) error {
 				if acc == nil {
 					acc = v
 				} else if f == starlark.None {
@@ -318,13 +325,13 @@ func itertoolsModule() starlark.StringDict {
 					}
 					acc = r
 				}
-				out = append(out, acc)
-				return nil
+				return out.add(acc)
 			})
 			if err != nil {
 				return nil, err
 			}
-			return sliceIterator("itertools.accumulate", out), nil
+			vals, err := out.done()
+			return sliceIterator("itertools.accumulate", vals), err
 		}),
 		"takewhile": whileFn("takewhile", true),
 		"dropwhile": whileFn("dropwhile", false),
@@ -333,8 +340,11 @@ func itertoolsModule() starlark.StringDict {
 			if err := starlark.UnpackPositionalArgs("filterfalse", args, kwargs, 2, &f, &it); err != nil {
 				return nil, err
 			}
-			var out []starlark.Value
-			err := forEach(th, it, func(v starlark.Value) error {
+			out, err := newGather(th, 0)
+			if err != nil {
+				return nil, err
+			}
+			err = forEach(th, it, func(v starlark.Value) error {
 				keep := v.Truth()
 				if f != starlark.None {
 					r, err := starlark.Call(th, f, starlark.Tuple{v}, nil)
@@ -344,28 +354,41 @@ func itertoolsModule() starlark.StringDict {
 					keep = r.Truth()
 				}
 				if !keep {
-					out = append(out, v)
+					return out.add(v)
 				}
 				return nil
 			})
-			return sliceIterator("itertools.filterfalse", out), err
+			if err != nil {
+				return nil, err
+			}
+			vals, err := out.done()
+			return sliceIterator("itertools.filterfalse", vals), err
 		}),
 		"starmap": fn("starmap", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var f, it starlark.Value
 			if err := starlark.UnpackPositionalArgs("starmap", args, kwargs, 2, &f, &it); err != nil {
 				return nil, err
 			}
-			var out []starlark.Value
-			err := forEach(th, it, func(v starlark.Value) error {
+			out, err := newGather(th, 0)
+			if err != nil {
+				return nil, err
+			}
+			err = forEach(th, it, func(v starlark.Value) error {
 				a, err := collect(th, v)
 				if err != nil {
 					return err
 				}
 				r, err := starlark.Call(th, f, starlark.Tuple(a), nil)
-				out = append(out, r)
-				return err
+				if err != nil {
+					return err
+				}
+				return out.add(r)
 			})
-			return sliceIterator("itertools.starmap", out), err
+			if err != nil {
+				return nil, err
+			}
+			vals, err := out.done()
+			return sliceIterator("itertools.starmap", vals), err
 		}),
 		"compress": fn("compress", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var data, sel starlark.Value
@@ -401,15 +424,21 @@ func itertoolsModule() starlark.StringDict {
 			if err := starlark.UnpackArgs("groupby", args, kwargs, "iterable", &it, "key?", &key); err != nil {
 				return nil, err
 			}
-			var out []starlark.Value
+			// Eager: every group's elements are held, each charged its
+			// slot, each group a tuple and an iterator.
+			out, err := newGather(th, 0)
+			if err != nil {
+				return nil, err
+			}
 			var curKey starlark.Value
 			var group []starlark.Value
-			flush := func() {
+			flush := func() error {
 				if group != nil {
-					out = append(out, starlark.Tuple{curKey, sliceIterator("itertools._grouper", group)})
+					return out.add(starlark.Tuple{curKey, sliceIterator("itertools._grouper", group)})
 				}
+				return nil
 			}
-			err := forEach(th, it, func(v starlark.Value) error {
+			err = forEach(th, it, func(v starlark.Value) error {
 				k := v
 				if key != starlark.None {
 					r, err := starlark.Call(th, key, starlark.Tuple{v}, nil)
@@ -423,18 +452,23 @@ func itertoolsModule() starlark.StringDict {
 						return err
 					} else if eq {
 						group = append(group, v)
-						return nil
+						return out.charger.add(2*SlotSize + ValueSize(v))
 					}
 				}
-				flush()
+				if err := flush(); err != nil {
+					return err
+				}
 				curKey, group = k, []starlark.Value{v}
-				return nil
+				return out.charger.add(groupSize + ValueSize(k) + ValueSize(v))
 			})
 			if err != nil {
 				return nil, err
 			}
-			flush()
-			return sliceIterator("itertools.groupby", out), nil
+			if err := flush(); err != nil {
+				return nil, err
+			}
+			vals, err := out.done()
+			return sliceIterator("itertools.groupby", vals), err
 		}),
 		"tee": fn("tee", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var it starlark.Value
@@ -561,7 +595,10 @@ func whileFn(name string, take bool) *starlark.Builtin {
 		if err != nil {
 			return nil, err
 		}
-		var out []starlark.Value
+		out, err := newGather(th, 0)
+		if err != nil {
+			return nil, err
+		}
 		dropping := true
 		for n := 1; ; n++ {
 			if n%checkEvery == 0 {
@@ -590,10 +627,17 @@ func whileFn(name string, take bool) *starlark.Builtin {
 				}
 				dropping = false
 			}
-			out = append(out, v)
+			if err := out.add(v); err != nil {
+				return nil, err
+			}
 		}
-		return sliceIterator("itertools."+name, out), nil
+		vals, err := out.done()
+		return sliceIterator("itertools."+name, vals), err
 	})
 }
+
+// groupSize is a group of groupby beyond its elements: its (key, group)
+// tuple, the grouper iterator and its closure.
+const groupSize = TupleHeaderSize + 2*SlotSize + 160
 
 func init() { register("itertools", itertoolsModule) }

@@ -487,6 +487,9 @@ func defineStrMethods() {
 				return nil, err
 			}
 			if sep == starlark.None {
+				if err := chargeSplit(th, s, "", maxsplit); err != nil {
+					return nil, err
+				}
 				return stringList(th, splitWhitespace(s, maxsplit, fromRight))
 			}
 			sp, err := strArg(name, sep)
@@ -495,6 +498,9 @@ func defineStrMethods() {
 			}
 			if sp == "" {
 				return nil, Errorf("ValueError", "empty separator")
+			}
+			if err := chargeSplit(th, s, sp, maxsplit); err != nil {
+				return nil, err
 			}
 			if maxsplit < 0 {
 				return stringList(th, strings.Split(s, sp))
@@ -524,6 +530,9 @@ func defineStrMethods() {
 	defStr("splitlines", func(th *starlark.Thread, fn *starlark.Builtin, s string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		keep := false
 		if err := starlark.UnpackArgs(fn.Name(), args, kwargs, "keepends?", &keep); err != nil {
+			return nil, err
+		}
+		if err := chargeSplit(th, s, "\n", -1); err != nil {
 			return nil, err
 		}
 		var parts []string

@@ -475,15 +475,15 @@ func pyMap(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 		}
 		srcs[i] = it
 	}
-	var out []starlark.Value
+	// The results are new values (str(i), tuples): each is charged with
+	// its slot (gather).
+	out, err := newGather(th, 0)
+	if err != nil {
+		return nil, err
+	}
 	for n := 1; ; n++ {
 		if n%checkEvery == 0 {
 			if err := Interrupted(th); err != nil {
-				return nil, err
-			}
-		}
-		if n%1024 == 0 {
-			if err := Alloc(th, 1024*elemSize); err != nil {
 				return nil, err
 			}
 		}
@@ -494,7 +494,8 @@ func pyMap(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 				return nil, err
 			}
 			if !ok {
-				return sliceIterator("map", out), nil
+				vals, err := out.done()
+				return sliceIterator("map", vals), err
 			}
 			fargs[i] = v
 		}
@@ -502,7 +503,9 @@ func pyMap(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, r)
+		if err := out.add(r); err != nil {
+			return nil, err
+		}
 	}
 }
 
@@ -512,8 +515,11 @@ func pyFilter(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kw
 	if err := starlark.UnpackPositionalArgs("filter", args, kwargs, 2, &f, &it); err != nil {
 		return nil, err
 	}
-	var out []starlark.Value
-	err := forEach(th, it, func(v starlark.Value) error {
+	out, err := newGather(th, 0)
+	if err != nil {
+		return nil, err
+	}
+	err = forEach(th, it, func(v starlark.Value) error {
 		keep := v.Truth()
 		if f != starlark.None {
 			r, err := starlark.Call(th, f, starlark.Tuple{v}, nil)
@@ -523,19 +529,15 @@ func pyFilter(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kw
 			keep = r.Truth()
 		}
 		if keep {
-			if len(out)%1024 == 1023 {
-				if err := Alloc(th, 1024*elemSize); err != nil {
-					return err
-				}
-			}
-			out = append(out, v)
+			return out.add(v)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return sliceIterator("filter", out), nil
+	vals, err := out.done()
+	return sliceIterator("filter", vals), err
 }
 
 func pyFormat(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -1319,9 +1321,36 @@ func newDict(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) 
 	return d, nil
 }
 
+// dictUpdateMethod is dict.update, charging each new entry (the
+// go.starlark.net method it replaces charges nothing).
+func dictUpdateMethod(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) > 1 {
+		return nil, Errorf("TypeError", "update expected at most 1 argument, got %d", len(args))
+	}
+	d := fn.Receiver().(*starlark.Dict)
+	if len(args) == 1 {
+		if err := dictUpdate(th, d, args[0]); err != nil {
+			return nil, err
+		}
+	}
+	c := charger{th: th}
+	for _, kv := range kwargs {
+		n := d.Len()
+		if err := d.SetKey(kv[0], kv[1]); err != nil {
+			return nil, err
+		}
+		if d.Len() > n {
+			if err := c.entry(kv[0], kv[1]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return starlark.None, c.flush()
+}
+
 func dictUpdate(th *starlark.Thread, d *starlark.Dict, src starlark.Value) error {
 	if m, ok := src.(starlark.IterableMapping); ok {
-		if err := Alloc(th, int64(starlark.Len(src))*3*elemSize); err != nil {
+		if err := Alloc(th, int64(starlark.Len(src))*DictEntrySize); err != nil {
 			return err
 		}
 		for k, v := range starlark.Entries(m) {
@@ -1332,23 +1361,40 @@ func dictUpdate(th *starlark.Thread, d *starlark.Dict, src starlark.Value) error
 		return nil
 	}
 	i := 0
-	return forEach(th, src, func(item starlark.Value) error {
-		pair, err := collect(th, item)
-		if err != nil {
-			return Errorf("TypeError", "cannot convert dictionary update sequence element #%d to a sequence", i)
+	c := charger{th: th}
+	err := forEach(th, src, func(item starlark.Value) error {
+		var pair []starlark.Value
+		switch p := item.(type) {
+		case starlark.Tuple:
+			pair = p // zip's and items()'s pairs, without a copy
+		case *starlark.List:
+			if pair = make([]starlark.Value, p.Len()); p.Len() == 2 {
+				pair[0], pair[1] = p.Index(0), p.Index(1)
+			}
+		default:
+			var err error
+			if pair, err = collect(th, item); err != nil {
+				if _, ok := err.(*Interrupt); ok || isMemoryError(err) {
+					return err
+				}
+				return Errorf("TypeError", "cannot convert dictionary update sequence element #%d to a sequence", i)
+			}
 		}
 		if len(pair) != 2 {
 			return Errorf("ValueError", "dictionary update sequence element #%d has length %d; 2 is required", i, len(pair))
 		}
 		i++
-		if i%1024 == 0 {
-			if err := Alloc(th, 1024*3*elemSize); err != nil {
-				return err
-			}
-		}
+		n := d.Len()
 		if err := d.SetKey(pair[0], pair[1]); err != nil {
 			return unhashable(pair[0], err)
 		}
+		if d.Len() > n {
+			return c.entry(pair[0], pair[1])
+		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return c.flush()
 }

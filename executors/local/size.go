@@ -4,14 +4,17 @@ import (
 	"reflect"
 
 	"go.starlark.net/starlark"
+
+	"github.com/star-agent/star-agent/builtins"
 )
 
 // sizer estimates the memory held by the values an execution can reach:
 // its globals and the locals of every frame on its stack. go.starlark.net
 // has no allocator hook, so this walk is how the engine learns the live size
 // of an execution without counting other goroutines' allocations or
-// garbage. Estimates follow the Go representation (16-byte interface per
-// element, string bytes, big.Int words).
+// garbage. Estimates follow the Go representation, with the sizes measured
+// in builtins/sizes.go (the budget's grants use the same, so that a grant
+// and the measurement that replaces it agree).
 type sizer struct {
 	seen  map[uintptr]bool
 	count int // values visited, to pace the next walk
@@ -20,10 +23,9 @@ type sizer struct {
 }
 
 const (
-	wordSize   = 8
-	ifaceSize  = 16
-	dictEntry  = 64 // hash table entry with key, value, hash and links
-	objectSize = 48 // header of a list, dict, set, function
+	ifaceSize  = builtins.SlotSize
+	dictEntry  = builtins.DictEntrySize
+	objectSize = builtins.ListSize // header of a list, dict, set, function
 )
 
 func (s *sizer) add(v starlark.Value) {
@@ -32,16 +34,16 @@ func (s *sizer) add(v starlark.Value) {
 	}
 	s.count++
 	switch v := v.(type) {
-	case nil, starlark.NoneType, starlark.Bool, starlark.Float:
+	case nil, starlark.NoneType, starlark.Bool:
 		return
+	case starlark.Float:
+		s.total += builtins.FloatSize
 	case starlark.String:
-		s.total += int64(len(v)) + ifaceSize
+		s.total += int64(len(v)) + builtins.StringHeaderSize
 	case starlark.Bytes:
-		s.total += int64(len(v)) + ifaceSize
+		s.total += int64(len(v)) + builtins.StringHeaderSize
 	case starlark.Int:
-		if _, ok := v.Int64(); !ok {
-			s.total += int64(len(v.BigInt().Bits()))*wordSize + objectSize
-		}
+		s.total += builtins.IntSize(v)
 	case *starlark.List:
 		if s.visit(v) {
 			s.total += objectSize + int64(v.Len())*ifaceSize
@@ -50,7 +52,7 @@ func (s *sizer) add(v starlark.Value) {
 			}
 		}
 	case starlark.Tuple:
-		s.total += int64(len(v)) * ifaceSize
+		s.total += builtins.TupleHeaderSize + int64(len(v))*ifaceSize
 		for _, e := range v {
 			s.add(e)
 		}
