@@ -171,14 +171,15 @@ def encode(v, depth=0, strict=False, _seen=None, budget=None):
     """Converts v to JSON-ready data with tags for what JSON cannot say.
 
     With strict, values that have no tag raise Unencodable; otherwise they
-    become {"$repr": ..., "type": ...}. budget, a one-element list, is the
-    number of JSON bytes the result may take at least (strings and nodes are
-    charged as they are met); TooBig is raised as soon as it runs out, before
-    the whole value is expanded.
+    become {"$repr": ..., "type": ...}. budget, [left, per_item], is what
+    the result may cost: each item is charged per_item and a string its
+    length too, as they are met (per_item 3 counts JSON bytes at least, 17
+    the host's decoding cost); TooBig is raised as soon as it runs out,
+    before the whole value is expanded.
     """
     t = type(v)
     if budget is not None:
-        budget[0] -= (len(v) + 3) if t is str else 3
+        budget[0] -= (len(v) + budget[1]) if t is str else budget[1]
         if budget[0] < 0:
             raise TooBig("its JSON form is too big")
     if v is None or t is bool or t is str:
@@ -239,6 +240,37 @@ def encode(v, depth=0, strict=False, _seen=None, budget=None):
     return _charged(_opaque(v), budget)
 
 
+def _expanded_cost(v, per_item, limit):
+    """Estimates what encode charges for v, fast: a container met again is
+    costed from memory, so [a] * 10000 takes 10,000 steps, not 10,000 times
+    a's size. Stops counting once limit is passed."""
+    memo = {}
+    containers = (list, tuple, set, frozenset, dict)
+
+    def cost(x, depth):
+        t = type(x)
+        if t is str:
+            return len(x) + per_item
+        if t in (bytes, bytearray):
+            return len(x) * 4 // 3 + per_item
+        if t not in containers or depth > _MAX_DEPTH:
+            return per_item
+        known = memo.get(id(x))
+        if known is not None:
+            return known
+        memo[id(x)] = per_item  # a container that holds itself
+        total = per_item
+        items = x.items() if t is dict else x
+        for e in items:
+            total += cost(e, depth + 1) if t is not dict else cost(e[0], depth + 1) + cost(e[1], depth + 1)
+            if total > limit:
+                break
+        memo[id(x)] = total
+        return total
+
+    return cost(v, 0)
+
+
 def _charged(o, budget):
     if budget is not None:
         budget[0] -= len(o["$repr"]) + len(o["type"]) + 20
@@ -248,7 +280,7 @@ def _charged(o, budget):
 
 
 def _opaque(v):
-    return {"$repr": _safe_repr(v), "type": type(v).__name__}
+    return {"$repr": _safe_repr(v), "type": type(v).__name__[:200]}
 
 
 def _safe_repr(v, limit=10000):
@@ -642,7 +674,9 @@ class Runner:
         what = "final answer" if res["final"] else "value of the last expression"
         limit = self.limits["max_value"]
         try:
-            enc = encode(value, budget=[limit])
+            if _expanded_cost(value, 3, limit) > limit:
+                raise TooBig("its JSON form is too big")
+            enc = encode(value, budget=[limit, 3])
             if len(json.dumps(enc, ensure_ascii=True, separators=(",", ":"))) > limit:
                 raise TooBig("its JSON form is too big")
         except TooBig:
@@ -749,7 +783,6 @@ class Runner:
         # Half the message for the values, in the host's units, so that the
         # reasons and the framing always fit.
         room = self.limits["max_message"] // 2
-        limit = self.limits["max_value"]
         for k, v in list(self.ns.items()):
             if k.startswith("__") or k in self.tools or k in self.static_names:
                 continue
@@ -757,7 +790,9 @@ class Runner:
                 skipped[k] = "a %s cannot leave the Python sandbox" % type(v).__name__
                 continue
             try:
-                enc = encode(v, strict=True, budget=[min(room, limit * 8)])
+                if _expanded_cost(v, 17, room) > room:
+                    raise TooBig("its JSON form is too big")
+                enc = encode(v, strict=True, budget=[room, 17])
                 cost = _message_cost(json.dumps(enc, ensure_ascii=True, separators=(",", ":")).encode("ascii"))
                 if cost > room:
                     raise TooBig("its JSON form is too big")

@@ -1,6 +1,7 @@
 package wasm
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -249,5 +250,23 @@ func TestValueCaps(t *testing.T) {
 	// A value within the cap is whole.
 	if res := exec1(t, e, "list(range(1000))"); len(res.Notes) != 0 || len(res.Value.([]any)) != 1000 {
 		t.Errorf("small value: %+v", res.Notes)
+	}
+}
+
+// TestVariablesBudget: reading variables back (for the router) charges
+// each against the message budget while encoding; an aliased list that is
+// 10 million items written out stays in the sandbox with a reason.
+func TestVariablesBudget(t *testing.T) {
+	e := newExec(t, Options{})
+	exec1(t, e, "a = [0] * 1000\nbig = [a] * 10000\nsmall = [1, 2]")
+	vars, skipped, err := e.Variables(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := vars["big"]; ok || !strings.Contains(skipped["big"], "too big to carry") {
+		t.Errorf("big: skipped %q", skipped["big"])
+	}
+	if len(vars["small"].([]any)) != 2 || len(vars["a"].([]any)) != 1000 {
+		t.Errorf("vars %v", vars["small"])
 	}
 }
