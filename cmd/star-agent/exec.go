@@ -30,6 +30,7 @@ type execFlags struct {
 	maxOutput int
 	packages  []string
 	mounts    []string
+	isolation string
 }
 
 func newExecCmd() *cobra.Command {
@@ -79,6 +80,7 @@ Exit status: 0 when every file ran without error, 1 when user code failed,
 	fl.StringVar(&f.executor, "executor", "", "full-Python executor for --engine python|auto: wasm (CPython in WebAssembly, in process)")
 	fl.StringSliceVar(&f.imports, "imports", nil, "additional authorized imports, comma-separated (e.g. numpy,pandas)")
 	fl.StringArrayVar(&f.packages, "packages", nil, "directory of pure-Python packages (wheels unpacked) importable in the CPython sandbox once authorized with --imports; repeatable")
+	fl.StringVar(&f.isolation, "isolation", local.IsolationProcess, "where the Starlark engine runs: process (a child process under OS memory and CPU limits, so that code which crashes the engine or outruns its limits is killed, never star-agent; tools still run in star-agent) or none (in star-agent's own process)")
 	fl.StringArrayVar(&f.mounts, "mount", nil, "host directory the CPython sandbox may see, HOST:GUEST (read-only) or HOST:GUEST:rw, e.g. ./data:/data; repeatable")
 	fl.DurationVar(&f.timeout, "timeout", executors.DefaultTimeout, "wall-time limit per file")
 	fl.Uint64Var(&f.maxSteps, "max-steps", executors.DefaultMaxSteps, "interpreter step limit per file")
@@ -125,7 +127,7 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-	ex, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Limits: limits, Imports: f.imports, Stdout: live, Packages: f.packages, Mounts: mounts})
+	ex, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Limits: limits, Imports: f.imports, Stdout: live, Packages: f.packages, Mounts: mounts, Isolation: f.isolation})
 	if err != nil {
 		return usageError("%v", err)
 	}

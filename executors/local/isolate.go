@@ -54,7 +54,7 @@ const childEnv = "STAR_AGENT_LOCAL_CHILD"
 // deadlineGrace is how long after the execution's deadline the host waits
 // for the child's own TimeoutError before it kills the child: the child's
 // engine abandons a thread that ignores cancellation after 50 ms.
-const deadlineGrace = 250 * time.Millisecond
+const deadlineGrace = 150 * time.Millisecond
 
 // startTimeout bounds starting a child and installing its tools and
 // variables.
@@ -71,7 +71,6 @@ type childSpec struct {
 	MemoryLimit  int64            `json:"memory_limit"`          // debug.SetMemoryLimit, 0 = none
 	AddressSpace int64            `json:"address_space"`         // RLIMIT_AS beyond what the child maps at rest, 0 = none
 	CPUPerExec   time.Duration    `json:"cpu_per_exec"`          // RLIMIT_CPU added before each execution, 0 = none
-	Live         bool             `json:"live,omitempty"`        // printed output is streamed to the host
 	Unaccounted  bool             `json:"unaccounted,omitempty"` // tests: the engine's own memory budget is lifted
 }
 
@@ -107,14 +106,14 @@ func newIsolatedWith(opts Options, tweak func(*isolated)) (*Executor, error) {
 		return New(opts)
 	case IsolationProcess:
 	default:
-		return nil, fmt.Errorf("local: isolation %q is not known: use %q or %q", opts.Isolation, IsolationNone, IsolationProcess)
+		return nil, fmt.Errorf("isolation %q is not known: use %s (the engine in a child process) or %s (in this process)", opts.Isolation, IsolationProcess, IsolationNone)
 	}
 	if err := opts.Limits.Validate(); err != nil {
 		return nil, fmt.Errorf("local: %w", err)
 	}
 	limits := opts.Limits.WithDefaults()
 	x := &isolated{
-		spec:  childSpec{Limits: limits, Imports: opts.AuthorizedImports, ParentPID: os.Getpid(), Live: opts.Stdout != nil},
+		spec:  childSpec{Limits: limits, Imports: opts.AuthorizedImports, ParentPID: os.Getpid()},
 		live:  opts.Stdout,
 		limit: chooseMemoryLimit(limits.MaxMemory),
 		vars:  map[string]any{},
@@ -165,7 +164,7 @@ func (x *isolated) ensure(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()
-	c, err := startChild(x.spec, x.limit, x.live)
+	c, err := startChild(x.spec, x.limit, x.live, x.spec.Limits.MaxOutput)
 	if err != nil {
 		return fmt.Errorf("local: start the engine's process: %w", err)
 	}
@@ -226,6 +225,7 @@ func (x *isolated) execute(ctx context.Context, code string) (executors.Result, 
 	// a little later, is for what the child cannot stop.
 	tctx, cancel := context.WithTimeout(ctx, x.spec.Limits.Timeout+deadlineGrace)
 	defer cancel()
+	c.printed.take()
 	out, err := c.exec(tctx, code)
 	if err == nil {
 		tr, terr := c.trailer(2 * time.Second)
@@ -260,6 +260,8 @@ func (x *isolated) execute(ctx context.Context, code string) (executors.Result, 
 	x.running.Store(nil)
 	c.kill()
 	why := c.exitReason(2 * time.Second)
+	c.drained(time.Second)
+	res.Stdout = c.printed.take()
 	res.Duration = time.Since(start)
 	if x.closing.Load() {
 		return res, errors.New("local: executor closed during the execution")
@@ -438,6 +440,7 @@ type child struct {
 	waitErr  error
 	oom      bool // the cgroup's OOM killer ended it (set before done closes)
 	stderr   *head
+	printed  *printed // what the execution in progress printed, for when the child dies
 	once     sync.Once
 	closers  []io.Closer
 }
@@ -453,7 +456,7 @@ type trailer struct {
 	Stuck bool `json:"stuck,omitempty"`
 }
 
-func startChild(spec childSpec, limit memoryLimit, live io.Writer) (*child, error) {
+func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -466,7 +469,7 @@ func startChild(spec childSpec, limit memoryLimit, live io.Writer) (*child, erro
 	// Nothing of the host's environment (API keys) reaches the child.
 	cmd.Env = []string{childEnv + "=" + string(data), "GOTRACEBACK=none"}
 	cmd.Dir = "/"
-	c := &child{cmd: cmd, trailers: make(chan trailer, 1), done: make(chan struct{}), stderr: &head{}}
+	c := &child{cmd: cmd, trailers: make(chan trailer, 1), done: make(chan struct{}), stderr: &head{}, printed: &printed{max: 4 * maxOutput}}
 	cmd.Stderr = c.stderr
 	// Pipes of our own rather than cmd's: the protocol must stay readable
 	// after the child exits, until its last message is read.
@@ -560,6 +563,7 @@ func (c *child) readSide(r io.ReadCloser, live io.Writer) {
 		}
 		switch hdr[0] {
 		case frameOutput:
+			c.printed.write(buf)
 			if live != nil {
 				live.Write(buf)
 			}
@@ -631,6 +635,50 @@ func (c *child) oomKilled() bool {
 		return c.oom
 	default:
 		return false
+	}
+}
+
+// printed keeps the first bytes printed by the execution in progress
+// (the child sends what it prints as it prints it, up to its output cap),
+// so that the result of a child killed at the deadline or cancelled still
+// shows what the code printed, as in process.
+type printed struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (p *printed) write(b []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if room := p.max - len(p.buf); room > 0 {
+		p.buf = append(p.buf, b[:min(room, len(b))]...)
+	}
+}
+
+// take returns what was printed and starts afresh.
+func (p *printed) take() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := string(p.buf)
+	p.buf = p.buf[:0]
+	return s
+}
+
+// drained waits up to d for the side channel to end, so that printed
+// holds everything the dead child wrote.
+func (c *child) drained(d time.Duration) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		select {
+		case _, ok := <-c.trailers:
+			if !ok {
+				return
+			}
+		case <-timer.C:
+			return
+		}
 	}
 }
 

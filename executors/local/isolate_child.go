@@ -53,11 +53,9 @@ func runChild(data string) int {
 		return 2
 	}
 	s := &childServer{out: out, side: side, msgs: make(chan request, 1), cpu: spec.CPUPerExec}
-	var live io.Writer
-	if spec.Live {
-		live = sideOutput{s}
-	}
-	e, err := New(Options{Limits: spec.Limits, AuthorizedImports: spec.Imports, Stdout: live})
+	// Printed output goes to the host as it is printed, for its live
+	// writer and for the result of an execution the host has to kill.
+	e, err := New(Options{Limits: spec.Limits, AuthorizedImports: spec.Imports, Stdout: sideOutput{s}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "star-agent engine:", err)
 		return 2

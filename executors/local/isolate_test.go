@@ -436,7 +436,7 @@ func TestIsolatedParentDeathHelper(t *testing.T) {
 }
 
 func TestIsolationUnknown(t *testing.T) {
-	if _, err := New(Options{Isolation: "vm"}); err == nil || !strings.Contains(err.Error(), `"process"`) {
+	if _, err := New(Options{Isolation: "vm"}); err == nil || !strings.Contains(err.Error(), "use process") {
 		t.Errorf("New with isolation vm: %v", err)
 	}
 	e, err := New(Options{Isolation: IsolationNone})

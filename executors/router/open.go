@@ -31,6 +31,10 @@ type Config struct {
 	// Mounts are host directories the full-Python executor's code may
 	// see, read-only unless marked writable.
 	Mounts []wasm.Mount
+	// Isolation is where the Starlark engine runs: "" or "none" in this
+	// process, "process" in a child process under OS limits (see
+	// local.Options.Isolation).
+	Isolation string
 }
 
 // ParseMounts reads --mount values (see ParseMount).
@@ -103,7 +107,7 @@ func Open(cfg Config) (executors.Executor, error) {
 		mounts = append(mounts, m)
 	}
 	newLocal := func() (*local.Executor, error) {
-		return local.New(local.Options{Limits: cfg.Limits, AuthorizedImports: cfg.Imports, Stdout: cfg.Stdout})
+		return local.New(local.Options{Limits: cfg.Limits, AuthorizedImports: cfg.Imports, Stdout: cfg.Stdout, Isolation: cfg.Isolation})
 	}
 	newPython := func() (*wasm.Executor, error) {
 		if cfg.Executor == "" {

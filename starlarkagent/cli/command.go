@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/local"
 	"github.com/star-agent/star-agent/executors/router"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/replay"
@@ -46,6 +47,7 @@ type runFlags struct {
 	answerRegexp              string
 	engine, executor          string
 	packages, mounts          []string
+	isolation                 string
 }
 
 // Config adapts the run command to a program.
@@ -153,6 +155,7 @@ Exit status: 0 when the run ends with an answer (state success or max_steps),
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format on standard error: text or json")
 	fl.StringVar(&f.engine, "engine", "", "where code runs: starlark, python, or auto (Starlark unless the code needs CPython); default auto with --executor, else starlark")
 	fl.StringVar(&f.executor, "executor", "", "full-Python executor for --engine python|auto: wasm (CPython in WebAssembly, in process)")
+	fl.StringVar(&f.isolation, "isolation", local.IsolationProcess, "where the Starlark engine runs: process (a child process under OS memory and CPU limits, so that code which crashes the engine or outruns its limits is killed, never star-agent; tools and managed agents still run in star-agent) or none (in star-agent's own process)")
 	fl.StringArrayVar(&f.packages, "packages", nil, "directory of pure-Python packages (wheels unpacked) importable in the CPython sandbox once authorized with --imports; repeatable")
 	fl.StringArrayVar(&f.mounts, "mount", nil, "host directory the CPython sandbox may see, HOST:GUEST (read-only) or HOST:GUEST:rw, e.g. ./data:/data; repeatable")
 	fl.StringVar(&f.otel, "otel", "", "export OpenTelemetry traces: stdout (written to standard error) or otlp (default from OTEL_TRACES_EXPORTER)")
@@ -203,14 +206,14 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 	// Each agent gets an executor of its own: a managed agent's code runs
 	// while its manager's execution waits for it.
 	openExecutor := func() (executors.Executor, error) {
-		if f.engine == "" && f.executor == "" && len(f.packages) == 0 && len(f.mounts) == 0 {
+		if f.engine == "" && f.executor == "" && len(f.packages) == 0 && len(f.mounts) == 0 && f.isolation == local.IsolationNone {
 			return nil, nil // the agent's default, the local engine
 		}
 		mounts, err := router.ParseMounts(f.mounts)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
-		e, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Imports: f.imports, Packages: f.packages, Mounts: mounts})
+		e, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Imports: f.imports, Packages: f.packages, Mounts: mounts, Isolation: f.isolation})
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
