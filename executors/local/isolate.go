@@ -13,7 +13,8 @@ package local
 // call message and wait for the return, so tools and managed agents run in
 // the host. A third pipe (fd 5) carries what the runner protocol has no
 // field for: printed output as it is produced, and after each execution a
-// trailer with the step count, NeedsPython and notes (see isolate_child.go).
+// trailer with the step count, NeedsPython and whether work the engine
+// abandoned still runs (see isolate_child.go).
 
 import (
 	"bufio"
@@ -186,7 +187,7 @@ func (x *isolated) setUp(ctx context.Context, c *child) error {
 	}
 	// The session caps printed output at the configured size, as the
 	// child's engine does.
-	if err := c.sess.Configure(ctx, runner.Config{MaxOutput: x.spec.Limits.MaxOutput}); err != nil {
+	if err := c.sess.Configure(ctx, runner.Config{MaxOutput: x.spec.Limits.MaxOutput, MaxMemory: x.spec.Limits.MaxMemory}); err != nil {
 		return err
 	}
 	if len(x.tools) > 0 {
@@ -232,7 +233,6 @@ func (x *isolated) execute(ctx context.Context, code string) (executors.Result, 
 		if terr == nil {
 			out.Engine = Engine
 			out.Steps = tr.Steps
-			out.Notes = append(out.Notes, tr.Notes...)
 			if out.Err != nil {
 				out.Err.NeedsPython = tr.NeedsPython
 			}
@@ -246,7 +246,7 @@ func (x *isolated) execute(ctx context.Context, code string) (executors.Result, 
 				// would take the child's CPU and memory for as long as it
 				// runs. Replace the child.
 				x.replace()
-				if len(tr.Notes) == 0 {
+				if len(out.Notes) == 0 {
 					out.Notes = append(out.Notes, stateLost)
 				}
 			}
@@ -448,9 +448,8 @@ type child struct {
 // trailer is what the child reports after each execution besides the
 // runner protocol's result.
 type trailer struct {
-	Steps       uint64   `json:"steps"`
-	NeedsPython bool     `json:"needs_python,omitempty"`
-	Notes       []string `json:"notes,omitempty"`
+	Steps       uint64 `json:"steps"`
+	NeedsPython bool   `json:"needs_python,omitempty"`
 	// Stuck reports that the engine abandoned a computation that still
 	// runs, so the child can no longer be used.
 	Stuck bool `json:"stuck,omitempty"`

@@ -9,10 +9,14 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -89,6 +93,8 @@ type request struct {
 	Value     json.RawMessage            `json:"value"`
 	Error     *childError                `json:"error"`
 	MaxOutput int                        `json:"max_output"`
+	MaxValue  int64                      `json:"max_value"`
+	MaxMsg    int64                      `json:"max_message"`
 }
 
 type toolSpec struct {
@@ -117,6 +123,9 @@ type childServer struct {
 
 	execID  int64
 	callSeq int64
+	// limits are the sizes the host accepts (from its config request):
+	// what passes them breaks the session, so the child keeps within.
+	limits runner.Limits
 }
 
 // read decodes host messages until fd 3 closes (the host closed the
@@ -195,6 +204,7 @@ func (s *childServer) fail(id int64, typ string, err error) error {
 func (s *childServer) serve(m request) error {
 	switch m.Op {
 	case "config":
+		s.limits = runner.Limits{MaxMessage: m.MaxMsg, MaxValue: m.MaxValue, MaxOutput: m.MaxOutput}
 		return s.reply(m.ID, nil)
 	case "tools":
 		stubs := make([]tool.Tool, len(m.Tools))
@@ -229,13 +239,21 @@ func (s *childServer) serve(m request) error {
 		if err != nil {
 			return s.fail(m.ID, "SystemError", err)
 		}
+		// All of them within half a message: a bigger answer would break
+		// the session.
 		enc := make(map[string]any, len(vars))
-		for k, v := range vars {
-			x, err := runner.Encode(v)
+		left := s.limits.MaxMessage / 2
+		for _, k := range slices.Sorted(maps.Keys(vars)) {
+			x, cost, err := runner.EncodeLimit(vars[k], left)
+			if errors.Is(err, runner.ErrTooBig) {
+				skipped[k] = "too big to carry (with the variables before it, more than " + strconv.FormatInt(s.limits.MaxMessage/2, 10) + " bytes as JSON)"
+				continue
+			}
 			if err != nil {
 				skipped[k] = err.Error()
 				continue
 			}
+			left -= cost
 			enc[k] = x
 		}
 		return s.reply(m.ID, map[string]any{"value": enc, "skipped": skipped})
@@ -254,7 +272,7 @@ func (s *childServer) exec(m request) error {
 	if err != nil {
 		return err
 	}
-	tr := trailer{Steps: res.Steps, Notes: res.Notes, Stuck: s.e.stuck()}
+	tr := trailer{Steps: res.Steps, Stuck: s.e.stuck()}
 	if res.Err != nil {
 		tr.NeedsPython = res.Err.NeedsPython
 	}
@@ -267,17 +285,21 @@ func (s *childServer) exec(m request) error {
 	if err := s.frame(frameTrailer, data); err != nil {
 		return err
 	}
+	notes := res.Notes
 	out := map[string]any{"stdout": res.Stdout, "truncated": res.Truncated, "value": nil, "repr": res.Repr,
 		"final": res.IsFinal, "error": nil, "imports": res.Imports}
 	if ee := res.Err; ee != nil {
 		out["error"] = childError{Type: ee.Type, Message: ee.Message, Line: ee.Line, Source: ee.Source, Traceback: ee.Traceback}
 	} else if res.Value != nil {
-		v, err := runner.Encode(res.Value)
-		if err != nil {
-			v = res.Repr
+		// The engine caps values at Limits.MaxValue; the session may
+		// accept less.
+		v, note := s.limits.CapValue(res.Value, pyType(res.Value), res.Repr)
+		if note != "" {
+			notes = append(notes, note)
 		}
 		out["value"] = v
 	}
+	out["notes"] = notes[:min(len(notes), 10)]
 	return s.reply(m.ID, out)
 }
 
@@ -285,6 +307,25 @@ func (s *childServer) exec(m request) error {
 // deadline still runs: the engine started afresh, but the work takes CPU
 // and memory until it ends, if it ends.
 func (e *Executor) stuck() bool { return e.abandoned.Load() > 0 }
+
+// pyType names the Python type of an exported value.
+func pyType(v any) string {
+	switch v.(type) {
+	case string:
+		return "str"
+	case map[string]any, runner.Dict:
+		return "dict"
+	case []any:
+		return "list"
+	case runner.Tuple:
+		return "tuple"
+	case bool:
+		return "bool"
+	case float64:
+		return "float"
+	}
+	return "object"
+}
 
 func decodeValue(raw json.RawMessage) (any, error) {
 	if len(raw) == 0 {
@@ -310,12 +351,19 @@ func (t stubTool) Spec() tool.Spec { return t.spec }
 
 func (t stubTool) Call(ctx context.Context, args map[string]any) (any, error) {
 	s := t.s
+	// The arguments of one call take at most half a message: a bigger
+	// call would break the session.
 	kwargs := make(map[string]any, len(args))
-	for k, v := range args {
-		x, err := runner.Encode(v)
+	left := s.limits.MaxMessage / 2
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		x, cost, err := runner.EncodeLimit(args[k], left)
+		if errors.Is(err, runner.ErrTooBig) {
+			return nil, builtins.Errorf("ValueError", "%s(): the arguments are too big to pass to a tool (more than %d bytes as JSON); pass less data", t.spec.Name, s.limits.MaxMessage/2)
+		}
 		if err != nil {
 			return nil, builtins.Errorf("TypeError", "%s(): argument %s: %v", t.spec.Name, k, err)
 		}
+		left -= cost
 		kwargs[k] = x
 	}
 	s.callSeq++

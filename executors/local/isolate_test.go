@@ -482,3 +482,31 @@ func TestIsolatedToolIgnoringDeadline(t *testing.T) {
 		t.Errorf("next: %+v", res)
 	}
 }
+
+// TestIsolatedBigValue: a value past the caps comes back cut, with a note,
+// and does not break the session (which takes an oversized value for a
+// forged one).
+func TestIsolatedBigValue(t *testing.T) {
+	cases := []struct {
+		budget int64
+		n      int
+	}{
+		{0, 300000},
+		// Under the engine's 1 MiB cap, over what the session takes
+		// with a 16 MiB budget.
+		{16 << 20, 120000},
+	}
+	for _, c := range cases {
+		budget := c.budget
+		e := newIsolatedTest(t, Options{Limits: executors.Limits{MaxMemory: budget}}, nil)
+		mustRun(t, e, "1")
+		pid := e.ChildPID()
+		res := mustRun(t, e, fmt.Sprintf("final_answer(list(range(%d)))", c.n))
+		if !res.IsFinal || len(res.Notes) == 0 || !strings.Contains(strings.Join(res.Notes, " "), "too big") && !strings.Contains(strings.Join(res.Notes, " "), "larger than") {
+			t.Errorf("budget %d: final answer %.100v, notes %q", budget, res.Value, res.Notes)
+		}
+		if e.ChildPID() != pid {
+			t.Errorf("budget %d: the child was replaced", budget)
+		}
+	}
+}
