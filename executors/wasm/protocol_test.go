@@ -270,3 +270,27 @@ func TestVariablesBudget(t *testing.T) {
 		t.Errorf("vars %v", vars["small"])
 	}
 }
+
+// TestGuardedModulesWork: under the default policy, modules reach the code
+// as guarded views; everyday use of each authorized module must not notice.
+func TestGuardedModulesWork(t *testing.T) {
+	e := newExec(t, Options{Imports: executors.NewImportPolicy(nil, nil)})
+	for _, code := range []string{
+		"import re\nassert re.compile('a+').match('aa').group() == 'aa' and re.sub(r'\\d', '#', 'a1') == 'a#'",
+		"import datetime\nassert datetime.datetime(2024, 5, 1).strftime('%Y') == '2024'\nassert datetime.datetime.strptime('2024-05-01', '%Y-%m-%d').day == 1",
+		"import time\nassert time.strptime('2020', '%Y').tm_year == 2020",
+		"import collections\nassert collections.Counter('aab').most_common(1) == [('a', 2)]\nfrom collections import OrderedDict, abc\nassert isinstance({}, abc.Mapping)",
+		"import typing\nfrom typing import List, Optional\ndef f(x: List[int]) -> Optional[int]:\n    return None\nassert typing.get_type_hints(f)['x'] == List[int]",
+		"import statistics\nassert statistics.mean([1, 2, 3]) == 2 and statistics.median([3, 1, 2]) == 2",
+		"import json\nassert json.loads(json.dumps({'a': [1, 2.5]})) == {'a': [1, 2.5]}",
+		"import enum\nclass Color(enum.Enum):\n    RED = 1\nassert Color.RED.value == 1",
+		"import copy\nx = {'a': [1]}\nassert copy.deepcopy(x) == x",
+		"import random\nrandom.seed(3)\nassert random.choice([5]) == 5 and 0 <= random.random() < 1",
+		"import textwrap, string, unicodedata, math, functools, itertools, queue, stat\nassert textwrap.dedent('  a') == 'a' and unicodedata.name('a') == 'LATIN SMALL LETTER A'\nassert math.sqrt(4) == 2 and functools.reduce(lambda a, b: a + b, [1, 2]) == 3\nassert list(itertools.islice(itertools.count(), 2)) == [0, 1] and string.digits == '0123456789'\nq = queue.Queue()\nq.put(1)\nassert q.get() == 1 and stat.S_ISDIR(0o040000)",
+		"import math\nmath.tau2 = 1\nassert math.tau2 == 1\ndel math.tau2",
+	} {
+		if res := exec1(t, e, code); res.Err != nil {
+			t.Errorf("%q: %v", code, res.Err)
+		}
+	}
+}
