@@ -122,8 +122,9 @@ func collect(th *starlark.Thread, v starlark.Value) ([]starlark.Value, error) {
 		return out, nil
 	case starlark.Sequence:
 		n := s.Len()
-		if s.Type() == "range" {
-			// A range makes its elements: ints past int32 take memory.
+		if v, ok := s.(*dictView); s.Type() == "range" || ok && v.kind == "items" {
+			// A range makes its elements (ints past int32 take memory),
+			// items() its pairs.
 			break
 		}
 		if err := Alloc(th, int64(n)*SlotSize); err != nil {

@@ -152,6 +152,10 @@ func copyValue(th *starlark.Thread, v starlark.Value, deep bool, memo map[starla
 		if !deep {
 			return x, nil
 		}
+		// Tuples are not memoised: a tuple held n times is copied n times.
+		if err := Alloc(th, TupleHeaderSize+int64(len(x))*SlotSize); err != nil {
+			return nil, err
+		}
 		out := make(starlark.Tuple, len(x))
 		for i, e := range x {
 			c, err := elem(e)

@@ -560,6 +560,10 @@ func patternArg(th *starlark.Thread, v starlark.Value, flags int) (*rePattern, e
 
 // each calls f for every non-overlapping match of p in s.
 func (p *rePattern) each(th *starlark.Thread, s string, limit int, f func(m *regexp2.Match) error) error {
+	// regexp2 matches a copy of s as runes: four bytes a character.
+	if err := Alloc(th, int64(len(s))*4); err != nil {
+		return err
+	}
 	setTimeout(th, p.search)
 	m, err := p.search.FindStringMatch(s)
 	for n := 0; err == nil && m != nil && (limit <= 0 || n < limit); n++ {
@@ -603,6 +607,9 @@ func init() {
 				re = p.anchor
 			case "fullmatch":
 				re = p.full
+			}
+			if err := Alloc(th, int64(len(s))*4); err != nil {
+				return nil, err
 			}
 			setTimeout(th, re)
 			m, err := re.FindRunesMatchStartingAt([]rune(s), start)

@@ -63,6 +63,10 @@ func TestBuildersChargeWhatTheyHold(t *testing.T) {
 		"heapq.merge":     "import heapq\nx = list(heapq.merge(zip(range(6 * 10 ** 5)), zip(range(6 * 10 ** 5))))",
 		"heapq.nsmallest": "import heapq\nx = heapq.nsmallest(3 * 10 ** 5, zip(range(10 ** 6), range(10 ** 6)))",
 		"groupby":         "import itertools\nx = list(itertools.groupby(range(10 ** 6)))",
+		"sorted keys":     "x = list(range(3 * 10 ** 5))\ny = sorted(x, key=lambda v: (v, v, v, v))",
+		"dict items":      "d = dict.fromkeys(range(4 * 10 ** 5))\nx = list(d.items())",
+		"deepcopy":        "import copy\nx = tuple([(i,) * 10 for i in range(10 ** 4)])\ny = copy.deepcopy([x] * 30)",
+		"re.search":       "import re\nx = re.search('b', 'a' * (12 << 20))",
 		"filterfalse":     "import itertools\nx = list(itertools.filterfalse(lambda t: t[0] < 0, zip(range(10 ** 6), range(10 ** 6))))",
 	}
 	for name, src := range bombs {

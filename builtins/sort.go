@@ -15,12 +15,16 @@ func sortValues(th *starlark.Thread, vals []starlark.Value, key starlark.Value, 
 	if n < 2 {
 		return nil
 	}
-	if err := Alloc(th, int64(n)*2*elemSize); err != nil {
+	// The keys, the permutation and its merge buffer (ints), the output.
+	if err := Alloc(th, int64(n)*(SlotSize+8+8+SlotSize)); err != nil {
 		return err
 	}
 	keys := vals
 	if key != nil && key != starlark.None {
 		keys = make([]starlark.Value, n)
+		// The keys are new values (tuples, strings) that only the sort
+		// holds, where the engine's walk cannot see them.
+		c := charger{th: th}
 		for i, v := range vals {
 			if i%checkEvery == checkEvery-1 {
 				if err := Interrupted(th); err != nil {
@@ -32,6 +36,12 @@ func sortValues(th *starlark.Thread, vals []starlark.Value, key starlark.Value, 
 				return err
 			}
 			keys[i] = k
+			if err := c.add(ValueSize(k)); err != nil {
+				return err
+			}
+		}
+		if err := c.flush(); err != nil {
+			return err
 		}
 	}
 	s := sorter{th: th, keys: keys, vals: vals, reverse: reverse}
