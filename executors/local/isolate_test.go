@@ -253,6 +253,9 @@ func TestIsolatedOutOfMemory(t *testing.T) {
 	if e.Mechanism() == "none" {
 		t.Skip("no OS memory limit on this platform")
 	}
+	if raceEnabled && e.Mechanism() == "rlimit" {
+		t.Skip("the race detector's shadow memory does not fit an address-space limit")
+	}
 	mustRun(t, e, "before = 1")
 	pid := e.ChildPID()
 	// 1.5 GB in one piece, far past the limit (about 400 MiB beyond the
