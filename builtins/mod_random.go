@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"crypto/sha512"
+	"encoding/binary"
 	"math"
 	"math/big"
 	"sync"
@@ -109,17 +110,20 @@ func (m *mt19937) getrandbits(k int) *big.Int {
 	if k <= 32 {
 		return big.NewInt(int64(m.genrand() >> (32 - k)))
 	}
+	// Word i holds bits 32i to 32i+31, as CPython fills them. The words
+	// go into one big-endian buffer: or-ing each into the result was
+	// quadratic (seconds for a million bits, past any deadline).
 	words := (k-1)/32 + 1
-	out := new(big.Int)
+	buf := make([]byte, 4*words)
 	for i := 0; i < words; i++ {
 		r := m.genrand()
 		if k < 32 {
 			r >>= 32 - k
 		}
-		out.Or(out, new(big.Int).Lsh(big.NewInt(int64(r)), uint(32*i)))
+		binary.BigEndian.PutUint32(buf[4*(words-1-i):], r)
 		k -= 32
 	}
-	return out
+	return new(big.Int).SetBytes(buf)
 }
 
 func (m *mt19937) randbelow(n *big.Int) *big.Int {

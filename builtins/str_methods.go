@@ -421,6 +421,16 @@ func defineStrMethods() {
 			if !ok {
 				return Errorf("TypeError", "sequence item %d: expected str instance, %s found", len(parts), TypeName(v))
 			}
+			// The parts of an endless iterator of empty strings add
+			// nothing to total: the slice holding them is charged as it
+			// grows.
+			if len(parts) == cap(parts) {
+				grown := max(2*cap(parts), 1024)
+				if err := Alloc(th, int64(grown)*stringHeaderBytes); err != nil {
+					return err
+				}
+				parts = append(make([]string, 0, grown), parts...)
+			}
 			parts = append(parts, string(s))
 			total += len(s)
 			return nil
@@ -907,3 +917,7 @@ func expandTabs(s string, tab int) string {
 	}
 	return b.String()
 }
+
+// stringHeaderBytes is the size of a Go string header, what each part
+// collected by join holds besides its bytes.
+const stringHeaderBytes = 16
