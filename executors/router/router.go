@@ -61,7 +61,7 @@ type CarryBudgeter interface {
 
 // defaultCarryBudget is the budget of a crossing into a Python executor
 // that does not say: half the message limit of a default sandbox.
-var defaultCarryBudget = runner.LimitsFor(0, 0).MaxMessage / 2
+var defaultCarryBudget = runner.Config{}.Limits().MaxMessage / 2
 
 // New returns a Router over a local engine and a Python executor. The
 // Router owns both: Close closes them.

@@ -41,9 +41,10 @@
 //     costs the host one bounded buffer; all messages of one execution share
 //     a budget of MaxMemory/2;
 //   - values returned (final answers, last expressions) are capped at
-//     MaxValue bytes of JSON (the runner replaces a bigger one by a
-//     shortened repr and a note), stdout and reprs at MaxOutput characters,
-//     error messages and tracebacks likewise; the host cuts again.
+//     MaxValue bytes of JSON (executors.Limits.MaxValue; the runner
+//     replaces a bigger one by a shortened repr and a note), stdout and
+//     reprs at MaxOutput characters, error messages and tracebacks
+//     likewise; the host cuts again.
 //
 // What code can forge on the channel is at most its own step's result,
 // which it could have produced honestly with final_answer.
@@ -92,14 +93,17 @@ type Config struct {
 	// executors.DefaultMaxMemory). It bounds what the host accepts from the
 	// runner: see the package documentation and Limits.
 	MaxMemory int64
+	// MaxValue bounds a returned value as JSON, in bytes (default
+	// executors.DefaultMaxValue, at most a twentieth of the message limit).
+	MaxValue int64
 	// Imports is the import policy; nil Authorized authorizes everything.
 	Imports executors.ImportPolicy
 	// SysPath directories are appended to sys.path (pure-Python packages).
 	SysPath []string
 }
 
-// Limits are the sizes a Session accepts from its runner, derived from
-// Config.MaxMemory and Config.MaxOutput.
+// Limits are the sizes a Session accepts from its runner, derived from a
+// Config by its Limits method.
 type Limits struct {
 	// MaxMessage bounds one message: its bytes while it is read, and its
 	// decoding cost (bytes plus 16 per JSON item) before it is decoded.
@@ -131,20 +135,23 @@ func (l Limits) CapValue(v any, typ, repr string) (enc any, note string) {
 	return map[string]any{"$repr": repr, "type": typ}, fmt.Sprintf("the value is too big to return in full (more than %d bytes as JSON): it is replaced by a shortened repr; return something smaller, such as a summary or the first items", l.MaxValue)
 }
 
-// LimitsFor returns the limits for a sandbox of maxMemory bytes whose
-// output is capped at maxOutput characters.
-func LimitsFor(maxMemory int64, maxOutput int) Limits {
+// Limits returns the sizes a Session with this configuration accepts.
+func (c Config) Limits() Limits {
+	maxMemory, maxOutput, maxValue := c.MaxMemory, c.MaxOutput, c.MaxValue
 	if maxMemory <= 0 {
 		maxMemory = executors.DefaultMaxMemory
 	}
 	if maxOutput <= 0 {
 		maxOutput = executors.DefaultMaxOutput
 	}
+	if maxValue <= 0 {
+		maxValue = executors.DefaultMaxValue
+	}
 	l := Limits{MaxMessage: min(max(maxMemory/8, 1<<20), 64<<20), MaxOutput: maxOutput}
 	l.ExecBudget = max(maxMemory/2, 2*l.MaxMessage)
 	// A value at most 1/20 of a message: its decoding cost (at most 9
 	// units per byte) always fits next to the output.
-	l.MaxValue = max(min(20*int64(maxOutput), l.MaxMessage/20), 4096)
+	l.MaxValue = min(maxValue, l.MaxMessage/20)
 	return l
 }
 
@@ -211,7 +218,7 @@ type wireError struct {
 // NewSession starts reading runner messages from r; requests go to w. Call
 // Ready before anything else.
 func NewSession(r io.Reader, w io.Writer) *Session {
-	l := LimitsFor(0, 0)
+	l := Config{}.Limits()
 	s := &Session{w: w, msgs: make(chan message, 1), tools: map[string]tool.Tool{}, maxOutput: executors.DefaultMaxOutput, limits: l}
 	s.maxMessage.Store(l.MaxMessage)
 	go s.read(bufio.NewReaderSize(r, 64<<10))
@@ -368,7 +375,7 @@ func (s *Session) Configure(ctx context.Context, c Config) error {
 		c.MaxOutput = executors.DefaultMaxOutput
 	}
 	s.maxOutput = c.MaxOutput
-	s.limits = LimitsFor(c.MaxMemory, c.MaxOutput)
+	s.limits = c.Limits()
 	s.maxMessage.Store(s.limits.MaxMessage)
 	m := map[string]any{"op": "config", "max_output": c.MaxOutput, "forbidden": nonNil(c.Imports.Forbidden), "sys_path": nonNil(c.SysPath),
 		"max_message": s.limits.MaxMessage, "max_value": s.limits.MaxValue}

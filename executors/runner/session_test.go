@@ -216,7 +216,7 @@ func TestMessageLimitWhileReading(t *testing.T) {
 	if !errors.Is(err, runner.ErrProtocol) || !strings.Contains(err.Error(), "longer than") {
 		t.Fatalf("got %v", err)
 	}
-	limit := runner.LimitsFor(0, 0).MaxMessage
+	limit := runner.Config{}.Limits().MaxMessage
 	if n := r.n.Load(); n > limit+128<<10 {
 		t.Errorf("read %d bytes for a limit of %d", n, limit)
 	}
@@ -298,7 +298,7 @@ func TestResultsMustAnswerTheRequest(t *testing.T) {
 // TestCapValue: a Go runner that caps its values with CapValue never trips
 // the host's check, and says when it cut.
 func TestCapValue(t *testing.T) {
-	l := runner.LimitsFor(0, 1000)
+	l := runner.Config{MaxOutput: 1000}.Limits()
 	big := make([]any, 200_000)
 	for i := range big {
 		big[i] = int64(i)

@@ -179,7 +179,7 @@ func New(opts Options) (*Executor, error) {
 		opts:   opts,
 		limits: limits,
 		guest:  guestSpec{CacheDir: cache, Pages: uint32(pages), Mounts: opts.Mounts, PackageDirs: opts.PackageDirs},
-		config: runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, Imports: imports, SysPath: sysPath},
+		config: runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, MaxValue: limits.MaxValue, Imports: imports, SysPath: sysPath},
 		vars:   map[string]any{},
 	}, nil
 }
@@ -370,7 +370,7 @@ func (e *Executor) Variables(ctx context.Context) (map[string]any, map[string]st
 // CarryBudget is how much variable data one router crossing may bring
 // into this sandbox (see runner.EncodeLimit): half its message limit.
 func (e *Executor) CarryBudget() int64 {
-	return runner.LimitsFor(e.limits.MaxMemory, e.limits.MaxOutput).MaxMessage / 2
+	return e.config.Limits().MaxMessage / 2
 }
 
 // Close stops the sandbox.
