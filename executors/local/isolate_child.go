@@ -68,6 +68,10 @@ func runChild(data string) int {
 		// Tests only: the OS limit alone must stop a memory bomb.
 		e.limits.MaxMemory = 1 << 50
 	}
+	if spec.BlockTool {
+		// Tests only: work the engine cannot stop, in the child itself.
+		e.SetTools([]tool.Tool{blockTool{}})
+	}
 	s.e = e
 	go s.read(in)
 	if err := s.send(map[string]any{"op": "ready", "protocol": 1, "python": "starlark"}); err != nil {
@@ -307,6 +311,13 @@ func (s *childServer) exec(m request) error {
 // deadline still runs: the engine started afresh, but the work takes CPU
 // and memory until it ends, if it ends.
 func (e *Executor) stuck() bool { return e.abandoned.Load() > 0 }
+
+// blockTool never returns and ignores its context (tests only).
+type blockTool struct{}
+
+func (blockTool) Spec() tool.Spec { return tool.Spec{Name: "block", Description: "blocks for ever"} }
+
+func (blockTool) Call(context.Context, map[string]any) (any, error) { select {} }
 
 // pyType names the Python type of an exported value.
 func pyType(v any) string {

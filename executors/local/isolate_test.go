@@ -513,3 +513,31 @@ func TestIsolatedBigValue(t *testing.T) {
 		}
 	}
 }
+
+// TestIsolatedAbandonedWorkIsKilled: work the child's engine cannot stop
+// (here a Go tool inside the child that ignores cancellation) is
+// abandoned by the engine at the deadline; in process it would run on
+// for ever, so the host replaces the child, which ends it.
+func TestIsolatedAbandonedWorkIsKilled(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: timeout}}, func(x *isolated) {
+		x.spec.BlockTool = true
+	})
+	mustRun(t, e, "x = 1")
+	pid := e.ChildPID()
+	start := time.Now()
+	res, err := e.Execute(context.Background(), "block()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("Execute returned after %s", took)
+	}
+	if res.Err == nil || res.Err.Type != "TimeoutError" || len(res.Notes) == 0 {
+		t.Errorf("result: %+v, notes %q", res.Err, res.Notes)
+	}
+	waitGone(t, pid, time.Second)
+	if res := mustRun(t, e, "'fresh'"); res.Value != "fresh" {
+		t.Errorf("next: %+v", res)
+	}
+}
