@@ -59,6 +59,13 @@ engine unless it needs CPython (an import only CPython has, syntax the
 Starlark engine cannot run), carrying variables between the two; "engine" in
 the JSON output says which ran ("starlark" or "python:wasm").
 
+The Starlark engine runs in a child process of star-agent (--isolation
+process, the default) under OS memory and CPU limits: code that crashes the
+engine, outruns the time limit inside a builtin or escapes the engine's
+memory accounting is killed with its process, star-agent reports it as the
+file's error and the next file runs in a fresh process (variables defined
+before are then gone). --isolation none runs the engine in star-agent itself.
+
 Exit status: 0 when every file ran without error, 1 when user code failed,
 2 for usage or configuration errors (unreadable file, bad flag).`,
 		Example: `  star-agent exec step1.py step2.py
