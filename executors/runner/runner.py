@@ -842,6 +842,8 @@ def main():
         inp, out = _open_channel(channel)
     else:
         inp, out = _private_channels()
+        # readline on a raw file reads one byte per system call.
+        inp = io.BufferedReader(inp, 1 << 16)
     # Keep sys.stdout away from the protocol even before the first exec.
     sys.stdout = sys.__stdout__ = io.StringIO()
     # One dict of limits, shared by send and the runner's config.

@@ -227,15 +227,26 @@ func TestMessageLimitWhileReading(t *testing.T) {
 func scripted(t *testing.T, reply func(n int, id int64) []string) *runner.Session {
 	reqR, reqW := io.Pipe()
 	outR, outW := io.Pipe()
+	// Requests are drained at once, so that the host never blocks
+	// writing while the script writes.
+	reqs := make(chan []byte, 1000)
+	go func() {
+		defer close(reqs)
+		sc := bufio.NewScanner(reqR)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			reqs <- append([]byte(nil), sc.Bytes()...)
+		}
+	}()
 	go func() {
 		defer outW.Close()
 		fmt.Fprintln(outW, `{"op":"ready","protocol":1,"python":"3.11"}`)
-		sc := bufio.NewScanner(reqR)
-		sc.Buffer(nil, 64<<20)
-		for n := 0; sc.Scan(); n++ {
+		n := 0
+		for line := range reqs {
 			var req struct{ ID int64 }
-			json.Unmarshal(sc.Bytes(), &req)
-			for _, l := range reply(n, req.ID) {
+			json.Unmarshal(line, &req)
+			n++
+			for _, l := range reply(n-1, req.ID) {
 				if _, err := io.WriteString(outW, l+"\n"); err != nil {
 					return
 				}
@@ -323,5 +334,35 @@ func TestCapValue(t *testing.T) {
 			t.Errorf("capped value refused: %v", err)
 		}
 		cancel()
+	}
+}
+
+// TestExecBudget: the messages of one execution share a budget tied to
+// the memory limit, so a runner cannot make the host decode tool calls
+// without end.
+func TestExecBudget(t *testing.T) {
+	arg := strings.Repeat("a", 1<<20)
+	s := scripted(t, func(n int, id int64) []string {
+		switch n {
+		case 0:
+			return []string{`{"op":"result","id":1}`} // config
+		case 1:
+		default:
+			return nil // the returns of the calls
+		}
+		var calls []string
+		for i := 1; i <= 20; i++ {
+			calls = append(calls, fmt.Sprintf(`{"op":"call","id":%d,"call":%d,"tool":"t","args":["%s"],"kwargs":{}}`, id, i, arg))
+		}
+		return calls
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.Configure(ctx, runner.Config{MaxMemory: 16 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Exec(ctx, "x")
+	if !errors.Is(err, runner.ErrProtocol) || !strings.Contains(err.Error(), "messages of one execution") {
+		t.Fatalf("got %v", err)
 	}
 }
