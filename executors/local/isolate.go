@@ -73,7 +73,7 @@ type childSpec struct {
 	AddressSpace int64            `json:"address_space"`         // RLIMIT_AS beyond what the child maps at rest, 0 = none
 	CPUPerExec   time.Duration    `json:"cpu_per_exec"`          // RLIMIT_CPU added before each execution, 0 = none
 	Unaccounted  bool             `json:"unaccounted,omitempty"` // tests: the engine's own memory budget is lifted
-	BlockTool    bool             `json:"block_tool,omitempty"`  // tests: a tool "block" in the child that ignores cancellation
+	TestTools    bool             `json:"test_tools,omitempty"`  // tests: tools block and overflow inside the child
 }
 
 // isolated is the host side of an Executor whose engine runs in a child.

@@ -68,9 +68,10 @@ func runChild(data string) int {
 		// Tests only: the OS limit alone must stop a memory bomb.
 		e.limits.MaxMemory = 1 << 50
 	}
-	if spec.BlockTool {
-		// Tests only: work the engine cannot stop, in the child itself.
-		e.SetTools([]tool.Tool{blockTool{}})
+	if spec.TestTools {
+		// Tests only: what the engine cannot stop or survive, in the
+		// child itself.
+		e.SetTools([]tool.Tool{blockTool{}, overflowTool{}})
 	}
 	s.e = e
 	go s.read(in)
@@ -318,6 +319,24 @@ type blockTool struct{}
 func (blockTool) Spec() tool.Spec { return tool.Spec{Name: "block", Description: "blocks for ever"} }
 
 func (blockTool) Call(context.Context, map[string]any) (any, error) { select {} }
+
+// overflowTool overflows the Go stack, which no recover survives (tests
+// only).
+type overflowTool struct{}
+
+func (overflowTool) Spec() tool.Spec {
+	return tool.Spec{Name: "overflow", Description: "overflows the stack"}
+}
+
+func (overflowTool) Call(context.Context, map[string]any) (any, error) { return nil, recurse(1) }
+
+func recurse(n int) error {
+	if n == 0 {
+		return nil
+	}
+	var pad [64]byte
+	return recurse(n + int(pad[n%64]) + 1)
+}
 
 // pyType names the Python type of an exported value.
 func pyType(v any) string {

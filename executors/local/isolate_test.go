@@ -267,6 +267,7 @@ func TestIsolatedOutOfMemory(t *testing.T) {
 	if res.Err == nil || res.Err.Type != "MemoryError" {
 		t.Fatalf("result = %+v, error %+v, want a MemoryError", res, res.Err)
 	}
+	t.Logf("%v", res.Err)
 	if !strings.Contains(res.Err.Message, "32 MiB") || len(res.Notes) == 0 {
 		t.Errorf("error = %q, notes %q", res.Err.Message, res.Notes)
 	}
@@ -521,7 +522,7 @@ func TestIsolatedBigValue(t *testing.T) {
 func TestIsolatedAbandonedWorkIsKilled(t *testing.T) {
 	const timeout = 300 * time.Millisecond
 	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: timeout}}, func(x *isolated) {
-		x.spec.BlockTool = true
+		x.spec.TestTools = true
 	})
 	mustRun(t, e, "x = 1")
 	pid := e.ChildPID()
@@ -534,6 +535,26 @@ func TestIsolatedAbandonedWorkIsKilled(t *testing.T) {
 		t.Errorf("Execute returned after %s", took)
 	}
 	if res.Err == nil || res.Err.Type != "TimeoutError" || len(res.Notes) == 0 {
+		t.Errorf("result: %+v, notes %q", res.Err, res.Notes)
+	}
+	waitGone(t, pid, time.Second)
+	if res := mustRun(t, e, "'fresh'"); res.Value != "fresh" {
+		t.Errorf("next: %+v", res)
+	}
+}
+
+// TestIsolatedStackOverflow: a Go stack overflow, which kills a process
+// whatever recovers, is a RecursionError and a fresh child.
+func TestIsolatedStackOverflow(t *testing.T) {
+	e := newIsolatedTest(t, Options{}, func(x *isolated) { x.spec.TestTools = true })
+	mustRun(t, e, "x = 1")
+	pid := e.ChildPID()
+	res, err := e.Execute(context.Background(), "overflow()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%v (notes %q)", res.Err, res.Notes)
+	if res.Err == nil || res.Err.Type != "RecursionError" || len(res.Notes) == 0 {
 		t.Errorf("result: %+v, notes %q", res.Err, res.Notes)
 	}
 	waitGone(t, pid, time.Second)
