@@ -173,7 +173,7 @@ def encode(v, depth=0, strict=False, _seen=None, budget=None):
     With strict, values that have no tag raise Unencodable; otherwise they
     become {"$repr": ..., "type": ...}. budget, [left, per_item], is what
     the result may cost: each item is charged per_item and a string its
-    length too, as they are met (per_item 3 counts JSON bytes at least, 17
+    length too, as they are met (per_item 3 counts JSON bytes at least, 49
     the host's decoding cost); TooBig is raised as soon as it runs out,
     before the whole value is expanded.
     """
@@ -333,9 +333,11 @@ def decode(text):
 
 
 def _message_cost(data):
-    """Mirrors messageCost in session.go: a message's bytes plus 16 for each
-    separator or container, which bounds what the host spends decoding it."""
-    return len(data) + 16 * (data.count(b",") + data.count(b"[") + data.count(b"{") + data.count(b":") + 1)
+    """Mirrors messageCost in session.go: a message's bytes plus 48 for each
+    comma or colon and 24 for each opening bracket, which bounds what the
+    host spends decoding it."""
+    return (len(data) + 48 * (data.count(b",") + data.count(b":") + 1)
+            + 24 * (data.count(b"[") + data.count(b"{")))
 
 
 class MessageTooBig(ValueError):
@@ -797,9 +799,9 @@ class Runner:
                 skipped[k] = "a %s cannot leave the Python sandbox" % type(v).__name__
                 continue
             try:
-                if _expanded_cost(v, 17, room) > room:
+                if _expanded_cost(v, 49, room) > room:
                     raise TooBig("its JSON form is too big")
-                enc = encode(v, strict=True, budget=[room, 17])
+                enc = encode(v, strict=True, budget=[room, 49])
                 cost = _message_cost(json.dumps(enc, ensure_ascii=True, separators=(",", ":")).encode("ascii"))
                 if cost > room:
                     raise TooBig("its JSON form is too big")

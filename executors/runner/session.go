@@ -36,7 +36,7 @@
 //     break the session so that its owner replaces the sandbox and tells
 //     the model;
 //   - a message is limited while it is read (MaxMemory/8 bytes, between 1
-//     and 64 MiB), and its decoding cost (messageCost: its bytes plus 16 per
+//     and 64 MiB), and its decoding cost (messageCost: its bytes plus 48 per
 //     JSON item) is checked before it is decoded, so a forged 60 MB result
 //     costs the host one bounded buffer; all messages of one execution share
 //     a budget of MaxMemory/2;
@@ -94,7 +94,7 @@ type Config struct {
 	// runner: see the package documentation and Limits.
 	MaxMemory int64
 	// MaxValue bounds a returned value as JSON, in bytes (default
-	// executors.DefaultMaxValue, at most a twentieth of the message limit).
+	// executors.DefaultMaxValue, at most a 26th of the message limit).
 	MaxValue int64
 	// Imports is the import policy; nil Authorized authorizes everything.
 	Imports executors.ImportPolicy
@@ -106,7 +106,7 @@ type Config struct {
 // Config by its Limits method.
 type Limits struct {
 	// MaxMessage bounds one message: its bytes while it is read, and its
-	// decoding cost (bytes plus 16 per JSON item) before it is decoded.
+	// decoding cost (bytes plus 48 per JSON item) before it is decoded.
 	MaxMessage int64
 	// ExecBudget bounds the cost of all messages of one execution (tool
 	// calls and the result).
@@ -149,19 +149,23 @@ func (c Config) Limits() Limits {
 	}
 	l := Limits{MaxMessage: min(max(maxMemory/8, 1<<20), 64<<20), MaxOutput: maxOutput}
 	l.ExecBudget = max(maxMemory/2, 2*l.MaxMessage)
-	// A value at most 1/20 of a message: its decoding cost (at most 9
+	// A value at most 1/26 of a message: its decoding cost (at most 25
 	// units per byte) always fits next to the output.
-	l.MaxValue = min(maxValue, l.MaxMessage/20)
+	l.MaxValue = min(maxValue, l.MaxMessage/26)
 	return l
 }
 
-// messageCost estimates what decoding data costs the host: its bytes plus
-// 16 for every comma, colon and opening bracket, whether in a string or not
-// (the runner counts the same way, with bytes.count, before it sends).
+// messageCost estimates what decoding data costs the host: its bytes, 48
+// for every comma and colon (an item) and 24 for every opening bracket,
+// whether in a string or not (the runner counts the same way, with
+// bytes.count, before it sends). Decoding takes about 100 bytes of Go
+// memory per item (measured: a call with 1.8 million numbers, 185 MB), so
+// a message may cost at most 25 units per byte and a decoded message at
+// most about twice its cost.
 func messageCost(data []byte) int64 {
-	n := bytes.Count(data, []byte{','}) + bytes.Count(data, []byte{'['}) +
-		bytes.Count(data, []byte{'{'}) + bytes.Count(data, []byte{':'}) + 1
-	return int64(len(data)) + 16*int64(n)
+	items := bytes.Count(data, []byte{','}) + bytes.Count(data, []byte{':'}) + 1
+	opens := bytes.Count(data, []byte{'['}) + bytes.Count(data, []byte{'{'})
+	return int64(len(data)) + 48*int64(items) + 24*int64(opens)
 }
 
 // Session is the host side of one runner. Its methods are safe for

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -365,4 +367,70 @@ func TestExecBudget(t *testing.T) {
 	if !errors.Is(err, runner.ErrProtocol) || !strings.Contains(err.Error(), "messages of one execution") {
 		t.Fatalf("got %v", err)
 	}
+}
+
+// TestDecodeBudget: a message is decoded only if its cost fits, and what
+// fits decodes within about twice the cost. A tool call of 1.8 million
+// numbers (3.6 MB, under the byte limit) took the host 185 MB to decode;
+// it is now refused unread, and the largest call that fits (650,000
+// numbers) is decoded and handed to the tool.
+func TestDecodeBudget(t *testing.T) {
+	limit := runner.Config{}.Limits().MaxMessage
+	for _, c := range []struct {
+		items  int
+		accept bool
+	}{{1_800_000, false}, {650_000, true}} {
+		args := strings.TrimSuffix(strings.Repeat("0,", c.items), ",")
+		s := scripted(t, func(k int, id int64) []string {
+			switch k {
+			case 0:
+				return []string{fmt.Sprintf(`{"op":"result","id":%d}`, id)} // tools
+			case 1:
+				return []string{fmt.Sprintf(`{"op":"call","id":%d,"call":1,"tool":"t","args":[[%s]],"kwargs":{}}`, id, args)}
+			}
+			return []string{result(id, "")}
+		})
+		got := 0
+		count := runnertest.Func{S: tool.Spec{Name: "t", Inputs: []tool.Input{{Name: "x", Type: tool.Any}}},
+			F: func(_ context.Context, a map[string]any) (any, error) {
+				got = len(a["x"].([]any))
+				return nil, nil
+			}}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		if err := s.SetTools(ctx, []tool.Tool{count}); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+			t.Skipf("cannot reset peak RSS: %v", err)
+		}
+		before := procStatus(t, "VmRSS:")
+		_, err := s.Exec(ctx, "x")
+		growth := procStatus(t, "VmHWM:") - before
+		cancel()
+		t.Logf("%d items: peak RSS growth %d MiB, err %v", c.items, growth>>20, err)
+		if c.accept != (err == nil) || c.accept && got != c.items {
+			t.Errorf("%d items: err %v, tool saw %d", c.items, err, got)
+		}
+		if !c.accept && !errors.Is(err, runner.ErrProtocol) {
+			t.Errorf("%d items: %v", c.items, err)
+		}
+		if growth > 4*limit {
+			t.Errorf("%d items: peak RSS grew by %d MiB, more than 4 times the %d MiB message limit", c.items, growth>>20, limit>>20)
+		}
+	}
+}
+
+func procStatus(t *testing.T, field string) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(l, field); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	t.Skipf("no %s in /proc/self/status", field)
+	return 0
 }
