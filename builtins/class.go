@@ -249,7 +249,7 @@ func (o *Instance) SizeOf(visit func(starlark.Value)) int64 {
 	return objectBytes + int64(len(o.attrs))*dictEntryBytes
 }
 
-const dictEntryBytes = 64
+const dictEntryBytes = DictEntrySize
 
 // dunder looks up a special method defined by a user class.
 func (o *Instance) dunder(name string) starlark.Value {

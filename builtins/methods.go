@@ -943,7 +943,7 @@ func dictFromkeys(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple
 	if err != nil {
 		return nil, err
 	}
-	if err := Alloc(th, int64(len(keys))*2*elemSize); err != nil {
+	if err := Alloc(th, int64(len(keys))*DictEntrySize); err != nil {
 		return nil, err
 	}
 	d := starlark.NewDict(len(keys))
@@ -956,7 +956,7 @@ func dictFromkeys(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple
 }
 
 func copyDict(th *starlark.Thread, d *starlark.Dict) (*starlark.Dict, error) {
-	if err := Alloc(th, int64(d.Len())*3*elemSize); err != nil {
+	if err := Alloc(th, int64(d.Len())*DictEntrySize); err != nil {
 		return nil, err
 	}
 	out := starlark.NewDict(d.Len())
@@ -972,7 +972,7 @@ func newSet(th *starlark.Thread, it starlark.Value) (*starlark.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := Alloc(th, int64(len(vals))*2*elemSize); err != nil {
+	if err := Alloc(th, int64(len(vals))*DictEntrySize); err != nil {
 		return nil, err
 	}
 	s := starlark.NewSet(len(vals))

@@ -186,7 +186,7 @@ func copyValue(th *starlark.Thread, v starlark.Value, deep bool, memo map[starla
 		}
 		return out, nil
 	case *starlark.Dict:
-		if err := Alloc(th, int64(x.Len())*3*elemSize); err != nil {
+		if err := Alloc(th, int64(x.Len())*DictEntrySize); err != nil {
 			return nil, err
 		}
 		out := starlark.NewDict(x.Len())
@@ -210,7 +210,7 @@ func copyValue(th *starlark.Thread, v starlark.Value, deep bool, memo map[starla
 		}
 		return &dictLike{Dict: inner.(*starlark.Dict), kind: x.kind, factory: x.factory, th: x.th}, nil
 	case *starlark.Set:
-		if err := Alloc(th, int64(x.Len())*2*elemSize); err != nil {
+		if err := Alloc(th, int64(x.Len())*DictEntrySize); err != nil {
 			return nil, err
 		}
 		out := starlark.NewSet(x.Len())
@@ -227,7 +227,7 @@ func copyValue(th *starlark.Thread, v starlark.Value, deep bool, memo map[starla
 		if !deep {
 			return x, nil // immutable: copy.copy returns it, as in CPython
 		}
-		if err := Alloc(th, int64(x.Len())*3*elemSize); err != nil {
+		if err := Alloc(th, int64(x.Len())*DictEntrySize); err != nil {
 			return nil, err
 		}
 		out := starlark.NewSet(x.Len())
