@@ -499,7 +499,7 @@ func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int
 		}
 	}
 	setChildAttrs(cmd, c.cgroup)
-	err = cmd.Start()
+	err = startCmd(cmd)
 	closeAll(ends)
 	if err != nil {
 		closeAll(c.closers)

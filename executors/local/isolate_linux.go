@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -206,6 +207,37 @@ func setChildAttrs(cmd *exec.Cmd, g *cgroup) {
 		cmd.SysProcAttr.UseCgroupFD = true
 		cmd.SysProcAttr.CgroupFD = int(g.fd.Fd())
 	}
+}
+
+// The parent-death signal fires when the thread that started the child
+// ends, not the process, and Go ends a thread when a goroutine locked to it
+// exits: a caller of Execute may be such a goroutine. Children are
+// therefore started from one goroutine locked to its thread for as long as
+// the process lives.
+var spawner struct {
+	once sync.Once
+	reqs chan spawnRequest
+}
+
+type spawnRequest struct {
+	cmd  *exec.Cmd
+	done chan error
+}
+
+// startCmd starts cmd from the spawner's thread.
+func startCmd(cmd *exec.Cmd) error {
+	spawner.once.Do(func() {
+		spawner.reqs = make(chan spawnRequest)
+		go func() {
+			runtime.LockOSThread() // never unlocked
+			for r := range spawner.reqs {
+				r.done <- r.cmd.Start()
+			}
+		}()
+	})
+	done := make(chan error, 1)
+	spawner.reqs <- spawnRequest{cmd, done}
+	return <-done
 }
 
 // killGroup kills the child's process group.

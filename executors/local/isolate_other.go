@@ -35,6 +35,8 @@ func setChildAttrs(*exec.Cmd, *cgroup) {}
 
 func killGroup(p *os.Process) { p.Kill() }
 
+func startCmd(cmd *exec.Cmd) error { return cmd.Start() }
+
 func applyChildLimits(childSpec) error { return nil }
 
 func armCPULimit(time.Duration) {}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -560,5 +561,35 @@ func TestIsolatedStackOverflow(t *testing.T) {
 	waitGone(t, pid, time.Second)
 	if res := mustRun(t, e, "'fresh'"); res.Value != "fresh" {
 		t.Errorf("next: %+v", res)
+	}
+}
+
+// TestIsolatedChildOutlivesStartingThread: the parent-death signal fires
+// when the thread that started the child ends. A goroutine locked to its
+// thread that starts the child and exits ends that thread; the child must
+// survive it.
+func TestIsolatedChildOutlivesStartingThread(t *testing.T) {
+	e := newIsolatedTest(t, Options{}, nil)
+	for started := false; !started; {
+		done := make(chan bool)
+		go func() {
+			runtime.LockOSThread()
+			if syscall.Gettid() == os.Getpid() {
+				// The main thread never ends: try again on another.
+				runtime.UnlockOSThread()
+				done <- false
+				return
+			}
+			// Never unlocked: the thread ends with the goroutine.
+			e.Execute(context.Background(), "x = 1")
+			done <- true
+		}()
+		started = <-done
+	}
+	pid := e.ChildPID()
+	time.Sleep(200 * time.Millisecond)
+	res := mustRun(t, e, "x + 1")
+	if res.Value != int64(2) || e.ChildPID() != pid {
+		t.Errorf("after the starting thread ended: %+v, child %d then %d", res, pid, e.ChildPID())
 	}
 }
