@@ -298,8 +298,15 @@ func TestResultsMustAnswerTheRequest(t *testing.T) {
 		}
 		t.Logf("%s: %v", c.name, err)
 	}
+	// A tool call outside an execution.
+	s := scripted(t, func(n int, id int64) []string {
+		return []string{fmt.Sprintf(`{"op":"call","id":%d,"call":1,"tool":"t","args":[],"kwargs":{}}`, id)}
+	})
+	if _, _, err := s.Variables(ctx); !errors.Is(err, runner.ErrProtocol) {
+		t.Errorf("call outside an exec: got %v", err)
+	}
 	// A second result: the first is taken, the next request fails.
-	s := scripted(t, func(n int, id int64) []string { return []string{result(id, ""), result(id, "")} })
+	s = scripted(t, func(n int, id int64) []string { return []string{result(id, ""), result(id, "")} })
 	if _, err := s.Exec(ctx, "1"); err != nil {
 		t.Fatal(err)
 	}
