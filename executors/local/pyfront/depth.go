@@ -84,7 +84,14 @@ var constructs = [...]struct{ what, advice string }{
 const exprAdvice = "split the expression into several statements, computing parts into variables"
 
 // tooDeep reports code nested deeper than maxDepth at the current token.
+// Where the level that crossed the limit is an ordinary one (an operand,
+// a block), it names the construct entered last instead, whose chain is
+// what made the code deep (the body of the last of 1,000 elifs crosses
+// it).
 func (p *parser) tooDeep(c construct) {
+	if (c == cNested || c == cBlock) && p.last != cNested {
+		c = p.last
+	}
 	k := constructs[c]
 	p.fail("the code is nested too deeply: " + k.what + " nested more than " +
 		strconv.Itoa(maxDepth) + " levels deep; " + k.advice)
@@ -102,6 +109,9 @@ func (p *parser) tooDeep(c construct) {
 
 // enter opens one level of nesting for the construct what.
 func (p *parser) enter(what construct) {
+	if what != cNested && what != cBlock {
+		p.last = what
+	}
 	p.depth++
 	if p.depth > p.peak {
 		p.peak = p.depth
@@ -132,6 +142,17 @@ func (p *parser) height() int { return p.peak - p.depth }
 // lowering nests levels deep.
 func (p *parser) grow(h, levels int, what construct) int {
 	h = max(h, p.peak-p.depth) + levels
+	if p.depth+h > maxDepth {
+		p.tooDeep(what)
+	}
+	return h
+}
+
+// wrap returns the height of a node whose first child, of height h, was
+// parsed at the current depth and whose other children were parsed one
+// level down (through enter), since peak was last reset to depth.
+func (p *parser) wrap(h int, what construct) int {
+	h = max(h+1, p.peak-p.depth)
 	if p.depth+h > maxDepth {
 		p.tooDeep(what)
 	}

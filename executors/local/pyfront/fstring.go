@@ -51,11 +51,13 @@ func (p *parser) strings() Expr {
 	first := p.tok()
 	at := first.at()
 	if p.peek(1) != tSTRING && first.flags&strF == 0 {
+		// A plain string: no nesting, the commonest case.
 		p.next()
 		n := take(&p.a.strs)
 		*n = Str{pos: at, Raw: p.text(first), Val: p.strValue(first), Bytes: first.flags&strBytes != 0}
 		return n
 	}
+	saved := p.measure()
 	mark := len(p.a.fstack)
 	var lit litBuf
 	hasF, bytes := false, first.flags&strBytes != 0
@@ -77,6 +79,9 @@ func (p *parser) strings() Expr {
 		}
 	}
 	raw := p.src[first.off:end]
+	// The parts are lowered to a chain of concatenations.
+	p.lengthen(len(p.a.fstack)-mark, cFString)
+	p.settle(saved, p.height())
 	if !hasF {
 		n := take(&p.a.strs)
 		*n = Str{pos: at, Raw: raw, Val: lit.take(), Bytes: bytes}
@@ -85,8 +90,6 @@ func (p *parser) strings() Expr {
 	if lit.len() > 0 {
 		p.a.fstack = append(p.a.fstack, fpart{Lit: lit.take()})
 	}
-	// The parts are lowered to a chain of concatenations.
-	p.lengthen(len(p.a.fstack)-mark, cFString)
 	n := take(&p.a.fstrs)
 	*n = FStr{pos: at, Raw: raw, Parts: p.fpartList(mark)}
 	return n

@@ -14,8 +14,9 @@ type parser struct {
 	funcs int // enclosing function definitions (0 at module level and in class bodies)
 	loops int // enclosing loops within the innermost function
 	a     *arena
-	depth int // nesting level of what is being parsed (depth.go)
-	peak  int // deepest level reached since the last measure (depth.go)
+	depth int       // nesting level of what is being parsed (depth.go)
+	peak  int       // deepest level reached since the last measure (depth.go)
+	last  construct // the construct entered last but for cNested and cBlock
 
 	// posOf's last answer.
 	posTok *token
@@ -137,6 +138,9 @@ func (p *parser) name() (string, pos) {
 // stmt parses a statement (several for simple statements separated by
 // ';') onto the statement stack.
 func (p *parser) stmt() {
+	// Heights are measured within a statement (depth.go): what earlier
+	// statements reached does not count.
+	p.peak = p.depth
 	if s := p.compound(); s != nil {
 		p.a.sstack = append(p.a.sstack, s)
 		return

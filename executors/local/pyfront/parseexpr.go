@@ -111,7 +111,7 @@ func (p *parser) test() Expr {
 	h := p.height()
 	t := p.next()
 	// The condition and the else branch (a 1 if c else 2 if ... chain
-	// recurses here) one level down; x too, with grow.
+	// recurses here) one level down; x too, with wrap.
 	p.enter(cCond)
 	cond := p.orTest()
 	if p.kind() != kwElse {
@@ -120,7 +120,7 @@ func (p *parser) test() Expr {
 	p.next()
 	f := p.test()
 	p.leave()
-	p.settle(saved, p.grow(h, 1, cCond))
+	p.settle(saved, p.wrap(h, cCond))
 	return &IfExp{pos: t.at(), Cond: cond, True: x, False: f}
 }
 
@@ -402,7 +402,7 @@ func (p *parser) power() Expr {
 		p.enter(cBinary)
 		b.Y = p.factor()
 		p.leave()
-		p.settle(saved, p.grow(h, 1, cBinary))
+		p.settle(saved, p.wrap(h, cBinary))
 		return b
 	}
 	p.settle(saved, h)
