@@ -305,3 +305,41 @@ func TestPercentFormatChargesOnce(t *testing.T) {
 		t.Errorf("24 MiB of %%-formatting under a 40 MiB budget: %v", err)
 	}
 }
+
+func TestCombIsNotQuadratic(t *testing.T) {
+	for _, c := range [][2]int64{{0, 0}, {10, 0}, {10, 10}, {52, 5}, {100, 50}, {1000, 999}, {5000, 1234}} {
+		v, err := evalIn(&starlark.Thread{}, `math.comb(n, k)`, starlark.StringDict{"n": starlark.MakeInt64(c[0]), "k": starlark.MakeInt64(c[1])})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := new(big.Int).Binomial(c[0], c[1]); v.(starlark.Int).BigInt().Cmp(want) != 0 {
+			t.Errorf("comb(%d, %d) = %v, want %v", c[0], c[1], v, want)
+		}
+	}
+	// big.Int.Binomial multiplies and divides k times, in seconds that
+	// cannot be interrupted; the products and one division take tens of
+	// milliseconds, not started past the deadline.
+	_, err := evalIn(stoppedThread(), `math.comb(1000000, 50000)`, nil)
+	var intr *Interrupt
+	if !errors.As(err, &intr) {
+		t.Errorf("comb(10**6, 5*10**4) past the deadline: %v, want an Interrupt", err)
+	}
+}
+
+func TestStatisticsOfHugeFractionsRefused(t *testing.T) {
+	// Each exact addition reduces by a gcd of the fractions' size, and
+	// stdev squares them: seconds per term, out of reach of the deadline.
+	for _, src := range []string{
+		`statistics.stdev([P(fractions.Fraction(3, 7), 100000), 1, 2])`,
+		`statistics.mean([P(fractions.Fraction(3, 7), 100000), 1])`,
+	} {
+		_, err := evalIn(&starlark.Thread{}, src, nil)
+		if typ, _ := Classify(errOrNil(err)); typ != "MemoryError" {
+			t.Errorf("%s: %v, want MemoryError", src, err)
+		}
+	}
+	// Big integers are fine (their denominators are 1).
+	if _, err := evalIn(&starlark.Thread{}, `statistics.mean([P(2, 100000), P(2, 100001)])`, nil); err != nil {
+		t.Error(err)
+	}
+}

@@ -435,10 +435,10 @@ func mathModule() starlark.StringDict {
 			return starlark.MakeBigInt(new(big.Int).MulRange(1, max(k, 1))), nil
 		}),
 		"comb": fn("comb", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			return combPerm(args, kwargs, true)
+			return combPerm(th, args, kwargs, true)
 		}),
 		"perm": fn("perm", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			return combPerm(args, kwargs, false)
+			return combPerm(th, args, kwargs, false)
 		}),
 		"gcd": fn("gcd", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			r := new(big.Int)
@@ -544,6 +544,11 @@ func mathModule() starlark.StringDict {
 				return nil, err
 			}
 			err := forEach(th, it, func(v starlark.Value) error {
+				// A product of big integers costs each step its size:
+				// forEach's check every few thousand items is too rare.
+				if err := Interrupted(th); err != nil {
+					return err
+				}
 				r, err := mul(th, acc, v)
 				acc = r
 				return err
@@ -639,7 +644,7 @@ func sumPartials(p []float64) float64 {
 	return hi
 }
 
-func combPerm(args starlark.Tuple, kwargs []starlark.Tuple, comb bool) (starlark.Value, error) {
+func combPerm(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple, comb bool) (starlark.Value, error) {
 	name := "perm"
 	if comb {
 		name = "comb"
@@ -676,11 +681,24 @@ func combPerm(args starlark.Tuple, kwargs []starlark.Tuple, comb bool) (starlark
 	if comb && kk > nn-kk {
 		kk = nn - kk
 	}
-	if err := bigIntCheck(float64(kk) * math.Log2(float64(nn)+1)); err != nil {
+	bits := float64(kk) * math.Log2(float64(nn)+1)
+	if err := bigIntCheck(bits); err != nil {
 		return nil, err
 	}
+	if bits > 1<<16 {
+		// Tens of milliseconds of work that cannot be interrupted: not
+		// started past the deadline.
+		if err := Interrupted(th); err != nil {
+			return nil, err
+		}
+	}
 	if comb {
-		return starlark.MakeBigInt(new(big.Int).Binomial(nn, kk)), nil
+		// big.Int.Binomial is quadratic in k (seconds for comb(10**6,
+		// 5*10**4)); two products and one division are not.
+		var num, den big.Int
+		num.MulRange(nn-kk+1, nn)
+		den.MulRange(1, max(kk, 1))
+		return starlark.MakeBigInt(num.Quo(&num, &den)), nil
 	}
 	if kk == 0 {
 		return starlark.MakeInt(1), nil

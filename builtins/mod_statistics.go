@@ -120,8 +120,11 @@ func sumTerms(th *starlark.Thread, data starlark.Value, each func(v starlark.Val
 			}
 			return nil
 		}
+		if err := checkStatRat(th, t.ratio); err != nil {
+			return err
+		}
 		s.total.Add(s.total, t.ratio)
-		return nil
+		return checkStatRat(th, s.total)
 	})
 	if err != nil {
 		return s, err
@@ -208,14 +211,15 @@ func statSS(th *starlark.Thread, data, c starlark.Value) (statSum, starlark.Valu
 			s.nonfin, err = pyArith(th, syntax.PLUS, s.nonfin, t.nonfin)
 			return err
 		}
-		if s.count%4096 == 0 {
-			if err := Interrupted(th); err != nil {
-				return err
-			}
+		if err := checkStatRat(th, t.ratio); err != nil {
+			return err
 		}
 		sx.Add(sx, t.ratio)
 		sxx.Add(sxx, new(big.Rat).Mul(t.ratio, t.ratio))
-		return nil
+		if err := checkStatRat(th, sx); err != nil {
+			return err
+		}
+		return checkStatRat(th, sxx)
 	})
 	if err != nil {
 		return s, nil, err
@@ -238,6 +242,24 @@ func statSS(th *starlark.Thread, data, c starlark.Value) (statSum, starlark.Valu
 	ssd.Sub(ssd, new(big.Rat).Mul(sx, sx))
 	s.total = ssd.Quo(ssd, n)
 	return s, nil, nil
+}
+
+// checkStatRat bounds the exact fractions statistics sums, term by term:
+// every addition of fractions reduces by a gcd, quadratic in their size
+// and uninterruptible (math/big), and data of many unrelated denominators
+// makes the sum's grow without end. Past a modest size the deadline is
+// checked at every term instead of every few thousand.
+func checkStatRat(th *starlark.Thread, r *big.Rat) error {
+	num, den := r.Num().BitLen(), r.Denom().BitLen()
+	if den > maxGCDBits/2 || num > 2*maxOperandBits {
+		return Errorf("MemoryError", "statistics: the exact sum of the data needs a fraction of %d/%d bits, "+
+			"too large to compute here (the limits are %d/%d bits); convert the data to float first",
+			num, den, 2*maxOperandBits, maxGCDBits/2)
+	}
+	if num+den > 1<<12 {
+		return Interrupted(th)
+	}
+	return nil
 }
 
 // floatSqrtOfFrac is statistics._float_sqrt_of_frac: sqrt(n/m) correctly
