@@ -593,3 +593,49 @@ func TestIsolatedChildOutlivesStartingThread(t *testing.T) {
 		t.Errorf("after the starting thread ended: %+v, child %d then %d", res, pid, e.ChildPID())
 	}
 }
+
+// TestIsolatedCPULimit: RLIMIT_CPU, the last resort for a child no host
+// watches, ends a child that spins past its CPU allowance.
+func TestIsolatedCPULimit(t *testing.T) {
+	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: time.Minute, MaxSteps: 1 << 62}}, func(x *isolated) {
+		x.spec.CPUPerExec = time.Second
+	})
+	if e.Mechanism() != "rlimit" && e.Mechanism() != "cgroup" {
+		t.Skip("no CPU limit on this platform")
+	}
+	mustRun(t, e, "x = 1")
+	start := time.Now()
+	res, err := e.Execute(context.Background(), "while True:\n    pass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 20*time.Second {
+		t.Errorf("the spinning child was stopped after %s", took)
+	}
+	if res.Err == nil || res.Err.Type != "TimeoutError" || !strings.Contains(res.Err.Message, "CPU time") {
+		t.Errorf("error = %+v, want a TimeoutError about CPU time", res.Err)
+	}
+	if res := mustRun(t, e, "'fresh'"); res.Value != "fresh" {
+		t.Errorf("next: %+v", res)
+	}
+}
+
+// TestIsolatedCancel: a caller that cancels gets its error at once and what
+// the code printed; the next result tells the model its state is gone.
+func TestIsolatedCancel(t *testing.T) {
+	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: time.Minute, MaxSteps: 1 << 62}}, nil)
+	mustRun(t, e, "x = 1")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	res, err := e.Execute(ctx, "print('started')\nwhile True:\n    pass")
+	if err == nil {
+		t.Fatal("a cancelled execution returned no error")
+	}
+	if res.Stdout != "started\n" {
+		t.Errorf("stdout = %q, want what was printed before the cancellation", res.Stdout)
+	}
+	res, _ = e.Execute(context.Background(), "x")
+	if res.Err == nil || res.Err.Type != "NameError" || len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "cancelled") {
+		t.Errorf("after the cancellation: %+v, notes %q", res.Err, res.Notes)
+	}
+}
