@@ -237,19 +237,19 @@ func (x *isolated) execute(ctx context.Context, code string) (executors.Result, 
 			if out.Err != nil {
 				out.Err.NeedsPython = tr.NeedsPython
 			}
-			if x.lost != "" {
-				out.Notes = append([]string{x.lost}, out.Notes...)
-				x.lost = ""
-			}
 			if tr.Stuck {
 				// The child's engine abandoned a computation it could not
-				// stop and started afresh (its notes say so); the work
+				// stop and started afresh (its result says so); the work
 				// would take the child's CPU and memory for as long as it
 				// runs. Replace the child.
 				x.replace()
 				if len(out.Notes) == 0 {
 					out.Notes = append(out.Notes, stateLost)
 				}
+			}
+			if x.lost != "" {
+				out.Notes = append([]string{x.lost}, out.Notes...)
+				x.lost = ""
 			}
 			out.Duration = time.Since(start)
 			return out, nil
