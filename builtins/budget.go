@@ -22,9 +22,18 @@ type Budget struct {
 	Done <-chan struct{}
 	// Reason says why Done was closed ("timeout", "cancelled").
 	Reason func() string
+	// Pressure, if set, is asked after every eighth of the limit granted
+	// whether to measure now, whatever Live says. Grants may undercount
+	// (a builder's buffer slack, values made by user code), and the
+	// engine's periodic measurement is paced by interpreter steps, which
+	// a loop of few steps calling builtins that build large values hardly
+	// makes: without this, such a loop held half again its budget before
+	// a grant was refused.
+	Pressure func() bool
 
 	pending   int64  // granted within the current builtin call
 	pendingAt uint64 // the thread's step count when pending began
+	granted   int64  // granted since Pressure was last called
 }
 
 const budgetKey = "star-agent.budget"
@@ -66,6 +75,12 @@ func Alloc(thread *starlark.Thread, n int64) error {
 	// A measurement taken here keeps the grants made earlier in the same
 	// builtin call: they may be the builtin's own buffer, which no walk can
 	// see.
+	if b.granted += n; b.Pressure != nil && b.granted > b.Limit/8 {
+		b.granted = 0
+		if b.Pressure() && b.Measure != nil {
+			b.Live = b.Measure() + b.pending
+		}
+	}
 	if b.Live+n > b.Limit && b.Measure != nil {
 		b.Live = b.Measure() + b.pending
 	}

@@ -80,6 +80,7 @@ func newMonitor(thread *starlark.Thread, globals starlark.StringDict, limits exe
 		Reason: m.reason,
 	}
 	m.budget.Measure = m.measure
+	m.budget.Pressure = m.pressure
 	return m
 }
 
@@ -173,6 +174,14 @@ func (m *monitor) measure() int64 {
 	m.walkAfter = m.counted + uint64(count)*8
 	m.heapAtWalk = uint64(heap)
 	return size
+}
+
+// pressure tells the budget to measure before its next grant when the
+// process heap has grown by more than three quarters of the budget since
+// the execution began (builtins.Budget.Pressure): then the execution may
+// be near its limit whatever the grants say, and measure verifies it.
+func (m *monitor) pressure() bool {
+	return int64(m.heap())-m.heapAtStart > m.limits.MaxMemory*3/4
 }
 
 func (m *monitor) check(thread *starlark.Thread) {
