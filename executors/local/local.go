@@ -507,20 +507,18 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		e.abandon(st, done)
 		why := "the execution was cancelled and did not stop"
 		lost := "the previous execution was cancelled, so the Python sandbox was restarted: variables, functions and imports defined before are gone"
-		if ctx.Err() == nil {
+		if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 			why = fmt.Sprintf("execution exceeded the time limit of %s and was stopped", limits.Timeout)
-		}
-		res.Err = runner.Restarted("TimeoutError", why)
-		if ctx.Err() == nil {
 			lost = "the previous execution ran past its time limit and could not be stopped, so the Python sandbox was restarted: variables, functions and imports defined before are gone"
 		}
+		res.Err = runner.Restarted("TimeoutError", why)
 		// The caller may not show this result to the model (it gets an
 		// error when it cancelled): the next one says it again.
 		e.lost = lost
 		e.mu.Unlock()
 	} else {
 		if !stopWatch() {
-			<-watchDone // the watcher reads the monitor's state
+			<-watchDone // let a watcher that started finish with the monitor
 		}
 		res.Stdout, res.Truncated = printed.close()
 		res.Value, res.Repr, res.IsFinal, res.Err, res.Steps = out.Value, out.Repr, out.IsFinal, out.Err, out.Steps
