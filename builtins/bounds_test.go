@@ -343,3 +343,19 @@ func TestStatisticsOfHugeFractionsRefused(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestListSearchesStopAtDeadline(t *testing.T) {
+	// index and remove walked the whole list without looking at the
+	// deadline (count goes through forEach, which does).
+	big := make([]starlark.Value, 1<<20)
+	for i := range big {
+		big[i] = starlark.MakeInt(i)
+	}
+	for _, src := range []string{`A(l, "index")(-1)`, `A(l, "remove")(-1)`, `A(l, "count")(-1)`, `A(tuple(l), "index")(-1)`} {
+		_, err := evalIn(stoppedThread(), src, starlark.StringDict{"l": starlark.NewList(big)})
+		var intr *Interrupt
+		if !errors.As(err, &intr) {
+			t.Errorf("%s on 2**20 items past the deadline: %v, want an Interrupt", src, err)
+		}
+	}
+}

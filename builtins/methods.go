@@ -258,6 +258,11 @@ func defineMethods() {
 			return nil, err
 		}
 		for i := lo; i < hi && i < seq.Len(); i++ {
+			if i%checkEvery == checkEvery-1 {
+				if err := Interrupted(th); err != nil {
+					return nil, err
+				}
+			}
 			if eq, err := equal(seq.Index(i), x); err != nil || eq {
 				return starlark.MakeInt(i), err
 			}
@@ -318,6 +323,11 @@ func defineMethods() {
 		}
 		l := fn.Receiver().(*starlark.List)
 		for i := 0; i < l.Len(); i++ {
+			if i%checkEvery == checkEvery-1 {
+				if err := Interrupted(th); err != nil {
+					return nil, err
+				}
+			}
 			if eq, err := equal(l.Index(i), x); err != nil {
 				return nil, err
 			} else if eq {
