@@ -64,7 +64,14 @@ const elemSize = SlotSize
 // nothing more, and whoever made them charged them. It counts what the
 // engine's walk counts, so that a grant and the measurement that replaces
 // it agree.
-func ValueSize(v starlark.Value) int64 {
+func ValueSize(v starlark.Value) int64 { return valueSize(v, 0) }
+
+// maxSizeDepth bounds how deep ValueSize descends into nested tuples
+// (a tuple chain built in a loop can be a million deep); deeper ones
+// count their header and slots only.
+const maxSizeDepth = 64
+
+func valueSize(v starlark.Value, depth int) int64 {
 	switch v := v.(type) {
 	case starlark.String:
 		return int64(len(v)) + StringHeaderSize
@@ -76,8 +83,10 @@ func ValueSize(v starlark.Value) int64 {
 		return IntSize(v)
 	case starlark.Tuple:
 		n := TupleHeaderSize + int64(len(v))*SlotSize
-		for _, e := range v {
-			n += ValueSize(e)
+		if depth < maxSizeDepth {
+			for _, e := range v {
+				n += valueSize(e, depth+1)
+			}
 		}
 		return n
 	}
@@ -86,9 +95,13 @@ func ValueSize(v starlark.Value) int64 {
 
 // IntSize is the memory of an int beyond its slot.
 func IntSize(v starlark.Int) int64 {
-	if x, ok := v.Int64(); ok && x >= math.MinInt32 && x <= math.MaxInt32 {
-		return 0
+	if x, ok := v.Int64(); ok {
+		if x >= math.MinInt32 && x <= math.MaxInt32 {
+			return 0
+		}
+		return WideIntSize
 	}
+	// Past int64 only: BigInt copies the number.
 	return WideIntSize + int64(max(len(v.BigInt().Bits())-1, 0))*8
 }
 

@@ -101,6 +101,7 @@ var bombs = []bomb{
 	// Few interpreter steps, each a builtin that builds a large value the
 	// engine cannot see: only grants can trigger a measurement.
 	{name: "repr of a long list at default budget", code: "x = [(i, i) for i in range(10 ** 6)]\ny = [str(x) for _ in range(100)]", want: []string{"MemoryError", "StepLimitError"}, budget: executors.DefaultMaxMemory},
+	{name: "deep tuple chain", code: "t = ()\nfor i in range(3 * 10 ** 6):\n    t = (t,)\nx = list(iter([t, t]))", want: []string{"MemoryError", "StepLimitError"}},
 	// collections, heapq, random, functools.
 	{name: "Counter", code: "import collections\nx = collections.Counter(range(10 ** 9))", want: []string{"MemoryError"}},
 	{name: "deque", code: "import collections\nx = collections.deque(zip(range(10 ** 9)))", want: []string{"MemoryError"}},

@@ -20,7 +20,16 @@ type sizer struct {
 	count int // values visited, to pace the next walk
 	limit int64
 	total int64
+	depth int              // nesting of the value being visited
+	later []starlark.Value // values met deeper than maxWalkDepth, visited after
 }
+
+// maxWalkDepth bounds the walk's recursion: values nested deeper (a tuple
+// chain built in a loop, t = (t,), can be millions deep) are set aside
+// and visited from the top, so that the walk's own stack stays small. A
+// three-million-deep chain grew the walk's goroutine stack by hundreds of
+// megabytes, which no budget counted.
+const maxWalkDepth = 1000
 
 const (
 	ifaceSize  = builtins.SlotSize
@@ -28,10 +37,31 @@ const (
 	objectSize = builtins.ListSize // header of a list, dict, set, function
 )
 
+// add counts v and what it holds.
 func (s *sizer) add(v starlark.Value) {
 	if s.total > s.limit { // over budget already: stop early, the answer is known
 		return
 	}
+	if s.depth >= maxWalkDepth {
+		s.later = append(s.later, v)
+		return
+	}
+	s.depth++
+	s.visitValue(v)
+	s.depth--
+	if s.depth == 0 {
+		for len(s.later) > 0 && s.total <= s.limit {
+			v := s.later[len(s.later)-1]
+			s.later = s.later[:len(s.later)-1]
+			s.depth++
+			s.visitValue(v)
+			s.depth--
+		}
+		s.later = s.later[:0]
+	}
+}
+
+func (s *sizer) visitValue(v starlark.Value) {
 	s.count++
 	switch v := v.(type) {
 	case nil, starlark.NoneType, starlark.Bool:
