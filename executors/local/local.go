@@ -44,7 +44,6 @@ import (
 	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local/pyfront"
-	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
@@ -506,12 +505,12 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		res.Stdout, res.Truncated = printed.close()
 		e.abandon(st, done)
 		why := "the execution was cancelled and did not stop"
-		lost := "the previous execution was cancelled, so the Python sandbox was restarted: variables, functions and imports defined before are gone"
+		lost := "the previous execution was cancelled and did not stop, so the Starlark engine started afresh: variables, functions and imports defined before are gone (tools and the task's variables are still there)"
 		if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 			why = fmt.Sprintf("execution exceeded the time limit of %s and was stopped", limits.Timeout)
-			lost = "the previous execution ran past its time limit and could not be stopped, so the Python sandbox was restarted: variables, functions and imports defined before are gone"
+			lost = "the previous execution ran past its time limit and could not be stopped, so the Starlark engine started afresh: variables, functions and imports defined before are gone (tools and the task's variables are still there)"
 		}
-		res.Err = runner.Restarted("TimeoutError", why)
+		res.Err = &executors.ExecError{Type: "TimeoutError", Message: why + "; the Starlark engine started afresh: variables, functions and imports defined before are gone (tools and the task's variables are still there)"}
 		// The caller may not show this result to the model (it gets an
 		// error when it cancelled): the next one says it again.
 		e.lost = lost
@@ -552,6 +551,12 @@ func (e *Executor) abandon(st *state, done <-chan executors.Result) {
 func (st *state) run(ctx context.Context, thread *starlark.Thread, mon *monitor, name, code string) (res executors.Result) {
 	mon.install()
 	defer mon.closeGenerators()
+	if max := maxCode(mon.limits.MaxMemory); len(code) > max {
+		res.Err = &executors.ExecError{Type: "MemoryError", Message: fmt.Sprintf(
+			"the code is too long: %d bytes, more than the %d this engine accepts in one step under its %d MiB memory budget; split the work over several steps",
+			len(code), max, mon.limits.MaxMemory>>20)}
+		return res
+	}
 	prog, err := pyfront.LowerIn(name, code, st.rebound)
 	if err != nil {
 		res.Err = frontEndError(err, code)
@@ -854,14 +859,39 @@ func traceback(e *starlark.EvalError, typ, msg string) string {
 	return b.String()
 }
 
-// sourceLine returns line n (1-based) of code, trimmed, or "".
+// maxCode is the longest code one execution accepts under a memory budget.
+// The front end and the compiler allocate up to about 1 KB per source byte
+// on the worst inputs (measured by pyfront's BenchmarkChains and the
+// nesting tests), all of it before the code runs, so the size of the code
+// is what bounds them. Model-written actions are a few KB.
+func maxCode(budget int64) int {
+	return int(max(budget/1024, 64<<10))
+}
+
+// maxSourceLine bounds the line an error quotes: a one-line attack must
+// not come back as a megabyte of error text.
+const maxSourceLine = 500
+
+// sourceLine returns line n (1-based) of code, trimmed and cut at
+// maxSourceLine characters, or "".
 func sourceLine(code string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	lines := strings.Split(code, "\n")
-	if n > len(lines) {
-		return ""
+	for i := 1; i < n; i++ {
+		j := strings.IndexByte(code, '\n')
+		if j < 0 {
+			return ""
+		}
+		code = code[j+1:]
 	}
-	return strings.TrimSpace(lines[n-1])
+	if j := strings.IndexByte(code, '\n'); j >= 0 {
+		code = code[:j]
+	}
+	line := strings.TrimSpace(code)
+	if utf8.RuneCountInString(line) > maxSourceLine {
+		r := []rune(line)
+		line = string(r[:maxSourceLine]) + "…"
+	}
+	return line
 }
