@@ -36,9 +36,10 @@ bench: ## benchmarks, side by side with CPython where python3 exists
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./executors/local/ ./executors/local/pyfront/ ./starlarkagent/
 	$(GO) test -run '^$$' -bench . -benchtime 20x -count=1 ./executors/wasm/
 
-fuzz: ## a short fuzzing session of the engine and the front end
+fuzz: ## a short fuzzing session of the engine and the front end, deep nesting and long chains included
 	$(GO) test -run '^$$' -fuzz FuzzExecute -fuzztime 60s ./executors/local/
-	$(GO) test -run '^$$' -fuzz FuzzLower -fuzztime 60s ./executors/local/pyfront/
+	$(GO) test -run '^$$' -fuzz '^FuzzLower$$' -fuzztime 60s ./executors/local/pyfront/
+	$(GO) test -run '^$$' -fuzz '^FuzzNesting$$' -fuzztime 60s ./executors/local/pyfront/
 
 wasm-deps: ## install the Debian packages that build CPython for WebAssembly (root)
 	executors/wasm/cpython/deps.sh
