@@ -359,3 +359,27 @@ func TestListSearchesStopAtDeadline(t *testing.T) {
 		}
 	}
 }
+
+func TestDecimalHugeExponentsBounded(t *testing.T) {
+	// 10**exp was built for hashes, comparisons and int(): seconds,
+	// uninterruptible, for Decimal("1e-99999999").
+	for _, src := range []string{`decimal.Decimal("1e-99999999")`, `decimal.Decimal("1e99999999")`, `decimal.Decimal("9" * 200001)`} {
+		_, err := evalIn(&starlark.Thread{}, src, nil)
+		if typ, _ := Classify(errOrNil(err)); typ != "NotImplementedError" {
+			t.Errorf("%s: %v, want NotImplementedError", src, err)
+		}
+	}
+	// Within the limits, nothing builds 10**999999 (a 3.3-million-bit
+	// number): hash, comparison and int() of the extremes allocate little.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := evalIn(&starlark.Thread{}, `[hash(decimal.Decimal("1e999999")), hash(decimal.Decimal("-7e-999999")),
+		decimal.Decimal("1e-999999") < decimal.Decimal("3e-999998"), int(decimal.Decimal("5e-999999"))]`, nil)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
+		t.Errorf("hash, comparison and int() of Decimals of exponent 999999 allocated %d MiB", grew>>20)
+	}
+}

@@ -625,9 +625,35 @@ func decCmp(a, b *Decimal) (int, bool) {
 	if ia, ib := inf(a), inf(b); ia != 0 || ib != 0 {
 		return threeSign(ia - ib), true
 	}
-	ra, _ := a.exactRatio()
-	rb, _ := b.exactRatio()
-	return ra.Cmp(rb), true
+	// By sign, then by the position of the leading digit, before any
+	// exact comparison: 1e-999999 < 1 needs no 10**999999.
+	sa, sb := a.signum(), b.signum()
+	if sa != sb || sa == 0 {
+		return threeSign(sa - sb), true
+	}
+	if xa, xb := a.adjusted(), b.adjusted(); xa != xb {
+		return sa * threeSign(xa-xb), true
+	}
+	// Same leading digit position: the exponents differ by at most the
+	// number of digits, so aligning the coefficients is cheap.
+	ca, cb := a.coef, b.coef
+	if a.exp > b.exp {
+		ca = new(big.Int).Mul(ca, pow10(a.exp-b.exp))
+	} else if b.exp > a.exp {
+		cb = new(big.Int).Mul(cb, pow10(b.exp-a.exp))
+	}
+	return sa * ca.Cmp(cb), true
+}
+
+// signum is -1, 0 or 1 for a finite value.
+func (d *Decimal) signum() int {
+	switch {
+	case d.coef.Sign() == 0:
+		return 0
+	case d.sign == 1:
+		return -1
+	}
+	return 1
 }
 
 func threeSign(n int) int {

@@ -211,9 +211,31 @@ func (d *Decimal) Hash() (uint32, error) {
 	case 'F':
 		return 314159, nil
 	}
-	r, _ := d.exactRatio()
-	h := ratHash(r)
+	h := ratHash(d.hashRatio())
 	return uint32(h ^ h>>32), nil
+}
+
+// maxDecExp bounds the exponents of Decimals read from text, and
+// maxDecDigits their digits (see newDecimal's parsing).
+const (
+	maxDecExp    = 1_000_000
+	maxDecDigits = 200_000
+)
+
+// hashRatio is a rational with the same hash as d (a finite value):
+// CPython hashes coef * 10**exp modulo 2**61 - 1, so 10**exp is reduced
+// modulo it first instead of being built.
+func (d *Decimal) hashRatio() *big.Rat {
+	m := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 61), big.NewInt(1))
+	n := new(big.Int).Set(d.coef)
+	if d.sign == 1 {
+		n.Neg(n)
+	}
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(d.exp))), m)
+	if d.exp >= 0 {
+		return new(big.Rat).SetInt(n.Mul(n, p))
+	}
+	return new(big.Rat).SetFrac(n, p)
 }
 
 // exactRatio is as_integer_ratio for finite values.
@@ -274,9 +296,12 @@ func (d *Decimal) pyInt() (starlark.Int, error) {
 		return starlark.Int{}, Errorf("MemoryError", "integer result too large: %s has about %d digits", d.toString(false), d.digits()+d.exp)
 	}
 	var n *big.Int
-	if d.exp >= 0 {
+	switch {
+	case d.exp >= 0:
 		n = new(big.Int).Mul(d.coef, pow10(d.exp))
-	} else {
+	case -d.exp >= d.digits():
+		n = new(big.Int) // below 1 in magnitude
+	default:
 		n = new(big.Int).Quo(d.coef, pow10(-d.exp))
 	}
 	if d.sign == 1 {
@@ -409,10 +434,17 @@ func (c *decContext) parseDecimal(s string) (*Decimal, error) {
 			}
 			return nil, Errorf("NotImplementedError", "decimal: the exponent of %s is too large for the Starlark engine", quoteString(s))
 		}
-		if e > math.MaxInt32 || e < math.MinInt32 {
-			return nil, Errorf("NotImplementedError", "decimal: the exponent of %s is too large for the Starlark engine", quoteString(s))
+		// Exact arithmetic on the value (comparisons with other
+		// numbers, as_integer_ratio, Fraction(d)) builds 10**exp: past
+		// CPython's default Emax it would take seconds, uninterruptible.
+		if e > maxDecExp || e < -maxDecExp {
+			return nil, Errorf("NotImplementedError", "decimal: the exponent of %s is too large for the Starlark engine (the limit is %d)", quoteString(s), maxDecExp)
 		}
 		exp = int(e)
+	}
+	// Reading decimal digits is quadratic in math/big.
+	if n := len(intPart) + len(fracPart); n > maxDecDigits {
+		return nil, Errorf("NotImplementedError", "decimal: a number of %d digits is too long for the Starlark engine (the limit is %d)", n, maxDecDigits)
 	}
 	d.coef.SetString("0"+intPart+fracPart, 10)
 	d.exp = exp - len(fracPart)

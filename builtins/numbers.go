@@ -221,7 +221,7 @@ func pyNumberHash(v starlark.Value) (int64, bool) {
 		case 'n', 'N':
 			return 0, false
 		}
-		r, _ = x.exactRatio()
+		r = x.hashRatio() // 10**exp reduced modulo the hash's prime
 	case pyNumber:
 		r, _ = x.exactRatio()
 	default:
