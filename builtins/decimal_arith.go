@@ -770,7 +770,7 @@ func (d *Decimal) sqrt() (*Decimal, error) {
 		exact = rem.Sign() == 0
 	}
 	e -= shift
-	n := new(big.Int).Sqrt(cf)
+	n, _ := isqrt(nil, cf) // CPython's algorithm: a few divisions, not Newton from above (bigint.go)
 	exact = exact && new(big.Int).Mul(n, n).Cmp(cf) == 0
 	if exact {
 		if shift >= 0 {

@@ -266,7 +266,7 @@ func checkStatRat(th *starlark.Thread, r *big.Rat) error {
 // rounded, through an integer square root rounded to odd.
 func floatSqrtOfFrac(n, m *big.Int) (float64, error) {
 	rto := func(n, m *big.Int) *big.Int {
-		a := new(big.Int).Sqrt(new(big.Int).Quo(n, m))
+		a, _ := isqrt(nil, new(big.Int).Quo(n, m)) // bigint.go: far faster than big.Int.Sqrt on big numbers
 		sq := new(big.Int).Mul(a, a)
 		if sq.Mul(sq, m).Cmp(n) != 0 {
 			a.SetBit(a, 0, 1)
