@@ -28,6 +28,7 @@ type execFlags struct {
 	maxSteps  uint64
 	maxMemory string
 	maxOutput int
+	maxValue  string
 	packages  []string
 	mounts    []string
 	isolation string
@@ -93,6 +94,7 @@ Exit status: 0 when every file ran without error, 1 when user code failed,
 	fl.Uint64Var(&f.maxSteps, "max-steps", executors.DefaultMaxSteps, "interpreter step limit per file")
 	fl.StringVar(&f.maxMemory, "max-memory", "256MiB", "memory limit per file (e.g. 64MiB, 1GiB, or bytes)")
 	fl.IntVar(&f.maxOutput, "max-output", executors.DefaultMaxOutput, "printed characters kept per file")
+	fl.StringVar(&f.maxValue, "max-value", "1MiB", "largest final answer or last value kept per file, as JSON (e.g. 64KiB, 1MiB, or bytes); a bigger one comes back as its shortened repr with a note")
 	return cmd
 }
 
@@ -105,6 +107,10 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	mem, err := parseBytes(f.maxMemory)
 	if err != nil {
 		return usageError("--max-memory: %v", err)
+	}
+	maxValue, err := parseBytes(f.maxValue)
+	if err != nil {
+		return usageError("--max-value: %v", err)
 	}
 	if f.timeout <= 0 || f.maxSteps == 0 || f.maxOutput <= 0 {
 		return usageError("--timeout, --max-steps and --max-output must be positive")
@@ -125,7 +131,7 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		files = append(files, execFile{name: name, code: string(data)})
 	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	limits := executors.Limits{MaxSteps: f.maxSteps, Timeout: f.timeout, MaxMemory: mem, MaxOutput: f.maxOutput}
+	limits := executors.Limits{MaxSteps: f.maxSteps, Timeout: f.timeout, MaxMemory: mem, MaxOutput: f.maxOutput, MaxValue: maxValue}
 	var live io.Writer
 	if !f.json {
 		live = stdout

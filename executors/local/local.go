@@ -628,8 +628,18 @@ func exportResult(th *starlark.Thread, v starlark.Value, limits executors.Limits
 		}
 		return nil, "", nil, err
 	}
+	raw := repr
 	if cut {
 		repr += fmt.Sprintf("...\n[%s truncated: its repr is longer than %d characters and only the first %d are kept]", what, limits.MaxOutput, limits.MaxOutput)
+	}
+	// short stands for a value too large to return: the repr, cut again
+	// to MaxValue bytes when MaxOutput allows more than that.
+	short := func() string {
+		if int64(len(raw)) <= limits.MaxValue {
+			return repr
+		}
+		n := runePrefixLen(raw, int(limits.MaxValue))
+		return raw[:n] + fmt.Sprintf("...\n[%s truncated: the first %d bytes of its repr are kept]", what, n)
 	}
 	c := converter{th: th, max: limits.MaxValue}
 	x, err := c.convert(v, 0)
@@ -644,13 +654,13 @@ func exportResult(th *starlark.Thread, v starlark.Value, limits executors.Limits
 			note = fmt.Sprintf("the %s is a string larger than the limit of %s, so only its first %d bytes are returned", what, builtins.FormatBytes(limits.MaxValue), n)
 			return string(s[:n]) + fmt.Sprintf("\n[%s truncated: %d of its %d bytes are kept]", what, n, len(s)), repr, []string{note}, nil
 		}
-		return repr, repr, []string{note}, nil
+		return short(), repr, []string{note}, nil
 	case !builtins.Catchable(err):
 		return nil, "", nil, err // the deadline, the engine's limits
 	}
 	typ, _ := builtins.Classify(err)
 	if typ == "MemoryError" {
-		return repr, repr, []string{fmt.Sprintf("the %s cannot be converted within the memory limit, so only its repr is returned", what)}, nil
+		return short(), repr, []string{fmt.Sprintf("the %s cannot be converted within the memory limit, so only its repr is returned", what)}, nil
 	}
 	if typ == "TypeError" || typ == "ValueError" {
 		return repr, repr, nil, nil // not JSON-shaped: the repr stands for it
