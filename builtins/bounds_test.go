@@ -383,3 +383,24 @@ func TestDecimalHugeExponentsBounded(t *testing.T) {
 		t.Errorf("hash, comparison and int() of Decimals of exponent 999999 allocated %d MiB", grew>>20)
 	}
 }
+
+func TestFractionsBoundedByTheirGCD(t *testing.T) {
+	// Every fraction is reduced by a gcd, quadratic and uninterruptible:
+	// two 400,000-bit parts took a third of a second, 2**20-bit ones 1.7 s.
+	a, b := starlark.MakeBigInt(randInt(t, 400000)), starlark.MakeBigInt(randInt(t, 400000))
+	_, err := evalIn(&starlark.Thread{}, `fractions.Fraction(a, b)`, starlark.StringDict{"a": a, "b": b})
+	if typ, _ := Classify(errOrNil(err)); typ != "MemoryError" {
+		t.Errorf("Fraction of two 400,000-bit ints: %v, want MemoryError", err)
+	}
+	// limit_denominator takes a division per partial quotient.
+	c, d := starlark.MakeBigInt(randInt(t, 200000)), starlark.MakeBigInt(randInt(t, 200000))
+	f, err := evalIn(&starlark.Thread{}, `fractions.Fraction(c, d)`, starlark.StringDict{"c": c, "d": d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = evalIn(stoppedThread(), `f.limit_denominator(f.denominator - 1)`, starlark.StringDict{"f": f})
+	var intr *Interrupt
+	if !errors.As(err, &intr) {
+		t.Errorf("limit_denominator of a 400,000-bit fraction past the deadline: %v, want an Interrupt", err)
+	}
+}

@@ -12,8 +12,14 @@ import (
 // fractions.Fraction as CPython 3.11's fractions.py defines it: exact
 // rationals in lowest terms whose arithmetic with ints stays exact and
 // with floats gives floats, with its parser, reprs, rounding and
-// limit_denominator. Results are bounded in size like ints (maxIntBits)
-// and charged to the memory budget.
+// limit_denominator. Results are bounded in size (maxFractionBits) and
+// charged to the memory budget.
+
+// maxFractionBits bounds a fraction's numerator and denominator together:
+// every operation reduces its result by a gcd, quadratic in math/big and
+// uninterruptible (1.7 s for two 2**20-bit numbers); at this size it
+// takes about a tenth of a second.
+const maxFractionBits = 1 << 19
 
 // typeFraction is named Fraction, as the messages of CPython name it.
 var typeFraction = &Type{name: "Fraction", base: typeObject}
@@ -168,8 +174,8 @@ func compareFallback(op syntax.Token, x, y starlark.Value) (bool, error) {
 // checkRatSize refuses a rational whose numerator and denominator would
 // be bigger than ints may be, and charges the memory budget for it.
 func checkRatSize(th *starlark.Thread, bits int) error {
-	if bits > maxIntBits {
-		return Errorf("MemoryError", "fraction too large: about %d bits (the limit is %d bits)", bits, maxIntBits)
+	if bits > maxFractionBits {
+		return Errorf("MemoryError", "fraction too large: about %d bits (the limit is %d bits)", bits, maxFractionBits)
 	}
 	if bits > 1<<12 && th != nil {
 		return Alloc(th, int64(bits/8))
@@ -362,13 +368,13 @@ func ratPow(th *starlark.Thread, r *big.Rat, e *big.Int) (starlark.Value, error)
 		abs = -abs
 	}
 	bits := int64(ratBits(r)) * abs
-	if bits > maxIntBits && r.Num().CmpAbs(r.Denom()) != 0 && !(r.Sign() == 0) {
-		return nil, Errorf("MemoryError", "fraction too large: about %d bits (the limit is %d bits)", bits, maxIntBits)
+	if bits > maxFractionBits && r.Num().CmpAbs(r.Denom()) != 0 && !(r.Sign() == 0) {
+		return nil, Errorf("MemoryError", "fraction too large: about %d bits (the limit is %d bits)", bits, maxFractionBits)
 	}
 	if r.Sign() == 0 && n < 0 {
 		return nil, Errorf("ZeroDivisionError", "Fraction(1, 0)")
 	}
-	if err := checkRatSize(th, int(min(bits, maxIntBits))); err != nil {
+	if err := checkRatSize(th, int(min(bits, maxFractionBits))); err != nil {
 		return nil, err
 	}
 	num := new(big.Int).Exp(r.Num(), big.NewInt(abs), nil)
@@ -397,7 +403,7 @@ func (f *Fraction) Attr(name string) (starlark.Value, error) {
 			return starlark.Tuple{starlark.MakeBigInt(new(big.Int).Set(f.r.Num())), starlark.MakeBigInt(new(big.Int).Set(f.r.Denom()))}, nil
 		}), nil
 	case "limit_denominator":
-		return fn(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		return fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var maxDen starlark.Value = starlark.MakeInt(1000000)
 			if err := starlark.UnpackArgs(name, args, kwargs, "max_denominator?", &maxDen); err != nil {
 				return nil, err
@@ -406,7 +412,7 @@ func (f *Fraction) Attr(name string) (starlark.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			return limitDenominator(f.r, md)
+			return limitDenominator(th, f.r, md)
 		}), nil
 	}
 	return nil, Errorf("AttributeError", "'Fraction' object has no attribute '%s'", name)
@@ -414,7 +420,7 @@ func (f *Fraction) Attr(name string) (starlark.Value, error) {
 
 // limitDenominator is Fraction.limit_denominator: the closest fraction
 // with a denominator at most maxDen, by continued fractions.
-func limitDenominator(r *big.Rat, maxDen *big.Int) (starlark.Value, error) {
+func limitDenominator(th *starlark.Thread, r *big.Rat, maxDen *big.Int) (starlark.Value, error) {
 	one := big.NewInt(1)
 	if maxDen.Cmp(one) < 0 {
 		return nil, Errorf("ValueError", "max_denominator should be at least 1")
@@ -424,7 +430,14 @@ func limitDenominator(r *big.Rat, maxDen *big.Int) (starlark.Value, error) {
 	}
 	p0, q0, p1, q1 := big.NewInt(0), big.NewInt(1), big.NewInt(1), big.NewInt(0)
 	n, d := new(big.Int).Set(r.Num()), new(big.Int).Set(r.Denom())
-	for {
+	for i := 0; ; i++ {
+		// One step per partial quotient: hundreds of thousands for a
+		// big fraction, each a division.
+		if i%64 == 63 {
+			if err := Interrupted(th); err != nil {
+				return nil, err
+			}
+		}
 		a, _ := floorDivMod(n, d)
 		q2 := new(big.Int).Add(q0, new(big.Int).Mul(a, q1))
 		if q2.Cmp(maxDen) > 0 {
@@ -523,7 +536,7 @@ func parseFraction(s string) (*big.Rat, error) {
 				return nil, bad
 			}
 			e, _ := new(big.Int).SetString(es, 10)
-			if !e.IsInt64() || e.Int64() > maxIntBits/3 {
+			if !e.IsInt64() || e.Int64() > maxFractionBits/3 {
 				return nil, Errorf("MemoryError", "fraction too large: exponent %s", es)
 			}
 			p := new(big.Int).Exp(big.NewInt(10), e, nil)
