@@ -404,3 +404,16 @@ func TestFractionsBoundedByTheirGCD(t *testing.T) {
 		t.Errorf("limit_denominator of a 400,000-bit fraction past the deadline: %v, want an Interrupt", err)
 	}
 }
+
+func TestSumOfBigValuesChecksEachItem(t *testing.T) {
+	// sum looked at the deadline every 4096 items: 4096 additions of
+	// 2**22-bit ints, or of a list being concatenated, take seconds.
+	x := starlark.MakeBigInt(randInt(t, 1<<22))
+	for _, src := range []string{`sum([x] * 100)`, `sum([[1] * 1000] * 100, [])`, `math.prod([x] * 100)`} {
+		_, err := evalIn(stoppedThread(), src, starlark.StringDict{"x": x})
+		var intr *Interrupt
+		if !errors.As(err, &intr) {
+			t.Errorf("%s past the deadline: %v, want an Interrupt", src, err)
+		}
+	}
+}

@@ -1039,6 +1039,15 @@ func pySum(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 	}
 	acc = numArg(acc)
 	err := forEach(th, it, func(v starlark.Value) error {
+		// Each addition costs the accumulator's size: once it is more
+		// than a machine word (a big int, a list being concatenated, a
+		// Fraction), forEach's check every few thousand items is too
+		// rare, and the deadline is checked at every item.
+		if sumIsCostly(acc) {
+			if err := Interrupted(th); err != nil {
+				return err
+			}
+		}
 		v = numArg(v)
 		if n := starlark.Len(v); n > 0 {
 			if err := Alloc(th, int64(n+starlark.Len(acc))*elemSize); err != nil {
@@ -1053,6 +1062,19 @@ func pySum(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 		return nil
 	})
 	return acc, err
+}
+
+// sumIsCostly reports whether adding to acc costs more than a few
+// machine operations.
+func sumIsCostly(acc starlark.Value) bool {
+	switch a := acc.(type) {
+	case starlark.Int:
+		_, small := a.Int64()
+		return !small
+	case starlark.Float:
+		return false
+	}
+	return true
 }
 
 func newInt(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
