@@ -121,6 +121,22 @@ print(json.dumps(out))
 	}
 }
 
+// TestIntLiteralLimit: literals at CPython's limit, and numbers that are
+// not decimal integers, are read whatever their length.
+func TestIntLiteralLimit(t *testing.T) {
+	for _, src := range []string{
+		"x = " + strings.Repeat("7", 4300) + "\n",
+		"x = 0x" + strings.Repeat("f", 5000) + "\n",
+		"x = 0b" + strings.Repeat("1", 5000) + "\n",
+		"x = 1." + strings.Repeat("5", 5000) + "\n",
+		"x = " + strings.Repeat("5", 5000) + "e3\n",
+	} {
+		if _, err := Lower("t.py", src); err != nil {
+			t.Errorf("%.20q...: %v", src, err)
+		}
+	}
+}
+
 // TestLowerErrors covers what is valid Python but not lowered, and the
 // dunder ban.
 func TestLowerErrors(t *testing.T) {
@@ -178,6 +194,10 @@ func TestLowerErrors(t *testing.T) {
 		{"print(f'{x.__dict__}')\n", 1, "AttributeError", false, "access to attribute '__dict__' is not allowed"},
 		{"x = getattr(y, 'a').__globals__\n", 1, "AttributeError", false, "access to attribute '__globals__' is not allowed"},
 		{"import __main__\n", 1, "NameError", false, "access to '__main__' is not allowed"},
+		// CPython's limit on decimal integer literals: reading one is
+		// quadratic in its length. Underscores are not digits.
+		{"x = 1\ny = " + strings.Repeat("1", 4301) + "\n", 2, "", false, "Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; sys.set_int_max_str_digits() is not available here - write huge integer literals in hexadecimal (0x...)"},
+		{"y = " + strings.Repeat("1_0", 2200) + "\n", 1, "", false, "Exceeds the limit (4300 digits) for integer string conversion: value has 4400 digits; sys.set_int_max_str_digits() is not available here - write huge integer literals in hexadecimal (0x...)"},
 	}
 	for _, tt := range tests {
 		_, err := Lower("t.py", tt.src)

@@ -2,7 +2,10 @@ package pyfront
 
 // The parser's expressions, from lowest to highest precedence.
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // startsExpr reports whether k can begin an expression.
 func startsExpr(k tokKind) bool {
@@ -635,6 +638,9 @@ func (p *parser) atom() Expr {
 		return p.newName(t)
 	case tNUMBER:
 		p.next()
+		if n := decimalDigits(p.text(t)); n > maxIntDigits {
+			p.failAt(at, fmt.Sprintf("Exceeds the limit (%d digits) for integer string conversion: value has %d digits; sys.set_int_max_str_digits() is not available here - write huge integer literals in hexadecimal (0x...)", maxIntDigits, n))
+		}
 		v, imag := numValue(p.text(t))
 		n := take(&p.a.nums)
 		*n = Num{pos: at, Raw: p.text(t), Val: v, Imag: imag}

@@ -667,6 +667,30 @@ func numValue(raw string) (any, bool) {
 	return parseInt(text, 10), false
 }
 
+// maxIntDigits is CPython's limit on decimal integer literals (and on
+// int<->str conversions, which package builtins applies): converting
+// decimal text to a big integer is quadratic in its length.
+const maxIntDigits = 4300
+
+// decimalDigits returns the number of digits of a decimal integer literal,
+// or 0 for any other number (hexadecimal, octal, binary, float, imaginary).
+func decimalDigits(raw string) int {
+	if len(raw) > 1 && raw[0] == '0' && strings.ContainsAny(raw[1:2], "xXoObB") {
+		return 0
+	}
+	n := 0
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c >= '0' && c <= '9':
+			n++
+		case c == '_':
+		default:
+			return 0 // '.', 'e', 'j': not an integer
+		}
+	}
+	return n
+}
+
 func baseName(base int) string {
 	switch base {
 	case 16:
