@@ -1,10 +1,12 @@
 package local
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
 // TestCodeSizeIsBounded: the front end and the compiler allocate up to
@@ -48,5 +50,30 @@ func TestErrorLineIsBounded(t *testing.T) {
 	}
 	if got := sourceLine("a\nb", 3); got != "" {
 		t.Fatalf("sourceLine past the end = %q", got)
+	}
+}
+
+// TestInternalErrorIsShort: a panic inside the engine (here a Go tool's)
+// is an error the model can read, with the Go stack kept out of its
+// message (in Traceback, for whoever reports the bug), and the executor
+// keeps working.
+func TestInternalErrorIsShort(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	boom, err := tool.New("boom", "Panics.", func(ctx context.Context, _ struct{}) (string, error) { panic("tool bug") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetTools([]tool.Tool{boom}); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, e, "boom()")
+	if res.Err == nil || res.Err.Type != "SystemError" || !strings.Contains(res.Err.Message, "tool bug") {
+		t.Fatalf("got %+v", res.Err)
+	}
+	if strings.Contains(res.Err.Message, "goroutine") || !strings.Contains(res.Err.Traceback, "goroutine") {
+		t.Fatalf("the Go stack belongs in Traceback, not in the message: %q", res.Err.Message)
+	}
+	if r := run(t, e, "1 + 1"); r.Err != nil || r.Repr != "2" {
+		t.Fatalf("executor unusable: %+v", r.Err)
 	}
 }

@@ -479,7 +479,13 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
-				done <- executors.Result{Err: &executors.ExecError{Type: "SystemError", Message: fmt.Sprintf("internal error: %v\n%s", p, debug.Stack())}}
+				// The model gets what it can act on; the Go stack is for
+				// whoever reports the bug, in the traceback.
+				done <- executors.Result{Err: &executors.ExecError{
+					Type:      "SystemError",
+					Message:   fmt.Sprintf("internal error in the Starlark engine (%v): a bug in star-agent, not in the code; write this step another way", p),
+					Traceback: string(debug.Stack()),
+				}}
 			}
 		}()
 		done <- st.run(runCtx, thread, mon, name, code)
