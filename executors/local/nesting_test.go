@@ -50,7 +50,10 @@ func executeBounded(t *testing.T, e *Executor, code string) executors.Result {
 }
 
 func TestNestingAttacks(t *testing.T) {
-	e, err := New(Options{Limits: executors.Limits{Timeout: 5 * time.Second}})
+	// A budget large enough that the code-size cap (MaxMemory/1024, 2 MiB
+	// here) lets these megabyte attacks through to the front end, whose
+	// own limits are under test.
+	e, err := New(Options{Limits: executors.Limits{Timeout: 5 * time.Second, MaxMemory: 2 << 30}})
 	if err != nil {
 		t.Fatal(err)
 	}
