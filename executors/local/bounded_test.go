@@ -7,7 +7,6 @@ package local
 // next step does not wait for abandoned work.
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -19,43 +18,18 @@ import (
 // that holds out past its deadline shows as a lost state.
 var boundedLimits = executors.Limits{Timeout: 2 * time.Second, MaxMemory: 64 << 20}
 
-// stepWithin runs code and fails the test if it has not returned within
-// d, a bound generous enough to catch only a hang.
-func stepWithin(t *testing.T, e *Executor, code string, d time.Duration) executors.Result {
-	t.Helper()
-	type reply struct {
-		res executors.Result
-		err error
-	}
-	c := make(chan reply, 1)
-	go func() {
-		res, err := e.Execute(context.Background(), code)
-		c <- reply{res, err}
-	}()
-	select {
-	case r := <-c:
-		if r.err != nil {
-			t.Fatalf("Execute(%.60q): %v", code, r.err)
-		}
-		return r.res
-	case <-time.After(d):
-		t.Fatalf("Execute(%.60q) has not returned after %v", code, d)
-	}
-	panic("unreachable")
-}
-
 func TestBoundedPowWithModulusStopsAtDeadline(t *testing.T) {
 	// big.Int.Exp ran for minutes after the TimeoutError; the next step
 	// and Close waited for it.
 	e := newTestExecutor(t, Options{Limits: boundedLimits})
 	run(t, e, "a = 5")
-	res := stepWithin(t, e, "pow(3, 2**60000+1, 2**60000+3)", 15*time.Second)
+	res := executeWithin(t, e, "pow(3, 2**60000+1, 2**60000+3)", 15*time.Second)
 	if res.Err == nil || res.Err.Type != "TimeoutError" {
 		t.Fatalf("pow(3, 2**60000+1, 2**60000+3): err = %+v, want TimeoutError", res.Err)
 	}
 	// The work stopped at the deadline: the executor was not abandoned,
 	// its state is intact, and the next step runs at once.
-	res = stepWithin(t, e, "print(a + 1)", 5*time.Second)
+	res = executeWithin(t, e, "print(a + 1)", 5*time.Second)
 	if res.Err != nil || res.Stdout != "6\n" {
 		t.Errorf("the step after the pow: stdout %q, err %+v; want 6 (the state kept)", res.Stdout, res.Err)
 	}
@@ -97,7 +71,7 @@ func TestBoundedBuiltinsEndToEnd(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			e := newTestExecutor(t, Options{Limits: boundedLimits})
 			run(t, e, "a = 5")
-			res := stepWithin(t, e, c.code, 15*time.Second)
+			res := executeWithin(t, e, c.code, 15*time.Second)
 			switch {
 			case c.errType == "" && res.Err != nil:
 				t.Errorf("err = %s: %s, want success", res.Err.Type, res.Err.Message)
@@ -108,7 +82,7 @@ func TestBoundedBuiltinsEndToEnd(t *testing.T) {
 			case c.errType != "" && !strings.Contains(res.Err.Message, c.msg):
 				t.Errorf("message %q does not say %q", res.Err.Message, c.msg)
 			}
-			res = stepWithin(t, e, "print(a + 1)", 5*time.Second)
+			res = executeWithin(t, e, "print(a + 1)", 5*time.Second)
 			if res.Err != nil || res.Stdout != "6\n" {
 				t.Errorf("the next step: stdout %q, err %+v; want 6 (the state kept)", res.Stdout, res.Err)
 			}

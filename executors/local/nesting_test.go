@@ -1,7 +1,6 @@
 package local
 
 import (
-	"context"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -24,31 +23,6 @@ import (
 // milliseconds (figures in pyfront's BenchmarkChains).
 const nestingBound = 20 * time.Second
 
-// executeBounded runs code and fails the test if Execute errs or has not
-// returned within nestingBound.
-func executeBounded(t *testing.T, e *Executor, code string) executors.Result {
-	t.Helper()
-	type reply struct {
-		res executors.Result
-		err error
-	}
-	ch := make(chan reply, 1)
-	go func() {
-		res, err := e.Execute(context.Background(), code)
-		ch <- reply{res, err}
-	}()
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			t.Fatalf("Execute(%.60q): %v", code, r.err)
-		}
-		return r.res
-	case <-time.After(nestingBound):
-		t.Fatalf("Execute(%.60q) still running after %v", code, nestingBound)
-	}
-	panic("unreachable")
-}
-
 func TestNestingAttacks(t *testing.T) {
 	// A budget large enough that the code-size cap (MaxMemory/1024, 2 MiB
 	// here) lets these megabyte attacks through to the front end, whose
@@ -69,7 +43,7 @@ func TestNestingAttacks(t *testing.T) {
 	}
 	for _, a := range attacks {
 		t.Run(a.name, func(t *testing.T) {
-			res := executeBounded(t, e, a.code)
+			res := executeWithin(t, e, a.code, nestingBound)
 			if res.Err == nil || res.Err.Type != "SyntaxError" ||
 				!strings.HasPrefix(res.Err.Message, "the code is nested too deeply: "+a.construct) {
 				t.Fatalf("got %+v, want a SyntaxError: the code is nested too deeply: %s...", res.Err, a.construct)
@@ -78,7 +52,7 @@ func TestNestingAttacks(t *testing.T) {
 				t.Errorf("the message does not give the limit: %s", res.Err.Message)
 			}
 			// The executor is still usable, its state intact.
-			res = executeBounded(t, e, "1 + 1")
+			res = executeWithin(t, e, "1 + 1", nestingBound)
 			if res.Err != nil || res.Repr != "2" {
 				t.Fatalf("1 + 1 after the attack: %+v", res)
 			}
@@ -116,7 +90,7 @@ func TestNestingUnderLimit(t *testing.T) {
 	python := pythonAnswers(t, cases)
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := executeBounded(t, e, c.code+"\nx")
+			res := executeWithin(t, e, c.code+"\nx", nestingBound)
 			if res.Err != nil {
 				t.Fatalf("error: %+v", res.Err)
 			}
