@@ -2,14 +2,13 @@ package router
 
 import (
 	"context"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
 	"github.com/star-agent/star-agent/executors/wasm"
 )
 
@@ -109,8 +108,8 @@ func TestAliasedValueBomb(t *testing.T) {
 	// d by the router's budget (a million items: 2 MB of JSON, but 17
 	// million units of decoding cost).
 	exec(t, r, "a = [0] * 1000\nb = [a] * 10\nc = [[a] * 1000] * 100\nd = [a] * 1000\nsmall = 'kept'")
-	before := rssNow(t)
-	resetPeak(t)
+	before := runnertest.ProcStatus(t, "VmRSS:")
+	runnertest.ResetPeak(t)
 	res := exec(t, r, "from difflib import SequenceMatcher\nprint(small, len(b), 'c' in globals(), 'd' in globals())")
 	if res.Err != nil || res.Engine != wasm.Engine || res.Stdout != "kept 10 False False\n" {
 		t.Fatalf("engine %s stdout %q err %v", res.Engine, res.Stdout, res.Err)
@@ -122,7 +121,7 @@ func TestAliasedValueBomb(t *testing.T) {
 			t.Errorf("notes %q, want %q", notes, want)
 		}
 	}
-	growth := peak(t) - before
+	growth := runnertest.ProcStatus(t, "VmHWM:") - before
 	t.Logf("host peak RSS growth during the crossing: %d MiB", growth>>20)
 	if growth > 600<<20 {
 		t.Errorf("peak RSS grew by %d MiB", growth>>20)
@@ -134,26 +133,3 @@ func TestAliasedValueBomb(t *testing.T) {
 }
 
 // resetPeak resets this process's VmHWM (Linux: clear_refs 5).
-func resetPeak(t *testing.T) {
-	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
-		t.Skipf("cannot reset peak RSS: %v", err)
-	}
-}
-
-func rssNow(t *testing.T) int64 { return procStatus(t, "VmRSS:") }
-func peak(t *testing.T) int64   { return procStatus(t, "VmHWM:") }
-
-func procStatus(t *testing.T, field string) int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip(err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(l, field); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	t.Skipf("no %s in /proc/self/status", field)
-	return 0
-}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -410,9 +409,9 @@ func TestDecodeBudget(t *testing.T) {
 		if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
 			t.Skipf("cannot reset peak RSS: %v", err)
 		}
-		before := procStatus(t, "VmRSS:")
+		before := runnertest.ProcStatus(t, "VmRSS:")
 		_, err := s.Exec(ctx, "x")
-		growth := procStatus(t, "VmHWM:") - before
+		growth := runnertest.ProcStatus(t, "VmHWM:") - before
 		cancel()
 		t.Logf("%d items: peak RSS growth %d MiB, err %v", c.items, growth>>20, err)
 		if c.accept != (err == nil) || c.accept && got != c.items {
@@ -425,19 +424,4 @@ func TestDecodeBudget(t *testing.T) {
 			t.Errorf("%d items: peak RSS grew by %d MiB, more than 4 times the %d MiB message limit", c.items, growth>>20, limit>>20)
 		}
 	}
-}
-
-func procStatus(t *testing.T, field string) int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip(err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(l, field); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	t.Skipf("no %s in /proc/self/status", field)
-	return 0
 }

@@ -3,13 +3,13 @@ package wasm
 import (
 	"context"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/runner"
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
 )
 
 // The attacks below are code that knows the runner protocol and tries to
@@ -132,14 +132,14 @@ func TestForgedGiantResult(t *testing.T) {
 	e := newExec(t, Options{})
 	exec1(t, e, findChannel) // 2
 	for _, target := range []string{"1", "chan()"} {
-		before := procStatus(t, "VmRSS:")
-		resetPeak(t)
+		before := runnertest.ProcStatus(t, "VmRSS:")
+		runnertest.ResetPeak(t)
 		code := fmt.Sprintf(`data = b'{"op":"result","id":3,"stdout":"","truncated":false,"value":[' + b'0,' * 30_000_000 + b'0],"repr":"","final":true,"error":null,"imports":[]}\n'
 os.write(%s, data)
 del data
 'genuine'`, target)
 		res := exec1(t, e, code) // 3
-		growth := procStatus(t, "VmHWM:") - before
+		growth := runnertest.ProcStatus(t, "VmHWM:") - before
 		t.Logf("os.write(%s): host peak RSS growth %d MiB, result %.60v %.300v", target, growth>>20, res.Value, res.Err)
 		if growth > 300<<20 {
 			t.Errorf("os.write(%s): host peak RSS grew by %d MiB", target, growth>>20)
@@ -157,26 +157,6 @@ del data
 }
 
 // resetPeak resets this process's VmHWM (Linux: clear_refs 5).
-func resetPeak(t *testing.T) {
-	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
-		t.Skipf("cannot reset peak RSS: %v", err)
-	}
-}
-
-func procStatus(t *testing.T, field string) int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip(err)
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(l, field); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb << 10
-		}
-	}
-	t.Skipf("no %s in /proc/self/status", field)
-	return 0
-}
 
 // TestImportRoutes: the cheap ways around the import policy that used to
 // work. The policy is advisory inside the interpreter (see the package
