@@ -169,6 +169,39 @@ type Iterator struct {
 
 	gen   *genCore // a generator function's body, for send, throw and close
 	label string   // generators: the function's name, for repr
+
+	// Iterators that run no user code but can be long or endless (count,
+	// cycle, repeat, iter() of a sequence) are consumed by loops that have
+	// no thread of their own to be cancelled (x in it, islice skipping,
+	// chain skipping empty parts). Every 1024 items such an iterator looks
+	// at the execution that made it (see paced), so that those loops stop
+	// at its deadline instead of spinning on after it was abandoned.
+	paceTh *starlark.Thread
+	paceG  *Generators
+	paceN  uint32
+}
+
+// paced makes it stop with an Interrupt once the execution running th is
+// stopped (deadline, cancellation), checked every 1024 items. An iterator
+// kept into a later execution is checked again once a builtin of that
+// execution takes it (pyIter); until then (x in it) its maker's execution
+// has ended and it knows no thread of the new one.
+func (it *Iterator) paced(th *starlark.Thread) *Iterator {
+	if th != nil && BudgetOf(th) != nil {
+		it.paceTh, it.paceG = th, GeneratorsOf(th)
+	}
+	return it
+}
+
+// pace is paced's check, made before each item.
+func (it *Iterator) pace() error {
+	if it.paceN++; it.paceN&1023 != 0 {
+		return nil
+	}
+	if it.paceG.closed.Load() {
+		return nil // see paced; pyIter paces it again for its consumer
+	}
+	return Interrupted(it.paceTh)
 }
 
 var (
@@ -238,6 +271,10 @@ func (it *Iterator) NextOn(th *starlark.Thread) (v starlark.Value, ok bool, err 
 			it.group = GeneratorsOf(th)
 		}
 		v, ok, err = it.step(th)
+	} else if it.paceTh != nil {
+		if err = it.pace(); err == nil {
+			v, ok, err = it.next()
+		}
 	} else {
 		v, ok, err = it.next()
 	}
@@ -304,6 +341,9 @@ func pyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
 		if x.step != nil && x.group.closed.Load() {
 			x.group = GeneratorsOf(th)
 		}
+		if x.paceG != nil && x.paceG.closed.Load() {
+			x.paced(th)
+		}
 		return x, nil
 	case starlark.String:
 		s := string(x)
@@ -314,7 +354,7 @@ func pyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
 			r, size := utf8.DecodeRuneInString(s)
 			s = s[size:]
 			return starlark.String(string(r)), true, nil
-		}), nil
+		}).paced(th), nil
 	case starlark.Indexable:
 		i := 0
 		name := TypeName(v) + "_iterator"
@@ -324,7 +364,7 @@ func pyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
 			}
 			i++
 			return x.Index(i - 1), true, nil
-		}), nil
+		}).paced(th), nil
 	case *starlark.Dict, *starlark.Set:
 		// A snapshot of the keys, which must not outlive a change of
 		// size: CPython's iterators raise then.
@@ -348,7 +388,7 @@ func pyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
 			}
 			i++
 			return vals[i-1], true, nil
-		}), nil
+		}).paced(th), nil
 	case starlark.Iterable:
 		// Other iterables (instances with __iter__, views) are iterated
 		// lazily; the iteration is released when exhausted.
@@ -372,7 +412,7 @@ func pyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
 				}
 			}
 			return nil, false, nil
-		}), nil
+		}).paced(th), nil
 	}
 	return nil, Errorf("TypeError", "'%s' object is not iterable", TypeName(v))
 }

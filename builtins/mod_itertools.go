@@ -41,7 +41,7 @@ func itertoolsModule() starlark.StringDict {
 				next, err := addValues(cur, step)
 				cur = next
 				return v, err == nil, err
-			}), nil
+			}).paced(th), nil
 		}),
 		"cycle": fn("cycle", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var it starlark.Value
@@ -59,7 +59,7 @@ func itertoolsModule() starlark.StringDict {
 				}
 				i++
 				return vals[(i-1)%len(vals)], true, nil
-			}), nil
+			}).paced(th), nil
 		}),
 		"repeat": fn("repeat", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var x starlark.Value
@@ -75,7 +75,7 @@ func itertoolsModule() starlark.StringDict {
 					times--
 				}
 				return x, true, nil
-			}), nil
+			}).paced(th), nil
 		}),
 		"islice": fn("islice", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			if len(args) < 2 || len(args) > 4 {

@@ -89,3 +89,58 @@ func TestBoundedBuiltinsEndToEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestEndlessIteratorsStopAtDeadline: loops inside builtins that consume
+// an iterator without a thread of their own (x in it, islice skipping,
+// chain skipping empty parts) spun on after their execution was abandoned,
+// keeping a core busy for the life of the process. The iterators now stop
+// with their execution: the step ends at its deadline with its state kept,
+// and no abandoned work is left running.
+func TestEndlessIteratorsStopAtDeadline(t *testing.T) {
+	limits := executors.Limits{Timeout: 300 * time.Millisecond, MaxMemory: 64 << 20}
+	for _, code := range []string{
+		"import itertools\nx = 1 in itertools.repeat(0)",
+		"import itertools\nx = -1 in itertools.count()",
+		"import itertools\nx = 3 in itertools.cycle([1, 2])",
+		"import itertools\nx = tuple(itertools.islice(itertools.repeat(0), 10**12, None))",
+		"import itertools\nx = list(itertools.chain.from_iterable(itertools.repeat('')))",
+		"x = -1 in iter(range(10**15))",
+		"x = 'b' in iter('a' * 10**6 * 50)",
+	} {
+		t.Run(code[strings.LastIndexByte(code, '\n')+1:], func(t *testing.T) {
+			e := newTestExecutor(t, Options{Limits: limits})
+			run(t, e, "kept = 41")
+			res := executeWithin(t, e, code, 10*time.Second)
+			if res.Err == nil || res.Err.Type != "TimeoutError" {
+				t.Fatalf("err = %+v, want TimeoutError", res.Err)
+			}
+			for wait := time.Now(); e.abandoned.Load() != 0; time.Sleep(10 * time.Millisecond) {
+				if time.Since(wait) > 5*time.Second {
+					t.Fatal("the loop still runs 5 s after its execution was abandoned")
+				}
+			}
+			if r := run(t, e, "kept + 1"); r.Err != nil || r.Repr != "42" {
+				t.Errorf("state after the step: %+v %s; want 42", r.Err, r.Repr)
+			}
+		})
+	}
+}
+
+// TestKeptIteratorStopsAtDeadline: an endless iterator made by one step
+// and consumed by a builtin of the next stops at the next one's deadline.
+func TestKeptIteratorStopsAtDeadline(t *testing.T) {
+	e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: 300 * time.Millisecond, MaxMemory: 64 << 20}})
+	run(t, e, "import itertools\nr = itertools.repeat(0)\nkept = 41")
+	res := executeWithin(t, e, "x = tuple(itertools.islice(r, 10**12, None))", 10*time.Second)
+	if res.Err == nil || res.Err.Type != "TimeoutError" {
+		t.Fatalf("err = %+v, want TimeoutError", res.Err)
+	}
+	for wait := time.Now(); e.abandoned.Load() != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Since(wait) > 5*time.Second {
+			t.Fatal("the loop still runs 5 s after its execution was abandoned")
+		}
+	}
+	if r := run(t, e, "kept + 1"); r.Err != nil || r.Repr != "42" {
+		t.Errorf("state after the step: %+v %s; want 42", r.Err, r.Repr)
+	}
+}
