@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -23,6 +22,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/star-agent/star-agent/executors/internal/spawn"
 )
 
 // memoryLimit is the OS memory limit chosen for the children of one
@@ -209,36 +210,9 @@ func setChildAttrs(cmd *exec.Cmd, g *cgroup) {
 	}
 }
 
-// The parent-death signal fires when the thread that started the child
-// ends, not the process, and Go ends a thread when a goroutine locked to it
-// exits: a caller of Execute may be such a goroutine. Children are
-// therefore started from one goroutine locked to its thread for as long as
-// the process lives.
-var spawner struct {
-	once sync.Once
-	reqs chan spawnRequest
-}
-
-type spawnRequest struct {
-	cmd  *exec.Cmd
-	done chan error
-}
-
-// startCmd starts cmd from the spawner's thread.
-func startCmd(cmd *exec.Cmd) error {
-	spawner.once.Do(func() {
-		spawner.reqs = make(chan spawnRequest)
-		go func() {
-			runtime.LockOSThread() // never unlocked
-			for r := range spawner.reqs {
-				r.done <- r.cmd.Start()
-			}
-		}()
-	})
-	done := make(chan error, 1)
-	spawner.reqs <- spawnRequest{cmd, done}
-	return <-done
-}
+// startCmd starts cmd from a thread that outlives any caller (see package
+// spawn), so that the parent-death signal holds.
+func startCmd(cmd *exec.Cmd) error { return spawn.Start(cmd) }
 
 // killGroup kills the child's process group.
 func killGroup(p *os.Process) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -129,4 +130,38 @@ func parentHelper() {
 	time.Sleep(200 * time.Millisecond)
 	fmt.Printf("sandbox %d\n", pid)
 	time.Sleep(time.Hour)
+}
+
+// TestSandboxOutlivesStartingThread: the parent-death signal fires when the
+// thread that started the child ends, not the process. A goroutine locked
+// to its thread that starts the sandbox and exits ends that thread; the
+// sandbox, and its state, must survive it.
+func TestSandboxOutlivesStartingThread(t *testing.T) {
+	e, err := New(Options{Imports: allImports})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for started := false; !started; {
+		done := make(chan bool)
+		go func() {
+			runtime.LockOSThread()
+			if syscall.Gettid() == os.Getpid() {
+				// The main thread never ends: try again on another.
+				runtime.UnlockOSThread()
+				done <- false
+				return
+			}
+			// Never unlocked: the thread ends with the goroutine.
+			exec1(t, e, "x = 1")
+			done <- true
+		}()
+		started = <-done
+	}
+	pid := childPid(t, e)
+	time.Sleep(300 * time.Millisecond)
+	res := exec1(t, e, "x + 1")
+	if res.Err != nil || res.Repr != "2" || childPid(t, e) != pid || !running(pid) {
+		t.Fatalf("after the starting thread ended: %+v %q, sandbox %d then %d", res.Err, res.Repr, pid, childPid(t, e))
+	}
 }

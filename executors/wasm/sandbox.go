@@ -15,6 +15,7 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/star-agent/star-agent/executors/internal/spawn"
 	"github.com/star-agent/star-agent/executors/runner"
 )
 
@@ -211,7 +212,7 @@ func startChild(g guestSpec) (*childProcess, error) {
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
-	err = cmd.Start()
+	err = spawn.Start(cmd) // from a thread that lives as long as the process: see package spawn
 	inR.Close()
 	outW.Close()
 	if err != nil {
