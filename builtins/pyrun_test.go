@@ -29,6 +29,19 @@ func runPython(t *testing.T, src string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	globals := testGlobals()
+	th := &starlark.Thread{Name: "test"}
+	th.SetMaxExecutionSteps(1e7)
+	builtins.SetBudget(th, &builtins.Budget{Limit: 64 << 20})
+	var out strings.Builder
+	th.SetLocal(builtins.StdoutKey, &out)
+	err = starlark.ExecREPLChunk(prog.File, th, globals)
+	return out.String(), err
+}
+
+// testGlobals are the predeclared names of lowered code: the builtins
+// universe, the runtime helpers and an import of every module.
+func testGlobals() starlark.StringDict {
 	globals := starlark.StringDict{}
 	for k, v := range builtins.Universe() {
 		globals[k] = v
@@ -43,13 +56,7 @@ func runPython(t *testing.T, src string) (string, error) {
 		}
 		return nil, builtins.Errorf("ModuleNotFoundError", "No module named '%s'", name)
 	})
-	th := &starlark.Thread{Name: "test"}
-	th.SetMaxExecutionSteps(1e7)
-	builtins.SetBudget(th, &builtins.Budget{Limit: 64 << 20})
-	var out strings.Builder
-	th.SetLocal(builtins.StdoutKey, &out)
-	err = starlark.ExecREPLChunk(prog.File, th, globals)
-	return out.String(), err
+	return globals
 }
 
 // runCases runs each case and compares its output with the expected one.

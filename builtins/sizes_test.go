@@ -20,18 +20,7 @@ func runWithBudget(t *testing.T, src string, limit int64) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	globals := starlark.StringDict{}
-	for k, v := range builtins.Universe() {
-		globals[k] = v
-	}
-	for k, v := range builtins.Runtime() {
-		globals[k] = v
-	}
-	globals[builtins.HelperImport] = starlark.NewBuiltin(builtins.HelperImport, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		name, _ := starlark.AsString(args[0])
-		m, _ := builtins.Module(name)
-		return m, nil
-	})
+	globals := testGlobals()
 	th := &starlark.Thread{Name: "test"}
 	builtins.SetBudget(th, &builtins.Budget{Limit: limit})
 	return starlark.ExecREPLChunk(prog.File, th, globals)

@@ -114,11 +114,7 @@ func TestEndlessIteratorsStopAtDeadline(t *testing.T) {
 			if res.Err == nil || res.Err.Type != "TimeoutError" {
 				t.Fatalf("err = %+v, want TimeoutError", res.Err)
 			}
-			for wait := time.Now(); e.abandoned.Load() != 0; time.Sleep(10 * time.Millisecond) {
-				if time.Since(wait) > 5*time.Second {
-					t.Fatal("the loop still runs 5 s after its execution was abandoned")
-				}
-			}
+			waitAbandonedDone(t, e)
 			if r := run(t, e, "kept + 1"); r.Err != nil || r.Repr != "42" {
 				t.Errorf("state after the step: %+v %s; want 42", r.Err, r.Repr)
 			}
@@ -135,12 +131,19 @@ func TestKeptIteratorStopsAtDeadline(t *testing.T) {
 	if res.Err == nil || res.Err.Type != "TimeoutError" {
 		t.Fatalf("err = %+v, want TimeoutError", res.Err)
 	}
+	waitAbandonedDone(t, e)
+	if r := run(t, e, "kept + 1"); r.Err != nil || r.Repr != "42" {
+		t.Errorf("state after the step: %+v %s; want 42", r.Err, r.Repr)
+	}
+}
+
+// waitAbandonedDone fails the test if work an execution of e abandoned
+// still runs 5 s later.
+func waitAbandonedDone(t *testing.T, e *Executor) {
+	t.Helper()
 	for wait := time.Now(); e.abandoned.Load() != 0; time.Sleep(10 * time.Millisecond) {
 		if time.Since(wait) > 5*time.Second {
 			t.Fatal("the loop still runs 5 s after its execution was abandoned")
 		}
-	}
-	if r := run(t, e, "kept + 1"); r.Err != nil || r.Repr != "42" {
-		t.Errorf("state after the step: %+v %s; want 42", r.Err, r.Repr)
 	}
 }

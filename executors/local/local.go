@@ -412,6 +412,9 @@ func (e *Executor) Close() error {
 // expression statement.
 const lastValue = "__sa_last"
 
+// startedAfresh tells the model what an abandoned execution cost it.
+const startedAfresh = "the Starlark engine started afresh: variables, functions and imports defined before are gone (tools and the task's variables are still there)"
+
 // abandonGrace is how long after the deadline an execution may take to
 // stop before it is abandoned: the thread stops at its next step, a
 // builtin that checks for cancellation a moment later.
@@ -511,12 +514,12 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		res.Stdout, res.Truncated = printed.close()
 		e.abandon(st, done)
 		why := "the execution was cancelled and did not stop"
-		lost := "the previous execution was cancelled and did not stop, so the Starlark engine started afresh: variables, functions and imports defined before are gone (tools and the task's variables are still there)"
+		lost := "the previous execution was cancelled and did not stop, so " + startedAfresh
 		if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
 			why = fmt.Sprintf("execution exceeded the time limit of %s and was stopped", limits.Timeout)
-			lost = "the previous execution ran past its time limit and could not be stopped, so the Starlark engine started afresh: variables, functions and imports defined before are gone (tools and the task's variables are still there)"
+			lost = "the previous execution ran past its time limit and could not be stopped, so " + startedAfresh
 		}
-		res.Err = &executors.ExecError{Type: "TimeoutError", Message: why + "; the Starlark engine started afresh: variables, functions and imports defined before are gone (tools and the task's variables are still there)"}
+		res.Err = &executors.ExecError{Type: "TimeoutError", Message: why + "; " + startedAfresh}
 		// The caller may not show this result to the model (it gets an
 		// error when it cancelled): the next one says it again.
 		e.lost = lost
