@@ -14,8 +14,9 @@ import (
 
 // Variables cross between engines in the runner protocol's Go types, so
 // that a tuple stays a tuple and a set a set on the way to CPython and
-// back. Tools and results receive plain JSON shapes instead (those of
-// builtins.ToGo).
+// back. Tools and results receive plain JSON shapes instead (nil, bool,
+// int64 or *big.Int, float64, string, []any, map[string]any; dict keys
+// that are not strings rendered with str(), as json.dumps does).
 //
 // Every value that leaves the engine goes through a converter, which
 // bounds what it builds: a list that holds the same big list 60 times is
@@ -38,8 +39,7 @@ type converter struct {
 	count   int   // values visited
 }
 
-// maxExportDepth is the nesting a value that leaves the engine may have,
-// as builtins.ToGo allows.
+// maxExportDepth is the nesting a value that leaves the engine may have.
 const maxExportDepth = 100
 
 // tooLarge is the error of a conversion that reached its limit.
@@ -242,7 +242,7 @@ func (c *converter) keyString(k starlark.Value) (string, error) {
 	return builtins.StrValue(c.th, k)
 }
 
-// toGo converts a value for a tool, as builtins.ToGo does, on the
+// toGo converts a value for a tool to plain JSON shapes, on the
 // execution's thread: charged to its memory budget, stopped by its
 // deadline.
 func toGo(th *starlark.Thread, v starlark.Value) (any, error) {
