@@ -73,7 +73,7 @@ func runtimeError(err error, mon *monitor, ctxErr error, chunk, code string) *ex
 		err = builtins.Errorf("TimeoutError", "%s", timeoutMessage(mon.limits, ctxErr))
 	}
 	typ, msg := pythonNameError(builtins.Classify(err))
-	msg = capText(msg, mon.limits.MaxOutput)
+	msg = executors.CapText(msg, mon.limits.MaxOutput)
 	ee := &executors.ExecError{Type: typ, Message: msg}
 	var eval *starlark.EvalError
 	if errors.As(err, &eval) {
@@ -84,9 +84,9 @@ func runtimeError(err error, mon *monitor, ctxErr error, chunk, code string) *ex
 				break
 			}
 		}
-		ee.Traceback = capText(traceback(eval, typ, msg), 2*mon.limits.MaxOutput)
+		ee.Traceback = executors.CapText(traceback(eval, typ, msg), 2*mon.limits.MaxOutput)
 	}
-	ee.Source = capText(sourceLine(code, ee.Line), mon.limits.MaxOutput)
+	ee.Source = executors.CapText(sourceLine(code, ee.Line), mon.limits.MaxOutput)
 	return ee
 }
 
@@ -96,23 +96,6 @@ func timeoutMessage(limits executors.Limits, ctxErr error) string {
 		return fmt.Sprintf("execution exceeded the time limit of %s and was stopped", limits.Timeout)
 	}
 	return "execution was cancelled"
-}
-
-// capText cuts s to its first max characters, with a marker: an exception
-// message can hold anything the code put in it (raise ValueError("x" *
-// 10**8)) and must not carry that into results and output lines.
-func capText(s string, max int) string {
-	if len(s) <= max || utf8.RuneCountInString(s) <= max {
-		return s
-	}
-	n := 0
-	for i := range s {
-		if n == max {
-			return s[:i] + fmt.Sprintf("... [%d more characters]", utf8.RuneCountInString(s[i:]))
-		}
-		n++
-	}
-	return s
 }
 
 // traceback renders a Python-style traceback of an evaluation error.

@@ -544,7 +544,7 @@ func (s *Session) result(m message) (executors.Result, error) {
 	}
 	if m.Error != nil {
 		e := m.Error
-		res.Err = &executors.ExecError{Type: cut(e.Type, 200), Message: capText(e.Message, s.maxOutput), Line: e.Line,
+		res.Err = &executors.ExecError{Type: cut(e.Type, 200), Message: executors.CapText(e.Message, s.maxOutput), Line: e.Line,
 			Source: cut(e.Source, 1000), Traceback: capTail(e.Traceback, s.maxOutput)}
 		return res, nil
 	}
@@ -554,17 +554,6 @@ func (s *Session) result(m message) (executors.Result, error) {
 	}
 	res.Value = v
 	return res, nil
-}
-
-// capText keeps the first n characters of s, with a marker if it was cut.
-func capText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	if c := utf8.RuneCountInString(s); c > n {
-		return cut(s, n) + fmt.Sprintf("... [%d characters cut]", c-n)
-	}
-	return s
 }
 
 // capTail keeps the last n characters of s (the end of a traceback is the
