@@ -25,13 +25,7 @@ func FuzzLower(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		prog, err := Lower("fuzz.py", src)
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error of type %T: %v", err, err)
-			}
-			if e.Line < 1 {
-				t.Fatalf("error without a line: %v", e)
-			}
+			checkLowerError(t, err)
 			return
 		}
 		if _, err := starlark.FileProgram(prog.File, func(string) bool { return true }); err != nil {
@@ -178,13 +172,7 @@ func FuzzNesting(f *testing.F) {
 		src := nestingProgram(spec, leaf)
 		prog, err := Lower("fuzz.py", src)
 		if err != nil {
-			var e *Error
-			if !errors.As(err, &e) {
-				t.Fatalf("error of type %T: %v", err, err)
-			}
-			if e.Line < 1 {
-				t.Fatalf("error without a line: %v", e)
-			}
+			checkLowerError(t, err)
 			return
 		}
 		if d := starlarkDepth(prog.File); d > maxStarlarkDepth {
@@ -194,4 +182,17 @@ func FuzzNesting(f *testing.F) {
 			t.Fatalf("lowered program does not compile: %v\nspec %v leaf %q", err, spec, leaf)
 		}
 	})
+}
+
+// checkLowerError fails the test unless err is the front end's own error,
+// with a line the model can be shown.
+func checkLowerError(t *testing.T, err error) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error of type %T: %v", err, err)
+	}
+	if e.Line < 1 {
+		t.Fatalf("error without a line: %v", e)
+	}
 }
