@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strconv"
@@ -16,22 +17,19 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local"
-	"github.com/star-agent/star-agent/executors/router"
+	"github.com/star-agent/star-agent/starlarkagent/cli"
 )
 
 type execFlags struct {
 	json      bool
-	engine    string
-	executor  string
+	exec      cli.ExecutorFlags
+	tools     cli.ToolFlags
 	imports   []string
 	timeout   time.Duration
 	maxSteps  uint64
 	maxMemory string
 	maxOutput int
 	maxValue  string
-	packages  []string
-	mounts    []string
-	isolation string
 }
 
 func newExecCmd() *cobra.Command {
@@ -84,12 +82,9 @@ Exit status: 0 when every file ran without error, 1 when user code failed,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.json, "json", false, "print one JSON object per executed file (JSON lines)")
-	fl.StringVar(&f.engine, "engine", "", "where code runs: starlark, python, or auto (Starlark unless the code needs CPython); default auto with --executor, else starlark")
-	fl.StringVar(&f.executor, "executor", "", "full-Python executor for --engine python|auto: wasm (CPython in WebAssembly, in process)")
+	f.exec.Register(fl)
+	f.tools.Register(fl)
 	fl.StringSliceVar(&f.imports, "imports", nil, "additional authorized imports, comma-separated (e.g. numpy,pandas)")
-	fl.StringArrayVar(&f.packages, "packages", nil, "directory of pure-Python packages (wheels unpacked) importable in the CPython sandbox once authorized with --imports; repeatable")
-	fl.StringVar(&f.isolation, "isolation", local.IsolationProcess, "where the Starlark engine runs: process (a child process under OS memory and CPU limits, so that code which crashes the engine or outruns its limits is killed, never star-agent; tools still run in star-agent) or none (in star-agent's own process)")
-	fl.StringArrayVar(&f.mounts, "mount", nil, "host directory the CPython sandbox may see, HOST:GUEST (read-only) or HOST:GUEST:rw, e.g. ./data:/data; repeatable")
 	fl.DurationVar(&f.timeout, "timeout", executors.DefaultTimeout, "wall-time limit per file")
 	fl.Uint64Var(&f.maxSteps, "max-steps", executors.DefaultMaxSteps, "interpreter step limit per file")
 	fl.StringVar(&f.maxMemory, "max-memory", "256MiB", "memory limit per file (e.g. 64MiB, 1GiB, or bytes)")
@@ -136,11 +131,7 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	if !f.json {
 		live = stdout
 	}
-	mounts, err := router.ParseMounts(f.mounts)
-	if err != nil {
-		return usageError("%v", err)
-	}
-	ex, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Limits: limits, Imports: f.imports, Stdout: live, Packages: f.packages, Mounts: mounts, Isolation: f.isolation})
+	ex, err := f.exec.Open(limits, f.imports, live)
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -150,6 +141,16 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	// process outlives the command.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	tools, closeTools, err := f.tools.Open(ctx, cli.ToolEnv{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), Stdout: stderr})
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	defer closeTools()
+	if len(tools) > 0 {
+		if err := ex.SetTools(tools); err != nil {
+			return &exitError{code: 2, err: err}
+		}
+	}
 	failed := false
 	for _, file := range files {
 		res, err := ex.Execute(ctx, file.code)

@@ -53,7 +53,7 @@ CPython is routed to a full-Python sandbox.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: 2, err: fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())}
 	})
-	root.AddCommand(newExecCmd(), newRunCmd())
+	root.AddCommand(newExecCmd(), newRunCmd(), newServeCmd(), newSandboxCmd())
 	return root
 }
 

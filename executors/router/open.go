@@ -18,8 +18,13 @@ type Config struct {
 	// Engine is "starlark", "python" or "auto"; "" means auto when Executor
 	// is set, else starlark.
 	Engine string
-	// Executor names the full-Python executor: "" (none) or "wasm".
+	// Executor names the full-Python executor: "" (none), "wasm",
+	// "docker", "e2b" or "modal".
 	Executor string
+	// Docker, E2B and Modal configure the executors of those names.
+	Docker DockerConfig
+	E2B    E2BConfig
+	Modal  ModalConfig
 	// Limits and Imports configure every engine.
 	Limits  executors.Limits
 	Imports []string
@@ -80,12 +85,12 @@ func Open(cfg Config) (executors.Executor, error) {
 		}
 	}
 	switch cfg.Executor {
-	case "", "wasm":
+	case "", "wasm", "docker", "e2b", "modal":
 	default:
-		return nil, fmt.Errorf("--executor %q is not known; the available full-Python executor is wasm", cfg.Executor)
+		return nil, fmt.Errorf("--executor %q is not known; the full-Python executors are wasm, docker, e2b and modal", cfg.Executor)
 	}
 	if cfg.Executor == "" && (len(cfg.Packages) > 0 || len(cfg.Mounts) > 0) {
-		return nil, fmt.Errorf("--packages and --mount are for the full-Python executor: add --executor wasm")
+		return nil, fmt.Errorf("--packages and --mount are for the full-Python executor: add --executor wasm or --executor docker")
 	}
 	// Host paths are made absolute: the sandbox may run in a child
 	// process with another working directory.
@@ -109,9 +114,16 @@ func Open(cfg Config) (executors.Executor, error) {
 	newLocal := func() (*local.Executor, error) {
 		return local.New(local.Options{Limits: cfg.Limits, AuthorizedImports: cfg.Imports, Stdout: cfg.Stdout, Isolation: cfg.Isolation})
 	}
-	newPython := func() (*wasm.Executor, error) {
-		if cfg.Executor == "" {
-			return nil, fmt.Errorf("--engine %s needs a full-Python executor: add --executor wasm", engine)
+	newPython := func() (Python, error) {
+		switch cfg.Executor {
+		case "":
+			return nil, fmt.Errorf("--engine %s needs a full-Python executor: add --executor wasm (or docker, e2b, modal)", engine)
+		case "docker":
+			return openDocker(cfg, packages, mounts)
+		case "e2b":
+			return openE2B(cfg)
+		case "modal":
+			return openModal(cfg)
 		}
 		return wasm.New(wasm.Options{Limits: cfg.Limits, Imports: executors.NewImportPolicy(cfg.Imports, nil), PackageDirs: packages, Mounts: mounts})
 	}

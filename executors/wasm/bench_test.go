@@ -192,9 +192,7 @@ func childRSS(e *Executor) int64 { return childRSSField(e, "VmHWM:") }
 // childRSSField reads a memory field of /proc/PID/status of a child
 // sandbox, or 0.
 func childRSSField(e *Executor, field string) int64 {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	c, ok := e.sb.(*childProcess)
+	c, ok := e.Current().(*childProcess)
 	if !ok {
 		return 0
 	}

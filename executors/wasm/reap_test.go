@@ -19,9 +19,9 @@ import (
 // childPid is the pid of e's sandbox process.
 func childPid(t *testing.T, e *Executor) int {
 	t.Helper()
-	c, ok := e.sb.(*childProcess)
+	c, ok := e.Current().(*childProcess)
 	if !ok {
-		t.Fatalf("sandbox is a %T", e.sb)
+		t.Fatalf("sandbox is a %T", e.Current())
 	}
 	return c.cmd.Process.Pid
 }
@@ -125,7 +125,7 @@ func parentHelper() {
 		fmt.Println(err)
 		os.Exit(1)
 	}
-	pid := e.sb.(*childProcess).cmd.Process.Pid
+	pid := e.Current().(*childProcess).cmd.Process.Pid
 	go e.Execute(context.Background(), "while True:\n    pass")
 	time.Sleep(200 * time.Millisecond)
 	fmt.Printf("sandbox %d\n", pid)

@@ -19,18 +19,11 @@ import (
 	"github.com/star-agent/star-agent/executors/runner"
 )
 
-// sandbox is one running interpreter with a runner session on its stdio.
-type sandbox interface {
-	session() *runner.Session
-	// kill stops the interpreter at once; it is safe to call twice.
-	kill()
-	// died waits up to d for the interpreter to end and says why it ended
-	// ("" if it is still running or ended normally).
-	died(d time.Duration) string
-	// ended reports whether the interpreter has ended (a child process
-	// reaped).
-	ended() bool
-}
+// Both kinds of interpreter below are runner.Sandbox values.
+var (
+	_ runner.Sandbox = (*inProcess)(nil)
+	_ runner.Sandbox = (*childProcess)(nil)
+)
 
 // inProcess runs the interpreter on a goroutine of this process, under a
 // runtime with close-on-context-done, so cancelling ictx stops it.
@@ -71,9 +64,9 @@ func startInProcess(eng *engine, g guestSpec) (*inProcess, error) {
 	return s, nil
 }
 
-func (s *inProcess) session() *runner.Session { return s.sess }
+func (s *inProcess) Session() *runner.Session { return s.sess }
 
-func (s *inProcess) kill() {
+func (s *inProcess) Kill() {
 	s.once.Do(func() {
 		close(s.stop)
 		s.cancel()
@@ -82,9 +75,9 @@ func (s *inProcess) kill() {
 	})
 }
 
-func (s *inProcess) ended() bool { return isClosed(s.done) }
+func (s *inProcess) Ended() bool { return isClosed(s.done) }
 
-func (s *childProcess) ended() bool { return isClosed(s.done) }
+func (s *childProcess) Ended() bool { return isClosed(s.done) }
 
 func isClosed(c chan struct{}) bool {
 	select {
@@ -95,7 +88,7 @@ func isClosed(c chan struct{}) bool {
 	}
 }
 
-func (s *inProcess) died(d time.Duration) string {
+func (s *inProcess) Died(d time.Duration) string {
 	select {
 	case <-s.done:
 	case <-time.After(d):
@@ -229,9 +222,9 @@ func startChild(g guestSpec) (*childProcess, error) {
 	return s, nil
 }
 
-func (s *childProcess) session() *runner.Session { return s.sess }
+func (s *childProcess) Session() *runner.Session { return s.sess }
 
-func (s *childProcess) kill() {
+func (s *childProcess) Kill() {
 	s.once.Do(func() {
 		s.cmd.Process.Kill()
 		for _, c := range s.closers {
@@ -240,7 +233,7 @@ func (s *childProcess) kill() {
 	})
 }
 
-func (s *childProcess) died(d time.Duration) string {
+func (s *childProcess) Died(d time.Duration) string {
 	select {
 	case <-s.done:
 	case <-time.After(d):

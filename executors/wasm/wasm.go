@@ -58,18 +58,13 @@ package wasm
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"maps"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/runner"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
 // Engine is the Result.Engine of this executor.
@@ -117,24 +112,13 @@ type Options struct {
 }
 
 // Executor runs Python code in a WebAssembly CPython. It implements
-// executors.Executor. Methods are safe for concurrent use; executions are
-// serialized.
+// executors.Executor (through runner.Host, which it embeds). Methods are
+// safe for concurrent use; executions are serialized.
 type Executor struct {
+	*runner.Host
 	opts   Options
 	limits executors.Limits
 	guest  guestSpec
-	config runner.Config
-
-	mu     sync.Mutex
-	sb     sandbox
-	tools  []tool.Tool
-	vars   map[string]any
-	closed bool
-	// lost says why the sandbox was replaced outside any result the
-	// model saw (a cancelled execution); the next result carries it.
-	lost string
-	// retired are killed sandboxes that may not have ended yet.
-	retired []sandbox
 }
 
 var _ executors.Executor = (*Executor)(nil)
@@ -175,236 +159,55 @@ func New(opts Options) (*Executor, error) {
 	for i := range opts.PackageDirs {
 		sysPath = append(sysPath, packageGuestDir(i))
 	}
-	return &Executor{
+	e := &Executor{
 		opts:   opts,
 		limits: limits,
 		guest:  guestSpec{CacheDir: cache, Pages: uint32(pages), Mounts: opts.Mounts, PackageDirs: opts.PackageDirs},
-		config: runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, MaxValue: limits.MaxValue, Imports: imports, SysPath: sysPath},
-		vars:   map[string]any{},
-	}, nil
+	}
+	e.Host = runner.NewHost(runner.HostOptions{
+		Name:         "wasm",
+		Engine:       Engine,
+		Limits:       limits,
+		Config:       runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, MaxValue: limits.MaxValue, Imports: imports, SysPath: sysPath},
+		Start:        e.start,
+		StartTimeout: startTimeout,
+		Crash:        crash,
+		ReapTimeout:  reapTimeout,
+	})
+	return e, nil
 }
 
 // startTimeout bounds starting a sandbox, which includes compiling
 // python.wasm when the cache is cold (about 2 s).
 const startTimeout = 60 * time.Second
 
-// Start starts the sandbox now rather than on the first Execute.
-func (e *Executor) Start(ctx context.Context) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.ensure(ctx)
-}
-
-func (e *Executor) ensure(ctx context.Context) error {
-	if e.closed {
-		return errors.New("wasm: executor closed")
-	}
-	if e.sb != nil {
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(ctx, startTimeout)
-	defer cancel()
-	var sb sandbox
-	switch e.opts.Cancel {
-	case CancelClose:
-		eng, err := sharedEngine(ctx, engineKey{cacheDir: e.guest.CacheDir, pages: e.guest.Pages, closeOnDone: true})
-		if err != nil {
-			return err
-		}
-		s, err := startInProcess(eng, e.guest)
-		if err != nil {
-			return err
-		}
-		sb = s
-	default:
-		s, err := startChild(e.guest)
-		if err != nil {
-			return err
-		}
-		sb = s
-	}
-	if err := e.setUp(ctx, sb); err != nil {
-		e.retire(sb)
-		if why := sb.died(time.Second); why != "" {
-			err = fmt.Errorf("%w (%s)", err, why)
-		}
-		return fmt.Errorf("wasm: start sandbox: %w", err)
-	}
-	e.sb = sb
-	return nil
-}
-
-// setUp waits for the runner and gives it the configuration, tools and
-// variables.
-func (e *Executor) setUp(ctx context.Context, sb sandbox) error {
-	s := sb.session()
-	if _, err := s.Ready(ctx); err != nil {
-		return err
-	}
-	if err := s.Configure(ctx, e.config); err != nil {
-		return err
-	}
-	if len(e.tools) > 0 {
-		if err := s.SetTools(ctx, e.tools); err != nil {
-			return err
-		}
-	}
-	if len(e.vars) > 0 {
-		if err := s.SetVariables(ctx, e.vars); errors.Is(err, runner.ErrTooBig) {
-			// Variables given one at a time can pass the limit together;
-			// the sandbox is still usable without them.
-			e.lost = "the variables given to the Python sandbox could not all be restored after its restart (" + err.Error() + ")"
-		} else if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Execute runs code. A timeout, a memory exhaustion the interpreter cannot
-// survive, or a crash of the interpreter is a Result.Err that says the
-// sandbox was restarted; the error is for a sandbox that cannot start or a
-// ctx that ended.
-func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, error) {
-	start := time.Now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	res := executors.Result{Engine: Engine}
-	if err := e.ensure(ctx); err != nil {
-		return res, err
-	}
-	tctx, cancel := context.WithTimeout(ctx, e.limits.Timeout)
-	defer cancel()
-	out, err := e.sb.session().Exec(tctx, code)
-	if err == nil {
-		out.Engine = Engine
-		out.Duration = time.Since(start)
-		if e.lost != "" {
-			out.Notes = append(out.Notes, e.lost)
-			e.lost = ""
-		}
-		return out, nil
-	}
-	// The runner is gone or busy with code nobody waits for: replace it.
-	sb := e.sb
-	e.sb = nil
-	e.retire(sb)
-	res.Duration = time.Since(start)
-	if ctx.Err() != nil {
-		e.lost = "the previous execution was cancelled, so the Python sandbox was restarted: variables, functions and imports defined before are gone"
-		return res, fmt.Errorf("wasm: execution stopped: %w", context.Cause(ctx))
-	}
-	e.lost = "" // this result tells the model itself
-	if tctx.Err() != nil {
-		res.Err = runner.Restarted("TimeoutError", fmt.Sprintf("the code ran longer than the time limit of %s", e.limits.Timeout))
-		return res, nil
-	}
-	if errors.Is(err, runner.ErrProtocol) {
-		// Only code that finds the runner's channel and writes to it can
-		// do this; whatever it sent was not believed.
-		why := strings.TrimPrefix(err.Error(), runner.ErrBroken.Error()+": ")
-		res.Err = runner.Restarted("SystemError", "the sandbox sent the host a message that breaks the runner protocol ("+why+
-			"); code must not write to the runner's channel, and this step's result is lost")
-		return res, nil
-	}
-	why := err.Error()
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		if why = sb.died(2 * time.Second); why == "" {
-			why = err.Error()
-		}
-	}
-	typ := "SystemError"
-	switch {
-	case strings.Contains(why, "MemoryError") || strings.Contains(why, "out of memory"):
-		typ = "MemoryError"
-	case strings.Contains(why, "out of bounds memory access") || strings.Contains(why, "stack"):
-		// The C stack lives at the bottom of linear memory: overflowing
-		// it is an out-of-bounds access.
-		typ = "RecursionError"
-		why += ", most likely the C stack overflowing in deep recursion"
-	}
-	res.Err = runner.Restarted(typ, "the Python interpreter crashed ("+why+")")
-	return res, nil
-}
-
-// SetTools makes tools (and managed agents) callable from the code.
-func (e *Executor) SetTools(tools []tool.Tool) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.tools = tools
-	if e.sb == nil {
-		return nil
-	}
-	return e.sb.session().SetTools(context.Background(), tools)
-}
-
-// SetVariables binds vars as global variables of the code. Values are
-// JSON-shaped Go values or any the runner package can encode (Tuple, Set,
-// []byte, time.Time, ...). They survive a sandbox restart.
-func (e *Executor) SetVariables(vars map[string]any) error {
-	for k, v := range vars {
-		if _, err := runner.Encode(v); err != nil {
-			return fmt.Errorf("wasm: variable %s: %w", k, err)
-		}
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	maps.Copy(e.vars, vars)
-	if e.sb == nil {
-		return nil
-	}
-	return e.sb.session().SetVariables(context.Background(), vars)
-}
-
-// Variables returns the code's global variables that JSON can carry, and
-// for each one it cannot, the reason (for moving state between engines).
-func (e *Executor) Variables(ctx context.Context) (map[string]any, map[string]string, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.sb == nil {
-		return map[string]any{}, nil, nil
-	}
-	return e.sb.session().Variables(ctx)
-}
-
-// CarryBudget is how much variable data one router crossing may bring
-// into this sandbox (see runner.EncodeLimit): half its message limit.
-func (e *Executor) CarryBudget() int64 {
-	return e.config.Limits().MaxMessage / 2
-}
-
-// Close stops the sandbox.
-func (e *Executor) Close() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.closed = true
-	if e.sb != nil {
-		e.retire(e.sb)
-		e.sb = nil
-	}
-	// Wait until every interpreter this executor started has ended (a
-	// child process reaped), so that no sandbox outlives Close.
-	for _, sb := range e.retired {
-		sb.died(reapTimeout)
-	}
-	e.retired = nil
-	return nil
-}
-
 // reapTimeout bounds how long Close waits for a killed interpreter; a
 // SIGKILLed child is reaped in milliseconds.
 const reapTimeout = 5 * time.Second
 
-// retire kills sb and keeps it until Close has seen it end.
-func (e *Executor) retire(sb sandbox) {
-	sb.kill()
-	live := e.retired[:0]
-	for _, r := range e.retired {
-		if !r.ended() {
-			live = append(live, r)
+// start starts an interpreter with the cancellation strategy of e.
+func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
+	if e.opts.Cancel == CancelClose {
+		eng, err := sharedEngine(ctx, engineKey{cacheDir: e.guest.CacheDir, pages: e.guest.Pages, closeOnDone: true})
+		if err != nil {
+			return nil, err
 		}
+		return startInProcess(eng, e.guest)
 	}
-	e.retired = append(live, sb)
+	return startChild(e.guest)
+}
+
+// crash names the exception for an interpreter that died running code.
+func crash(why string) (string, string) {
+	switch {
+	case strings.Contains(why, "MemoryError") || strings.Contains(why, "out of memory"):
+		return "MemoryError", why
+	case strings.Contains(why, "out of bounds memory access") || strings.Contains(why, "stack"):
+		// The C stack lives at the bottom of linear memory: overflowing
+		// it is an out-of-bounds access.
+		return "RecursionError", why + ", most likely the C stack overflowing in deep recursion"
+	}
+	return "SystemError", why
 }
 
 // String describes the executor for logs.

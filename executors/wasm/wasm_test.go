@@ -61,7 +61,7 @@ func TestCrashMidCall(t *testing.T) {
 		t.Run(s.name, func(t *testing.T) {
 			e := newExec(t, Options{Cancel: s.cancel})
 			kill := runnertest.Func{S: tool.Spec{Name: "kill_sandbox"}, F: func(context.Context, map[string]any) (any, error) {
-				e.sb.kill() // e.mu is held by Execute; sb is stable meanwhile
+				e.CurrentLocked().Kill() // Execute holds the Host; its sandbox is stable meanwhile
 				return "late", nil
 			}}
 			if err := e.SetTools([]tool.Tool{kill}); err != nil {

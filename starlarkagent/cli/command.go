@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -23,8 +24,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/local"
-	"github.com/star-agent/star-agent/executors/router"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/replay"
 	"github.com/star-agent/star-agent/starlarkagent"
@@ -45,9 +44,8 @@ type runFlags struct {
 	markdown                  bool
 	managed                   []string
 	answerRegexp              string
-	engine, executor          string
-	packages, mounts          []string
-	isolation                 string
+	exec                      ExecutorFlags
+	tools                     ToolFlags
 }
 
 // Config adapts the run command to a program.
@@ -153,11 +151,8 @@ Exit status: 0 when the run ends with an answer (state success or max_steps),
 	fl.BoolVar(&f.json, "json", false, "print the run's result as one JSON object instead of the steps")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every step and model call (and keep model inputs in --json)")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format on standard error: text or json")
-	fl.StringVar(&f.engine, "engine", "", "where code runs: starlark, python, or auto (Starlark unless the code needs CPython); default auto with --executor, else starlark")
-	fl.StringVar(&f.executor, "executor", "", "full-Python executor for --engine python|auto: wasm (CPython in WebAssembly, in process)")
-	fl.StringVar(&f.isolation, "isolation", local.IsolationProcess, "where the Starlark engine runs: process (a child process under OS memory and CPU limits, so that code which crashes the engine or outruns its limits is killed, never star-agent; tools and managed agents still run in star-agent) or none (in star-agent's own process)")
-	fl.StringArrayVar(&f.packages, "packages", nil, "directory of pure-Python packages (wheels unpacked) importable in the CPython sandbox once authorized with --imports; repeatable")
-	fl.StringArrayVar(&f.mounts, "mount", nil, "host directory the CPython sandbox may see, HOST:GUEST (read-only) or HOST:GUEST:rw, e.g. ./data:/data; repeatable")
+	f.exec.Register(fl)
+	f.tools.Register(fl)
 	fl.StringVar(&f.otel, "otel", "", "export OpenTelemetry traces: stdout (written to standard error) or otlp (default from OTEL_TRACES_EXPORTER)")
 	fl.StringVar(&f.instructions, "instructions", "", "instructions appended to the system prompt")
 	fl.BoolVar(&f.markdown, "markdown", false, "ask for code in markdown fences instead of <code> tags")
@@ -206,14 +201,10 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 	// Each agent gets an executor of its own: a managed agent's code runs
 	// while its manager's execution waits for it.
 	openExecutor := func() (executors.Executor, error) {
-		if f.engine == "" && f.executor == "" && len(f.packages) == 0 && len(f.mounts) == 0 && f.isolation == local.IsolationNone {
+		if f.exec.IsDefault() {
 			return nil, nil // the agent's default, the local engine
 		}
-		mounts, err := router.ParseMounts(f.mounts)
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		e, err := router.Open(router.Config{Engine: f.engine, Executor: f.executor, Imports: f.imports, Packages: f.packages, Mounts: mounts, Isolation: f.isolation})
+		e, err := f.exec.Open(executors.Limits{}, f.imports, nil)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
@@ -223,6 +214,17 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	var stdin io.Reader
+	if len(args) == 1 {
+		// Tasks given as an argument leave standard input to user_input;
+		// an interactive session reads its tasks from it.
+		stdin = cmd.InOrStdin()
+	}
+	flagTools, closeTools, err := f.tools.Open(ctx, ToolEnv{Logger: logger, Stdin: stdin, Stdout: stderr})
+	if err != nil {
+		return &ExitError{Code: 2, Err: err}
+	}
+	defer closeTools()
 	opts := starlarkagent.Options{
 		Executor:          executor,
 		Model:             model,
@@ -236,7 +238,7 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 	if f.markdown {
 		opts.CodeBlockTags = starlarkagent.MarkdownCodeBlockTags
 	}
-	opts.Tools = cfg.Tools
+	opts.Tools = append(slices.Clip(cfg.Tools), flagTools...)
 	if f.answerRegexp != "" {
 		re, err := regexp.Compile(f.answerRegexp)
 		if err != nil {
