@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local"
@@ -21,6 +22,9 @@ type Config struct {
 	// Executor names the full-Python executor: "" (none), "wasm",
 	// "docker", "e2b" or "modal".
 	Executor string
+	// SandboxTimeout is how long a cloud sandbox (e2b, modal) may live
+	// without being extended; 0 means the executor's default.
+	SandboxTimeout time.Duration
 	// Docker, E2B and Modal configure the executors of those names.
 	Docker DockerConfig
 	E2B    E2BConfig

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"io"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -19,6 +20,8 @@ type ExecutorFlags struct {
 	Packages  []string
 	Mounts    []string
 	Isolation string
+	// SandboxTimeout is the lifetime of a cloud sandbox (e2b, modal).
+	SandboxTimeout time.Duration
 
 	docker dockerFlags
 	e2b    e2bFlags
@@ -33,6 +36,7 @@ func (f *ExecutorFlags) Register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.Isolation, "isolation", local.IsolationProcess, "where the Starlark engine runs: process (a child process under OS memory and CPU limits, so that code which crashes the engine or outruns its limits is killed, never star-agent; tools and managed agents still run in star-agent) or none (in star-agent's own process)")
 	fl.StringArrayVar(&f.Packages, "packages", nil, "directory of pure-Python packages (wheels unpacked) importable in the CPython sandbox once authorized with --imports; repeatable")
 	fl.StringArrayVar(&f.Mounts, "mount", nil, "host directory the CPython sandbox may see, HOST:GUEST (read-only) or HOST:GUEST:rw, e.g. ./data:/data; repeatable")
+	fl.DurationVar(&f.SandboxTimeout, "sandbox-timeout", 0, "lifetime of a cloud sandbox (--executor e2b or modal) between extensions; star-agent extends it while the agent runs and ends it on exit (0: the executor's default)")
 	f.docker.register(fl)
 	f.e2b.register(fl)
 	f.modal.register(fl)
@@ -51,7 +55,7 @@ func (f *ExecutorFlags) RouterConfig(limits executors.Limits, imports []string, 
 	if err != nil {
 		return router.Config{}, err
 	}
-	cfg := router.Config{Engine: f.Engine, Executor: f.Executor, Limits: limits, Imports: imports, Stdout: stdout, Packages: f.Packages, Mounts: mounts, Isolation: f.Isolation}
+	cfg := router.Config{Engine: f.Engine, Executor: f.Executor, Limits: limits, Imports: imports, Stdout: stdout, Packages: f.Packages, Mounts: mounts, Isolation: f.Isolation, SandboxTimeout: f.SandboxTimeout}
 	for _, apply := range []func(*router.Config) error{f.docker.apply, f.e2b.apply, f.modal.apply} {
 		if err := apply(&cfg); err != nil {
 			return cfg, err
