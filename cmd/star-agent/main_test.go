@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -31,8 +33,88 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"waitfile":      waitFile,
 			"openai-server": openaiServer,
+			"http":          httpCmd,
 		},
+		Condition: condition,
 	})
+}
+
+// condition answers the scripts' conditions about the machine:
+//
+//	[docker]        a Docker engine answers (docker version)
+//	[docker-image]  the default sandbox image star-agent/python:latest exists
+//	[chromium]      headless Chromium is installed
+//
+// Where CI=true a missing Docker engine, image or Chromium is an error,
+// not a reason to skip: CI installs them before the tests.
+func condition(cond string) (bool, error) {
+	var ok bool
+	var what string
+	switch cond {
+	case "docker":
+		ok, what = exec.Command("docker", "version").Run() == nil, "a Docker engine"
+	case "docker-image":
+		ok, what = exec.Command("docker", "image", "inspect", "star-agent/python:latest").Run() == nil, "the image star-agent/python:latest (star-agent sandbox image build)"
+	case "chromium":
+		_, err1 := exec.LookPath("chromium")
+		_, err2 := exec.LookPath("chromium-browser")
+		ok, what = err1 == nil || err2 == nil, "chromium"
+	default:
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	if !ok && os.Getenv("CI") == "true" {
+		return false, fmt.Errorf("CI=true but %s is missing: .ci/run must install it", what)
+	}
+	return ok, nil
+}
+
+// httpCmd is the script command "http [-wait] [-H 'K: V']... METHOD URL
+// [BODYFILE]": it sends one request and writes the status line ("200
+// OK") and the body to stdout. With -wait it retries for up to a minute
+// while the server does not accept connections (a server started in the
+// background). "! http" expects a status of 400 or more.
+func httpCmd(ts *testscript.TestScript, neg bool, args []string) {
+	wait := false
+	header := http.Header{}
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		switch {
+		case args[0] == "-wait":
+			wait, args = true, args[1:]
+		case args[0] == "-H" && len(args) > 1:
+			k, v, _ := strings.Cut(args[1], ":")
+			header.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+			args = args[2:]
+		default:
+			ts.Fatalf("usage: http [-wait] [-H 'K: V']... METHOD URL [BODYFILE]")
+		}
+	}
+	if len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: http [-wait] [-H 'K: V']... METHOD URL [BODYFILE]")
+	}
+	var body []byte
+	if len(args) == 3 {
+		body = []byte(ts.ReadFile(args[2]))
+	}
+	var resp *http.Response
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		req, err := http.NewRequest(args[0], args[1], bytes.NewReader(body))
+		ts.Check(err)
+		req.Header = header.Clone()
+		resp, err = http.DefaultClient.Do(req)
+		if err == nil {
+			break
+		}
+		if !wait || time.Now().After(deadline) {
+			ts.Fatalf("http %s %s: %v", args[0], args[1], err)
+		}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	ts.Check(err)
+	fmt.Fprintf(ts.Stdout(), "%s\n%s", resp.Status, data)
+	if failed := resp.StatusCode >= 400; failed != neg {
+		ts.Fatalf("http %s %s: %s\n%s", args[0], args[1], resp.Status, data)
+	}
 }
 
 // waitFile is the script command "waitfile FILE": it waits until FILE
