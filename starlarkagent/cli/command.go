@@ -15,7 +15,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -23,14 +22,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/replay"
 	"github.com/star-agent/star-agent/starlarkagent"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
-// runFlags are the flags of star-agent run.
+// runFlags are the flags of star-agent run: those of AgentFlags, which
+// holds them, and run's own.
 type runFlags struct {
 	model, modelType, modelID string
 	apiBase, apiKey           string
@@ -108,7 +107,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, cfg Config) 
 
 // NewRunCommand returns the run command.
 func NewRunCommand(cfg Config) *cobra.Command {
-	var f runFlags
+	a := new(AgentFlags)
+	f := &a.f
 	cmd := &cobra.Command{
 		Use:   "run [flags] [TASK]",
 		Short: "Run an agent on a task",
@@ -131,44 +131,27 @@ Exit status: 0 when the run ends with an answer (state success or max_steps),
   star-agent run --model ollama:qwen2.5-coder --record session.jsonl --json "..."`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runAgent(cmd, f, args, cfg)
+			return runAgent(cmd, a, args, cfg)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.model, "model", "", "the model, as `PROVIDER:NAME` (openai, gemini, ollama, replay)")
-	fl.StringVar(&f.modelType, "model-type", "", "the provider (openai, gemini, ollama, replay), with --model-id")
-	fl.StringVar(&f.modelID, "model-id", "", "the model name (or the recording, for replay)")
-	fl.StringVar(&f.apiBase, "api-base", "", "base URL of an OpenAI-compatible server")
-	fl.StringVar(&f.apiKey, "api-key", "", "API key (default from OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY)")
-	fl.StringVar(&f.replayFile, "replay", "", "play the recorded session `FILE` instead of calling a model")
+	a.Register(fl)
 	fl.StringVar(&f.recordFile, "record", "", "record every model exchange to `FILE` as JSON lines")
-	fl.StringSliceVar(&f.imports, "imports", nil, "modules the code may import, in addition to the defaults")
-	fl.IntVar(&f.maxSteps, "max-steps", starlarkagent.DefaultMaxSteps, "most action steps before the answer is written from memory")
-	fl.IntVar(&f.planEvery, "planning-interval", 0, "plan before step 1 and every `N` steps (0: no planning)")
-	fl.IntVar(&f.planEvery, "plan-every", 0, "same as --planning-interval")
 	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run after this long (0: no limit)")
 	fl.BoolVar(&f.stream, "stream", false, "print the model's output as it streams in")
 	fl.BoolVar(&f.json, "json", false, "print the run's result as one JSON object instead of the steps")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every step and model call (and keep model inputs in --json)")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format on standard error: text or json")
-	f.exec.Register(fl)
-	f.tools.Register(fl)
 	fl.StringVar(&f.otel, "otel", "", "export OpenTelemetry traces: stdout (written to standard error) or otlp (default from OTEL_TRACES_EXPORTER)")
-	fl.StringVar(&f.instructions, "instructions", "", "instructions appended to the system prompt")
-	fl.BoolVar(&f.markdown, "markdown", false, "ask for code in markdown fences instead of <code> tags")
-	fl.StringArrayVar(&f.managed, "managed", nil, "add a team member `NAME:DESCRIPTION`, an agent with the same model and flags (repeatable)")
-	fl.StringVar(&f.answerRegexp, "answer-regexp", "", "reject final answers that do not match `REGEXP` (the model is told and tries again)")
 	return cmd
 }
 
-func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
+func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) error {
+	f := a.f
 	model := cfg.Model
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	if f.maxSteps < 1 {
-		return usageError("--max-steps must be at least 1")
-	}
-	if f.planEvery < 0 {
-		return usageError("--planning-interval must not be negative")
+	if err := a.Check(); err != nil {
+		return err
 	}
 	logger, err := newLogger(stderr, f.logFormat, f.verbose)
 	if err != nil {
@@ -180,7 +163,7 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 	defer stop()
 
 	if model == nil {
-		if model, err = newModel(f); err != nil {
+		if model, err = a.NewModel(); err != nil {
 			return err
 		}
 	}
@@ -198,22 +181,6 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 	}
 	defer shutdown()
 
-	// Each agent gets an executor of its own: a managed agent's code runs
-	// while its manager's execution waits for it.
-	openExecutor := func() (executors.Executor, error) {
-		if f.exec.IsDefault() {
-			return nil, nil // the agent's default, the local engine
-		}
-		e, err := f.exec.Open(executors.Limits{}, f.imports, nil)
-		if err != nil {
-			return nil, usageError("%v", err)
-		}
-		return e, nil
-	}
-	executor, err := openExecutor()
-	if err != nil {
-		return err
-	}
 	var stdin io.Reader
 	if len(args) == 1 {
 		// Tasks given as an argument leave standard input to user_input;
@@ -225,56 +192,18 @@ func runAgent(cmd *cobra.Command, f runFlags, args []string, cfg Config) error {
 		return &ExitError{Code: 2, Err: err}
 	}
 	defer closeTools()
-	opts := starlarkagent.Options{
-		Executor:          executor,
-		Model:             model,
-		AuthorizedImports: f.imports,
-		MaxSteps:          f.maxSteps,
-		PlanningInterval:  f.planEvery,
-		Instructions:      f.instructions,
-		Logger:            logger,
-		Tracer:            tracer,
-	}
-	if f.markdown {
-		opts.CodeBlockTags = starlarkagent.MarkdownCodeBlockTags
-	}
-	opts.Tools = append(slices.Clip(cfg.Tools), flagTools...)
-	if f.answerRegexp != "" {
-		re, err := regexp.Compile(f.answerRegexp)
-		if err != nil {
-			return usageError("--answer-regexp: %v", err)
-		}
-		opts.FinalAnswerChecks = append(opts.FinalAnswerChecks, func(_ context.Context, answer any, _ *starlarkagent.Memory) error {
-			if s := answerText(answer); !re.MatchString(s) {
-				return fmt.Errorf("it does not match the regular expression %s", re)
-			}
-			return nil
-		})
-	}
-	for _, m := range f.managed {
-		name, desc, ok := strings.Cut(m, ":")
-		if !ok || strings.TrimSpace(desc) == "" {
-			return usageError("--managed must be NAME:DESCRIPTION, not %q", m)
-		}
-		sub := opts
-		sub.Name, sub.Description, sub.ManagedAgents = name, strings.TrimSpace(desc), nil
-		if sub.Executor, err = openExecutor(); err != nil {
-			return err
-		}
-		member, err := starlarkagent.New(sub)
-		if err != nil {
-			return usageError("--managed %s: %v", name, err)
-		}
-		opts.ManagedAgents = append(opts.ManagedAgents, member)
-	}
-	if cfg.Configure != nil {
-		if err := cfg.Configure(&opts); err != nil {
-			return &ExitError{Code: 2, Err: err}
-		}
-	}
-	agent, err := starlarkagent.New(opts)
+	agent, err := a.NewAgent(ctx, AgentConfig{
+		Model:     model,
+		Tools:     append(slices.Clip(cfg.Tools), flagTools...),
+		Logger:    logger,
+		Tracer:    tracer,
+		Configure: cfg.Configure,
+	})
 	if err != nil {
-		return &ExitError{Code: 1, Err: err}
+		if _, ok := errors.AsType[*ExitError](err); !ok {
+			err = &ExitError{Code: 2, Err: err} // from cfg.Configure
+		}
+		return err
 	}
 	defer agent.Close()
 
