@@ -11,6 +11,7 @@ package tool
 import (
 	"context"
 	"fmt"
+	"io"
 )
 
 // Type is the type of a tool input or output, named as smolagents names them.
@@ -47,8 +48,14 @@ type Spec struct {
 	Description string
 	Inputs      []Input
 	Output      Type
-	// OutputSchema optionally describes the structure of the output.
+	// OutputSchema optionally describes the structure of the output
+	// (for an Object, its properties); the stub the model reads documents
+	// its fields.
 	OutputSchema map[string]any
+	// Group names where the tool comes from, such as an MCP server's name.
+	// When an agent has too many tools to list in full, it lists them by
+	// group. Empty means the agent's own tools.
+	Group string
 }
 
 // Tool is a capability that model-written code can call.
@@ -65,7 +72,19 @@ type Tool interface {
 // Bind maps positional and keyword arguments onto the inputs of spec and
 // checks that every required input is present and no unknown one is given.
 // Its errors are written for the model that wrote the call.
+//
+// A call with one dict as its only argument, tool({"query": "x"}), is the
+// way many people call tools: it is taken as keyword arguments when every
+// key of the dict names an input and the dict cannot be meant as the first
+// argument itself, that is when the first input does not take a dict (its
+// type is neither Object nor Any) or when the dict also names another
+// input. So search({"query": "x"}) is search(query="x"), but
+// save({"data": 1}) for save(data: dict) passes the dict as data, as
+// Python would.
 func Bind(spec Spec, args []any, kwargs map[string]any) (map[string]any, error) {
+	if d, ok := DictOfArgs(spec, args, kwargs); ok {
+		args, kwargs = nil, d
+	}
 	if len(args) > len(spec.Inputs) {
 		return nil, fmt.Errorf("%s() takes %d positional arguments but %d were given", spec.Name, len(spec.Inputs), len(args))
 	}
@@ -102,6 +121,60 @@ func Bind(spec Spec, args []any, kwargs map[string]any) (map[string]any, error) 
 		}
 	}
 	return out, nil
+}
+
+// DictOfArgs reports whether a call of spec with args and kwargs is a
+// call with one dict of arguments (see Bind), and returns that dict.
+func DictOfArgs(spec Spec, args []any, kwargs map[string]any) (map[string]any, bool) {
+	if len(args) != 1 || len(kwargs) != 0 || len(spec.Inputs) == 0 {
+		return nil, false
+	}
+	d, ok := args[0].(map[string]any)
+	if !ok || len(d) == 0 {
+		return nil, false
+	}
+	first := spec.Inputs[0]
+	other := false
+	for k := range d {
+		known := false
+		for _, in := range spec.Inputs {
+			if in.Name == k {
+				known = true
+				other = other || k != first.Name
+				break
+			}
+		}
+		if !known {
+			return nil, false
+		}
+	}
+	takesDict := first.Type == Object || first.Type == Any || first.Type == ""
+	if takesDict && !other {
+		return nil, false
+	}
+	return d, true
+}
+
+// outputKey carries the writer a tool prints to (see WithOutput).
+type outputKey struct{}
+
+// WithOutput returns a context in which Print writes to w: executors give
+// it to the tools they call, so that what a tool prints joins what the
+// code printed, as help() does in Python. w must be safe for concurrent
+// use when tools run in parallel.
+func WithOutput(ctx context.Context, w io.Writer) context.Context {
+	return context.WithValue(ctx, outputKey{}, w)
+}
+
+// Print writes s to the output of the code that called the tool, if the
+// executor provides one, and reports whether it did.
+func Print(ctx context.Context, s string) bool {
+	w, ok := ctx.Value(outputKey{}).(io.Writer)
+	if !ok || w == nil {
+		return false
+	}
+	_, err := io.WriteString(w, s)
+	return err == nil
 }
 
 func checkType(in Input, v any) error {
