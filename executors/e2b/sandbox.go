@@ -1,0 +1,340 @@
+package e2b
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"connectrpc.com/connect"
+
+	"github.com/star-agent/star-agent/executors/runner"
+)
+
+// sandbox is one E2B sandbox running the runner: a runner.Sandbox. Its
+// runner's stdout reaches the Session through a pipe fed by the event
+// stream (re-attached with Connect when it drops); the Session's writes
+// become SendInput calls; a goroutine extends the sandbox's lifetime until
+// Kill, which deletes it.
+type sandbox struct {
+	id   string
+	pid  uint32
+	e    *Executor
+	envd *envd
+	sess *runner.Session
+
+	// ctx ends at Kill; the stream and the lifetime extension use it.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	out    *io.PipeWriter // the runner's stdout, for the Session
+	stderr tail
+
+	// lineOpen is set while the last stdout byte delivered was not a
+	// newline (a protocol line is partly delivered). Only the stream
+	// goroutine uses it.
+	lineOpen bool
+
+	once    sync.Once
+	mu      sync.Mutex
+	why     string        // why the runner ended, once over is closed
+	over    chan struct{} // closed when the runner is known to have ended
+	deleted chan struct{} // closed when DELETE succeeded (or found it gone)
+	overOne sync.Once
+
+	// reattaches counts successful re-attachments (for tests).
+	reattaches int
+}
+
+var _ runner.Sandbox = (*sandbox)(nil)
+
+func (s *sandbox) String() string { return "e2b sandbox " + s.id }
+
+func (s *sandbox) Session() *runner.Session { return s.sess }
+
+// end records why the runner ended and stops the Session's reading.
+func (s *sandbox) end(why string) {
+	s.overOne.Do(func() {
+		s.mu.Lock()
+		s.why = why
+		s.mu.Unlock()
+		s.out.CloseWithError(fmt.Errorf("%w (%s)", io.ErrUnexpectedEOF, why))
+		close(s.over)
+	})
+}
+
+// Kill deletes the sandbox in the background; Died and Ended report when
+// that is done.
+func (s *sandbox) Kill() {
+	s.once.Do(func() {
+		s.cancel()
+		s.end("the sandbox was killed")
+		go func() {
+			defer close(s.deleted)
+			defer s.e.forget(s)
+			ctx, cancel := context.WithTimeout(context.Background(), s.e.killTimeout)
+			defer cancel()
+			if err := s.e.api.kill(ctx, s.id); err != nil && !isNotFound(err) {
+				s.e.logf("e2b: %v; it ends at its timeout", err)
+				return
+			}
+			s.e.mu.Lock()
+			s.e.deletes++
+			s.e.mu.Unlock()
+		}()
+	})
+}
+
+func (s *sandbox) killed() bool {
+	select {
+	case <-s.ctx.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// Died waits up to d for the runner to end and says why.
+func (s *sandbox) Died(d time.Duration) string {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	wait := s.over
+	if s.killed() {
+		wait = s.deleted
+	}
+	select {
+	case <-wait:
+	case <-t.C:
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	why := s.why
+	if tl := strings.TrimSpace(s.stderr.String()); tl != "" {
+		why += ": " + tl
+	}
+	return why
+}
+
+// Ended reports whether the sandbox is deleted (or was found gone).
+func (s *sandbox) Ended() bool {
+	select {
+	case <-s.deleted:
+		return true
+	default:
+		return false
+	}
+}
+
+// read copies the event stream into the Session's pipe, re-attaching when
+// the stream drops, until the runner ends or the sandbox is killed.
+func (s *sandbox) read(st *connect.ServerStreamForClient[eventResponse]) {
+	for {
+		err := s.drain(st)
+		st.Close()
+		if err == nil || s.killed() {
+			return
+		}
+		why, gone := s.lost(err)
+		if gone {
+			s.end(why)
+			return
+		}
+		if s.lineOpen {
+			// envd does not replay output written while no client is
+			// attached, so the rest of this line may be lost.
+			s.end("the output stream from the sandbox broke in the middle of a message (" + why + "), and what was written meanwhile cannot be recovered")
+			return
+		}
+		st = s.reattach(why)
+		if st == nil {
+			return
+		}
+	}
+}
+
+// drain reads events until the runner ends (nil) or the stream breaks.
+func (s *sandbox) drain(st *connect.ServerStreamForClient[eventResponse]) error {
+	for st.Receive() {
+		ev := st.Msg().Event
+		switch {
+		case ev.Data != nil:
+			if len(ev.Data.Stdout) > 0 {
+				if _, err := s.out.Write(ev.Data.Stdout); err != nil {
+					return nil // the Session is gone (killed)
+				}
+				s.lineOpen = ev.Data.Stdout[len(ev.Data.Stdout)-1] != '\n'
+			}
+			if len(ev.Data.Stderr) > 0 {
+				s.stderr.Write(ev.Data.Stderr)
+			}
+		case ev.End != nil:
+			why := fmt.Sprintf("the runner exited with code %d", ev.End.ExitCode)
+			if ev.End.Status != "" {
+				why = "the runner ended: " + capString(ev.End.Status, 200)
+			}
+			if ev.End.Error != "" {
+				why += " (" + capString(ev.End.Error, 500) + ")"
+			}
+			s.end(why)
+			return nil
+		}
+	}
+	if err := st.Err(); err != nil {
+		return err
+	}
+	return io.ErrUnexpectedEOF // the stream ended without an end event
+}
+
+// lost says why a stream or call failed, and whether the runner is gone
+// for good: its process ended, or the sandbox no longer exists.
+func (s *sandbox) lost(err error) (string, bool) {
+	why := capString(err.Error(), 300)
+	var ce *connect.Error
+	if errors.As(err, &ce) {
+		switch ce.Code() {
+		case connect.CodeNotFound:
+			return fmt.Sprintf("the runner process %d has ended (envd: %s)", s.pid, capString(ce.Message(), 200)), true
+		case connect.CodeResourceExhausted:
+			return "the sandbox sent an output event bigger than " + fmt.Sprint(maxEvent) + " bytes", true
+		case connect.CodeUnauthenticated, connect.CodePermissionDenied:
+			return "envd refused the access token: " + capString(ce.Message(), 200), true
+		}
+	}
+	// The edge answers for a sandbox that is gone (404 or 502); ask the
+	// control plane whether it still exists.
+	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	defer cancel()
+	if _, ierr := s.e.api.info(ctx, s.id); isNotFound(ierr) {
+		return s.expired(), true
+	}
+	return why, false
+}
+
+func (s *sandbox) expired() string {
+	return fmt.Sprintf("the E2B sandbox %s no longer exists: it expired (its lifetime is %s, extended while star-agent runs) or was killed", s.id, s.e.timeout)
+}
+
+// reattach connects to the runner again, with backoff, for up to about
+// 15 s. It returns nil after ending the sandbox's runner when it cannot.
+func (s *sandbox) reattach(why string) *connect.ServerStreamForClient[eventResponse] {
+	delay := 50 * time.Millisecond
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		st, err := s.envd.connectProcess(s.ctx, s.pid)
+		if err == nil && st.Receive() {
+			if ev := st.Msg().Event; ev.Start != nil && ev.Start.Pid == s.pid {
+				s.mu.Lock()
+				s.reattaches++
+				s.mu.Unlock()
+				return st
+			}
+			st.Close()
+			s.end("envd answered Connect with an event other than the start of the runner")
+			return nil
+		}
+		if err == nil {
+			err = st.Err()
+			if err == nil {
+				err = io.ErrUnexpectedEOF
+			}
+			st.Close()
+		}
+		if s.killed() {
+			return nil
+		}
+		w, gone := s.lost(err)
+		if gone {
+			s.end(w)
+			return nil
+		}
+		if time.Now().After(deadline) {
+			s.end("the connection to the sandbox broke (" + why + ") and could not be re-established: " + w)
+			return nil
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-s.ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+		delay = min(2*delay, time.Second)
+	}
+}
+
+// extend keeps the sandbox alive: every half lifetime it asks for a full
+// lifetime from now, until Kill. A 404 means the sandbox expired.
+func (s *sandbox) extend() {
+	every := max(s.e.timeout/2, 100*time.Millisecond)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, every)
+		err := s.e.api.setTimeout(ctx, s.id, s.e.timeout)
+		cancel()
+		if isNotFound(err) {
+			s.end(s.expired())
+			return
+		}
+		if err != nil && !s.killed() {
+			s.e.logf("e2b: %v", err)
+		}
+	}
+}
+
+// stdin is the Session's writer: each write becomes SendInput calls of at
+// most maxInput bytes, in order, each waiting for the previous one.
+type stdin struct {
+	s *sandbox
+}
+
+// maxInput bounds the bytes of one SendInput (base64 makes the request a
+// third bigger).
+var maxInput = 256 << 10
+
+func (w stdin) Write(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		chunk := p[n:min(len(p), n+maxInput)]
+		if err := w.s.envd.input(w.s.ctx, w.s.pid, chunk); err != nil {
+			if w.s.killed() {
+				return n, errors.New("e2b: sandbox killed")
+			}
+			why, _ := w.s.lost(err)
+			return n, fmt.Errorf("e2b: send input: %s", why)
+		}
+		n += len(chunk)
+	}
+	return n, nil
+}
+
+// tail keeps the last 4 KiB of the runner's stderr.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 4096 {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4096:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
