@@ -338,14 +338,14 @@ func newClient(opts *Options) (*http.Client, *guard) {
 		g.dial = d.DialContext
 	}
 	tr := &http.Transport{
-		Proxy:                 nil, // a proxy would dial on our behalf, past the guard
-		DialContext:           g.dialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          16,
-		IdleConnTimeout:       60 * time.Second,
-		TLSHandshakeTimeout:   opts.ConnectTimeout,
-		ResponseHeaderTimeout: opts.Timeout,
-		ExpectContinueTimeout: time.Second,
+		Proxy:                  nil, // a proxy would dial on our behalf, past the guard
+		DialContext:            g.dialContext,
+		ForceAttemptHTTP2:      true,
+		MaxIdleConns:           16,
+		IdleConnTimeout:        60 * time.Second,
+		TLSHandshakeTimeout:    opts.ConnectTimeout,
+		ResponseHeaderTimeout:  opts.Timeout,
+		ExpectContinueTimeout:  time.Second,
 		MaxResponseHeaderBytes: 64 << 10,
 	}
 	return &http.Client{
