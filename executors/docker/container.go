@@ -1,6 +1,7 @@
 package docker
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/docker/docker/api/types"
@@ -119,6 +121,9 @@ type container struct {
 	conn   types.HijackedResponse
 	stdout *io.PipeReader
 	stderr *tail
+	// spoke is set once the runner has written a whole line (its
+	// handshake): a container that ends before did not start the runner.
+	spoke atomic.Bool
 
 	killOnce sync.Once
 	killed   chan struct{}
@@ -163,7 +168,7 @@ func startContainer(ctx context.Context, cli client.APIClient, s spec) (_ *conta
 	outR, outW := io.Pipe()
 	c.stdout = outR
 	go func() {
-		_, err := stdcopy.StdCopy(outW, c.stderr, c.conn.Reader)
+		_, err := stdcopy.StdCopy(lineSeen{outW, &c.spoke}, c.stderr, c.conn.Reader)
 		if err == nil {
 			err = io.EOF
 		}
@@ -218,7 +223,9 @@ func (c *container) reason(code int64) string {
 	case code == 127 && strings.Contains(stderr, "python3"):
 		parts = append(parts, fmt.Sprintf("the image %s has no python3 on PATH (exit code 127)", c.image))
 	case code == 137:
-		parts = append(parts, "the container was killed (SIGKILL, exit code 137)")
+		parts = append(parts, "the container was killed with SIGKILL (exit code 137)")
+	case code >= 0 && !c.spoke.Load():
+		parts = append(parts, fmt.Sprintf("python3 in the image %s exited with code %d before the runner's handshake: the Docker executor needs an image whose python3 is 3.8 or later and runs the runner script", c.image, code))
 	case code >= 0:
 		parts = append(parts, fmt.Sprintf("the container exited with code %d", code))
 	}
@@ -335,6 +342,19 @@ func startError(s spec, err error) error {
 		return fmt.Errorf("the runtime %q is not installed in this Docker engine (see `docker info`, Runtimes): %w", s.host.Runtime, err)
 	}
 	return fmt.Errorf("start container from %s: %w", s.config.Image, err)
+}
+
+// lineSeen passes writes on and records that a newline went through.
+type lineSeen struct {
+	w    io.Writer
+	seen *atomic.Bool
+}
+
+func (l lineSeen) Write(p []byte) (int, error) {
+	if !l.seen.Load() && bytes.IndexByte(p, '\n') >= 0 {
+		l.seen.Store(true)
+	}
+	return l.w.Write(p)
 }
 
 // tail keeps the last 4 KiB written to it (the container's stderr).
