@@ -1,15 +1,50 @@
 package cli
 
 import (
+	"fmt"
+	"strings"
+
+	"github.com/docker/go-units"
 	"github.com/spf13/pflag"
 
+	"github.com/star-agent/star-agent/executors/docker"
 	"github.com/star-agent/star-agent/executors/router"
 )
 
 // dockerFlags are the flags of --executor docker.
-type dockerFlags struct{}
+type dockerFlags struct {
+	image   string
+	memory  string
+	cpus    float64
+	network string
+	runtime string
+}
 
-func (f *dockerFlags) register(fl *pflag.FlagSet) {}
+func (f *dockerFlags) register(fl *pflag.FlagSet) {
+	fl.StringVar(&f.image, "docker-image", "", "image for --executor docker; it must already be in the local engine (nothing is pulled) and have python3 3.8 or later (default "+docker.DefaultImage+", made by `"+docker.BuildCommand+"`)")
+	fl.StringVar(&f.memory, "docker-memory", "", "memory limit of the --executor docker container, no swap, e.g. 512MiB or 2GiB; code past it is OOM-killed and the model gets a MemoryError (default: --max-memory)")
+	fl.Float64Var(&f.cpus, "docker-cpus", docker.DefaultCPUs, "CPU quota of the --executor docker container in CPUs, e.g. 0.5 or 2")
+	fl.StringVar(&f.network, "docker-network", docker.DefaultNetwork, "network of the --executor docker container: none (loopback only, no way out), or a Docker network such as bridge to give the code the network")
+	fl.StringVar(&f.runtime, "docker-runtime", "", "OCI runtime of the --executor docker container, e.g. runsc for gVisor where it is installed (default: the engine's, usually runc)")
+}
 
 // apply puts the flags into cfg; its errors are usage errors.
-func (f *dockerFlags) apply(cfg *router.Config) error { return nil }
+func (f *dockerFlags) apply(cfg *router.Config) error {
+	d := &cfg.Docker
+	d.Image, d.Network, d.Runtime = f.image, f.network, f.runtime
+	if strings.TrimSpace(f.network) == "" {
+		return fmt.Errorf("--docker-network must name a network; none keeps the code off every network")
+	}
+	if f.cpus <= 0 {
+		return fmt.Errorf("--docker-cpus %g: give a positive number of CPUs, e.g. 0.5 or 2", f.cpus)
+	}
+	d.CPUs = f.cpus
+	if f.memory != "" {
+		n, err := units.RAMInBytes(f.memory)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("--docker-memory %q: give a size such as 512MiB or 2GiB", f.memory)
+		}
+		d.Memory = n
+	}
+	return nil
+}
