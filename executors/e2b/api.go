@@ -46,6 +46,9 @@ func (e *APIError) Error() string {
 		hint = " (E2B has no capacity or is unavailable right now; try again later)"
 	case http.StatusNotFound:
 		hint = " (the sandbox does not exist: it expired or was killed)"
+		if e.Op == "create sandbox" {
+			hint = " (check the template name, --e2b-template)"
+		}
 	}
 	return fmt.Sprintf("%s: E2B answered %d: %s%s", e.Op, e.Status, msg, hint)
 }
