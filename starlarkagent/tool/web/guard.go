@@ -26,8 +26,11 @@ type RefusedError struct {
 
 func (e *RefusedError) Error() string {
 	var what string
+	literal, same := isLiteral(e.Host, e.Addr)
 	switch {
-	case e.Addr.IsValid() && !isLiteral(e.Host, e.Addr):
+	case e.Addr.IsValid() && literal && !same:
+		what = fmt.Sprintf("%s (that is, %s) is %s", e.Host, e.Addr, e.Reason)
+	case e.Addr.IsValid() && !literal && e.Host != "":
 		what = fmt.Sprintf("%s resolves to %s, %s", e.Host, e.Addr, e.Reason)
 	case e.Addr.IsValid():
 		what = fmt.Sprintf("%s is %s", e.Addr, e.Reason)
@@ -39,9 +42,12 @@ func (e *RefusedError) Error() string {
 	return fmt.Sprintf("refused %s: %s; star-agent's web tools only reach public http(s) addresses (the operator can allow private ones with --allow-private-urls)", e.URL, what)
 }
 
-func isLiteral(host string, a netip.Addr) bool {
-	h, err := netip.ParseAddr(strings.Trim(host, "[]"))
-	return err == nil && h == a
+// isLiteral says whether host is an address rather than a name, and if
+// so whether it is written as a is (127.0.0.1, not 2130706433).
+func isLiteral(host string, a netip.Addr) (literal, same bool) {
+	_, ok := parseHost(host)
+	written, _, _ := strings.Cut(strings.Trim(host, "[]"), "%")
+	return ok, ok && strings.EqualFold(written, a.String())
 }
 
 // errRefused lets errors.Is find a refusal through url.Error and
@@ -232,7 +238,7 @@ func (g *guard) checkURL(u *url.URL) error {
 	}
 	if a, ok := parseHost(host); ok {
 		if r := g.permitted(a, portOf(u)); r != "" {
-			return &RefusedError{URL: u.Redacted(), Host: u.Hostname(), Addr: a.WithZone(""), Reason: r}
+			return &RefusedError{URL: u.Redacted(), Host: u.Hostname(), Addr: a.Unmap().WithZone(""), Reason: r}
 		}
 		return nil
 	}

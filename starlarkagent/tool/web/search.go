@@ -255,9 +255,9 @@ func stripTags(s string) string {
 	}
 	var b strings.Builder
 	for _, n := range nodes {
-		b.WriteString(textOf(n))
+		rawText(&b, n)
 	}
-	return strings.TrimSpace(b.String())
+	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 func hasClass(n *html.Node, class string) bool {
@@ -285,15 +285,15 @@ func attr(n *html.Node, key string) string {
 // textOf is the text of n with runs of white space made one space.
 func textOf(n *html.Node) string {
 	var b strings.Builder
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
+	rawText(&b, n)
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+func rawText(b *strings.Builder, n *html.Node) {
+	if n.Type == html.TextNode {
+		b.WriteString(n.Data)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		rawText(b, c)
+	}
 }

@@ -188,12 +188,15 @@ func prune(n *html.Node, inContent bool) {
 			if drop {
 				n.RemoveChild(c)
 			} else {
-				if c.DataAtom == atom.A {
-					if h := strings.ToLower(strings.TrimSpace(attr(c, "href"))); strings.HasPrefix(h, "javascript:") {
-						removeAttr(c, "href")
-					}
-				}
 				prune(c, inContent || c.DataAtom == atom.Article || c.DataAtom == atom.Section || c.DataAtom == atom.Main)
+				if c.DataAtom == atom.A && scriptLink(c) {
+					// A link that runs code leads nowhere: keep its text.
+					for gc := c.FirstChild; gc != nil; gc = c.FirstChild {
+						c.RemoveChild(gc)
+						n.InsertBefore(gc, c)
+					}
+					n.RemoveChild(c)
+				}
 			}
 		}
 		c = next
@@ -209,12 +212,7 @@ func hasAttr(n *html.Node, key string) bool {
 	return false
 }
 
-func removeAttr(n *html.Node, key string) {
-	out := n.Attr[:0]
-	for _, a := range n.Attr {
-		if a.Key != key {
-			out = append(out, a)
-		}
-	}
-	n.Attr = out
+func scriptLink(n *html.Node) bool {
+	h := strings.ToLower(strings.TrimSpace(attr(n, "href")))
+	return strings.HasPrefix(h, "javascript:") || strings.HasPrefix(h, "vbscript:") || strings.HasPrefix(h, "data:")
 }

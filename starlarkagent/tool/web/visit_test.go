@@ -1,0 +1,173 @@
+package web
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// TestArticleMarkdown converts the article and compares its Markdown
+// with testdata/article.md byte for byte (go test -run
+// TestArticleMarkdown -update rewrites it).
+func TestArticleMarkdown(t *testing.T) {
+	page, _ := url.Parse("https://fieldnotes.example/birds/falcons/")
+	got, err := PageToMarkdown(testdata(t, "article.html"), "text/html; charset=utf-8", page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "article.md")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := string(testdata(t, "article.md")); got != want {
+		t.Errorf("Markdown differs from %s (run with -update to accept):\n%s", golden, got)
+	}
+	// What must be gone, whatever the golden file says.
+	for _, gone := range []string{"gtag", "dataLayer", "font-family", "schema.org", "Skip to content",
+		"About us", "Search field notes", "Advertisement", "loadAd", "Related articles", "Owls at dusk",
+		"Post", "youtube", "pixel.gif", "Privacy", "Sitemap", "We use cookies", "app.js", "javascript:"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("the Markdown still holds %q", gone)
+		}
+	}
+	// What must be there: the article's header, links made absolute, the
+	// table, the code, the article's own footer, the comments' text.
+	for _, kept := range []string{"# Falcons of the Northern Coast", "Inès Moreau", "320\u00a0km/h",
+		"[coastal map](https://fieldnotes.example/birds/maps/coast.html)", "(https://www.rspb.org.uk/birds-and-wildlife/peregrine)",
+		"| Year | Pairs | Fledglings | Notes                    |", "| 2024 | 5     | 12         |", "FR-PER-0117", "~~rarely~~",
+		"Filed under", "No comments yet.", "Found a nest? Report it to"} {
+		if !strings.Contains(got, kept) {
+			t.Errorf("the Markdown lacks %q", kept)
+		}
+	}
+}
+
+// TestVisitArticle: visit_webpage fetches the article through the guarded
+// client and returns what PageToMarkdown makes of it, links resolved
+// against the URL it was fetched from.
+func TestVisitArticle(t *testing.T) {
+	n := newTestNet(t)
+	visit := n.tool("visit_webpage", n.options())
+	got, err := call(t, visit, map[string]any{"url": n.url("pages.test", "/article")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := url.Parse(n.url("pages.test", "/article"))
+	want, _ := PageToMarkdown(testdata(t, "article.html"), "text/html; charset=utf-8", page)
+	if got != want || !strings.Contains(got, "("+n.url("pages.test", "/maps/coast.html")+")") {
+		t.Errorf("visit_webpage:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestVisitContentTypes(t *testing.T) {
+	n := newTestNet(t)
+	visit := n.tool("visit_webpage", n.options())
+	for _, c := range []struct{ path, want, err string }{
+		{"/latin1", "Café crème, 3 €? no: £ 5", ""},
+		{"/plain", "# not a heading\n<b>kept as written</b>\n", ""},
+		{"/json", `{"ok":true}`, ""},
+		{"/image.png", "", "its content is image/png, not a web page or text; visit_webpage reads HTML and text only"},
+		{"/sniffed", "", "its content is application/pdf, not a web page or text"},
+		{"/missing", "", "answered 404 Not Found"},
+	} {
+		got, err := call(t, visit, map[string]any{"url": n.url("pages.test", c.path)})
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: %q, %v; want an error saying %q", c.path, got, err, c.err)
+		case c.err == "" && (err != nil || got != c.want):
+			t.Errorf("%s: %q, %v; want %q", c.path, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"example.com/page", "/article", "", "http://"} {
+		_, err := call(t, visit, map[string]any{"url": bad})
+		if err == nil || !strings.Contains(err.Error(), "is not an absolute URL; pass one like https://example.com/page") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+// TestVisitLimits: a page over MaxBytes is cut where reading stopped and
+// says so; text over MaxChars is cut with CapText's marker; a server that
+// does not answer is abandoned at Timeout.
+func TestVisitLimits(t *testing.T) {
+	n := newTestNet(t)
+	opts := n.options()
+	opts.MaxBytes = 4096
+	got, err := call(t, n.tool("visit_webpage", opts), map[string]any{"url": n.url("pages.test", "/big")})
+	if err != nil || strings.Contains(got, "THE END") || !strings.HasSuffix(got, "... [the page is longer than 4096 bytes; the rest was not read]") {
+		t.Errorf("MaxBytes: %v\n%s", err, got[max(0, len(got)-300):])
+	}
+	opts = n.options()
+	opts.MaxChars = 1000
+	got, err = call(t, n.tool("visit_webpage", opts), map[string]any{"url": n.url("pages.test", "/big")})
+	if err != nil || !strings.HasPrefix(got, "lorem ipsum") || !strings.Contains(got, " characters cut]") || len(got) > 1100 {
+		t.Errorf("MaxChars: %v\n%s", err, got)
+	}
+	opts = n.options()
+	opts.Timeout = 100 * time.Millisecond
+	_, err = call(t, n.tool("visit_webpage", opts), map[string]any{"url": n.url("pages.test", "/slow")})
+	if err == nil || !strings.Contains(err.Error(), "did not answer within 100ms; try again later or another source") {
+		t.Errorf("Timeout: %v", err)
+	}
+}
+
+func TestPageToMarkdown(t *testing.T) {
+	page, _ := url.Parse("https://example.org/a/b.html")
+	for _, c := range []struct{ html, want string }{
+		{`<base href="https://cdn.example.net/docs/"><a href="x.html">x</a>`, "[x](https://cdn.example.net/docs/x.html)"},
+		{`<base href="javascript:alert(1)"><a href="x.html">x</a>`, "[x](https://example.org/a/x.html)"},
+		{`<header><h1>Site</h1></header><article><header><h1>Title</h1></header><p>Body</p></article>`, "# Title\n\nBody"},
+		{`<p>a</p><div hidden>secret</div><p role="navigation">nav</p><svg><text>svg</text></svg><p>b</p>`, "a\n\nb"},
+		{`<p>one</p><!-- comment --><p>two</p>`, "one\n\ntwo"},
+	} {
+		got, err := PageToMarkdown([]byte(c.html), "text/html; charset=utf-8", page)
+		if err != nil || got != c.want {
+			t.Errorf("%s:\n got %q, %v\nwant %q", c.html, got, err, c.want)
+		}
+	}
+	if _, err := PageToMarkdown([]byte("\x00\x01"), "application/octet-stream", page); !errors.Is(err, ErrNotText) {
+		t.Errorf("octet-stream: %v", err)
+	}
+}
+
+// BenchmarkArticleToMarkdown measures the conversion of the article page
+// (about 6 KB of HTML) to Markdown, pruning included.
+func BenchmarkArticleToMarkdown(b *testing.B) {
+	page := testdata(b, "article.html")
+	u, _ := url.Parse("https://fieldnotes.example/birds/falcons")
+	b.SetBytes(int64(len(page)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := PageToMarkdown(page, "text/html; charset=utf-8", u); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkLargePageToMarkdown converts a 1 MB page.
+func BenchmarkLargePageToMarkdown(b *testing.B) {
+	var page bytes.Buffer
+	page.WriteString("<html><body><main>")
+	for page.Len() < 1<<20 {
+		page.WriteString(`<h2>Section</h2><p>Some <a href="/x">linked</a> text with <b>bold</b> words.</p><table><tr><td>1</td><td>2</td></tr></table>`)
+	}
+	page.WriteString("</main></body></html>")
+	u, _ := url.Parse("https://fieldnotes.example/")
+	b.SetBytes(int64(page.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := PageToMarkdown(page.Bytes(), "text/html", u); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
