@@ -435,3 +435,53 @@ func TestUnknownTemplate(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestStreamDropsMidMessage(t *testing.T) {
+	f := newFake(t)
+	e := newExec(t, f, options(f))
+	ok(t, e, "x = 1")
+	id := currentID(e)
+	f.DropAfter(id, 5000)
+	res := run(t, e, "'a' * 20000")
+	if res.Err == nil || !strings.Contains(res.Err.Message, "broke in the middle of a message") || !strings.Contains(res.Err.Message, "restarted") {
+		t.Fatalf("got %+v", res.Err)
+	}
+	if res := ok(t, e, "len('a' * 20000)"); res.Value != int64(20000) || e.Starts() != 2 {
+		t.Errorf("value %#v after %d starts", res.Value, e.Starts())
+	}
+}
+
+func TestEventTooBig(t *testing.T) {
+	f := newFake(t)
+	e := newExec(t, f, options(f))
+	var id string
+	flood := sandboxTool("flood", func() { f.Publish(id, make([]byte, maxEvent+1)) })
+	if err := e.SetTools([]tool.Tool{flood}); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, e, "x = 1")
+	id = currentID(e)
+	res := run(t, e, "flood()")
+	if res.Err == nil || !strings.Contains(res.Err.Message, "an output event bigger than 1048576 bytes") {
+		t.Fatalf("got %+v", res.Err)
+	}
+	ok(t, e, "1")
+}
+
+func TestForgedProtocolFromSandbox(t *testing.T) {
+	f := newFake(t)
+	e := newExec(t, f, options(f))
+	var id string
+	forge := sandboxTool("forge", func() {
+		f.Publish(id, []byte(`{"op":"result","id":99,"stdout":"","value":1,"repr":"1","final":true,"error":null}`+"\n"))
+	})
+	if err := e.SetTools([]tool.Tool{forge}); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, e, "x = 1")
+	id = currentID(e)
+	res := run(t, e, "forge()")
+	if res.Err == nil || res.IsFinal || !strings.Contains(res.Err.Message, "breaks the runner protocol") {
+		t.Fatalf("a forged result was believed: %+v", res)
+	}
+}

@@ -55,6 +55,9 @@ type Server struct {
 	Domain string
 	// Keepalive is the interval of keepalive events on streams.
 	Keepalive time.Duration
+	// MaxChunk bounds the size of one data event (envd reads 32 KiB at
+	// a time); set it before starting processes.
+	MaxChunk int
 
 	srv *httptest.Server
 
@@ -79,11 +82,15 @@ type Sandbox struct {
 	streams map[chan struct{}]struct{} // abort channels of open streams
 	// Attaches counts Connect calls that attached to a process.
 	Attaches int
+	// sent counts the stdout bytes sent on its streams; dropAt, when
+	// positive, cuts the streams once sent reaches it, in the middle of
+	// an event if need be (the rest of that event is lost).
+	sent, dropAt int64
 }
 
 // New starts a fake on 127.0.0.1.
 func New() *Server {
-	s := &Server{APIKey: "e2b_test_key", Domain: "e2b.test", Keepalive: 200 * time.Millisecond,
+	s := &Server{APIKey: "e2b_test_key", Domain: "e2b.test", Keepalive: 200 * time.Millisecond, MaxChunk: 32 << 10,
 		sandboxes: map[string]*Sandbox{}, calls: map[string]int{}, times: map[string][]time.Time{}, procs: map[int]*exec.Cmd{}}
 	s.attached = sync.NewCond(&s.mu)
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
@@ -171,6 +178,32 @@ func (s *Server) Drop(id string) {
 			close(c)
 		}
 		sb.streams = map[chan struct{}]struct{}{}
+	}
+}
+
+// Publish sends stdout to the clients of every process of a sandbox, as
+// a compromised envd could.
+func (s *Server) Publish(id string, stdout []byte) {
+	s.mu.Lock()
+	var ps []*process
+	if sb := s.sandboxes[id]; sb != nil {
+		for _, p := range sb.procs {
+			ps = append(ps, p)
+		}
+	}
+	s.mu.Unlock()
+	for _, p := range ps {
+		p.publish(map[string]any{"data": map[string]any{"stdout": stdout}})
+	}
+}
+
+// DropAfter cuts the streams of a sandbox once n more bytes of stdout
+// have been sent on them, in the middle of an event if need be.
+func (s *Server) DropAfter(id string, n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sb := s.sandboxes[id]; sb != nil {
+		sb.dropAt = sb.sent + n
 	}
 }
 
@@ -660,11 +693,35 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, sb *Sandbox, met
 				f.end("", "")
 				return
 			}
+			if s.cut(sb, ev) {
+				f.send(0, map[string]any{"event": ev})
+				panic(http.ErrAbortHandler)
+			}
 			if f.send(0, map[string]any{"event": ev}) != nil {
 				return
 			}
 		}
 	}
+}
+
+// cut counts the stdout bytes of ev and reports whether the stream must
+// be cut after it, shortening ev to the bytes before the cut.
+func (s *Server) cut(sb *Sandbox, ev map[string]any) bool {
+	data, _ := ev["data"].(map[string]any)
+	out, _ := data["stdout"].([]byte)
+	if out == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb.sent += int64(len(out))
+	if sb.dropAt <= 0 || sb.sent < sb.dropAt {
+		return false
+	}
+	keep := int64(len(out)) - (sb.sent - sb.dropAt)
+	sb.sent, sb.dropAt = sb.dropAt, 0
+	ev["data"] = map[string]any{"stdout": out[:keep]}
+	return true
 }
 
 // process is one started process.
@@ -779,8 +836,8 @@ func (s *Server) startProcess(sb *Sandbox, cmdName string, args []string, envs m
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			br := bufio.NewReaderSize(o.r, 32<<10)
-			buf := make([]byte, 32<<10)
+			br := bufio.NewReaderSize(o.r, s.MaxChunk)
+			buf := make([]byte, s.MaxChunk)
 			for {
 				n, err := br.Read(buf)
 				for data := buf[:n]; len(data) > 0; {
