@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -330,3 +331,33 @@ final_answer({'sum': int(a.sum()), 'mean_y': float(df['y'].mean()), 'shape': lis
 func runnerTuple(v ...any) runner.Tuple { return runner.Tuple(v) }
 
 type runnerTupleT = runner.Tuple
+
+// An executor leaves no goroutine behind once closed, after a normal run,
+// a kill from outside and a timeout.
+func TestNoGoroutinesLeft(t *testing.T) {
+	img := testImage(t)
+	before := runtime.NumGoroutine()
+	func() {
+		e, err := docker.New(docker.Options{Image: img, Labels: map[string]string{runLabel: runID}, Limits: executors.Limits{Timeout: time.Second}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			if err := e.Close(); err != nil {
+				t.Error(err)
+			}
+		}()
+		ok(t, e, "1")
+		engine(t).ContainerKill(context.Background(), e.ContainerID(), "KILL")
+		run(t, e, "2")
+		run(t, e, "while True: pass")
+		ok(t, e, "3")
+	}()
+	for deadline := time.Now().Add(10 * time.Second); runtime.NumGoroutine() > before; {
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			t.Fatalf("%d goroutines before, %d after Close:\n%s", before, runtime.NumGoroutine(), buf[:runtime.Stack(buf, true)])
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,199 @@
+package docker_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/docker"
+)
+
+// The benchmarks run on the test image (the host's python3, see
+// testImage); BENCH_IMAGE=star-agent/python:latest measures the default
+// image instead:
+//
+//	go test -run '^$' -bench . -benchtime 20x ./executors/docker/
+
+func benchImage(b *testing.B) string {
+	if img := getenv("BENCH_IMAGE"); img != "" {
+		return img
+	}
+	return testImage(b)
+}
+
+func exec1(b *testing.B, e executors.Executor, code string) executors.Result {
+	b.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := e.Execute(ctx, code)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if res.Err != nil {
+		b.Fatal(res.Err)
+	}
+	return res
+}
+
+// BenchmarkStart measures a new executor up to the result of its first
+// execution (create, attach, start, handshake, configure, run), and
+// reports Close (the container's removal) apart.
+func BenchmarkStart(b *testing.B) {
+	img := benchImage(b)
+	warm := newExec(b, docker.Options{Image: img})
+	exec1(b, warm, "1")
+	var closing time.Duration
+	for b.Loop() {
+		e, err := docker.New(docker.Options{Image: img, Labels: map[string]string{runLabel: runID}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res := exec1(b, e, "x = 1\nx"); res.Value != int64(1) {
+			b.Fatal(res)
+		}
+		b.StopTimer()
+		t0 := time.Now()
+		if err := e.Close(); err != nil {
+			b.Fatal(err)
+		}
+		closing += time.Since(t0)
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(closing.Milliseconds())/float64(b.N), "close-ms")
+}
+
+// BenchmarkRoundTrip measures one trivial execution in a running container.
+func BenchmarkRoundTrip(b *testing.B) {
+	e := newExec(b, docker.Options{Image: benchImage(b)})
+	exec1(b, e, "x = 0")
+	for b.Loop() {
+		exec1(b, e, "x += 1")
+	}
+}
+
+// BenchmarkTypicalAction runs the 31-line action of the local engine's
+// benchmarks (data in literals, a loop, a helper, formatting).
+func BenchmarkTypicalAction(b *testing.B) {
+	e := newExec(b, docker.Options{Image: benchImage(b)})
+	exec1(b, e, typicalAction)
+	for b.Loop() {
+		exec1(b, e, typicalAction)
+	}
+}
+
+// BenchmarkTimeoutOvershoot measures how long after its deadline an
+// infinite loop's Execute returns; the container's removal runs in the
+// background and the restart happens on the next Execute, not counted.
+func BenchmarkTimeoutOvershoot(b *testing.B) {
+	const limit = 200 * time.Millisecond
+	e := newExec(b, docker.Options{Image: benchImage(b), Limits: executors.Limits{Timeout: limit}})
+	var total time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		exec1(b, e, "1")
+		b.StartTimer()
+		start := time.Now()
+		ctx := context.Background()
+		res, err := e.Execute(ctx, "while True:\n    pass")
+		total += time.Since(start) - limit
+		if err != nil || res.Err == nil || res.Err.Type != "TimeoutError" {
+			b.Fatal(err, res.Err)
+		}
+	}
+	b.ReportMetric(float64(total.Microseconds())/float64(b.N)/1000, "overshoot-ms")
+}
+
+// BenchmarkMemoryPerExecutor starts idle executors side by side and
+// reports what each holds on the host: star-agent's own heap, and the
+// container's memory as its cgroup counts it (the interpreter, the runner
+// and its imports).
+func BenchmarkMemoryPerExecutor(b *testing.B) {
+	const n = 8
+	img := benchImage(b)
+	cli := engine(b)
+	for b.Loop() {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		var running []*docker.Executor
+		for i := 0; i < n; i++ {
+			e, err := docker.New(docker.Options{Image: img, Labels: map[string]string{runLabel: runID}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			running = append(running, e)
+			exec1(b, e, "import json, re, math\nx = {'a': [1, 2, 3]}")
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		var ctrMem uint64
+		for _, e := range running {
+			s, err := cli.ContainerStatsOneShot(context.Background(), e.ContainerID())
+			if err != nil {
+				b.Fatal(err)
+			}
+			var st struct {
+				MemoryStats struct {
+					Usage uint64            `json:"usage"`
+					Stats map[string]uint64 `json:"stats"`
+				} `json:"memory_stats"`
+			}
+			json.NewDecoder(s.Body).Decode(&st)
+			s.Body.Close()
+			// RSS as cgroup v1 counts it; usage includes the page cache
+			// of the shared image files.
+			if rss, ok := st.MemoryStats.Stats["total_rss"]; ok {
+				ctrMem += rss
+			} else {
+				ctrMem += st.MemoryStats.Usage
+			}
+		}
+		for _, e := range running {
+			if err := e.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(int64(after.HeapInuse)-int64(before.HeapInuse))/n/1024, "host-heap-KiB/executor")
+		b.ReportMetric(float64(ctrMem)/n/(1<<20), "container-RSS-MiB/executor")
+		b.ReportMetric(float64(runtime.NumGoroutine()), "goroutines-after-close")
+	}
+}
+
+// typicalAction is the 31-line action of executors/local's benchmarks.
+const typicalAction = `orders = [
+    {"id": 1, "customer": "acme", "total": 120.5, "items": 3},
+    {"id": 2, "customer": "globex", "total": 75.0, "items": 1},
+    {"id": 3, "customer": "acme", "total": 42.25, "items": 2},
+    {"id": 4, "customer": "initech", "total": 310.0, "items": 7},
+    {"id": 5, "customer": "globex", "total": 18.75, "items": 1},
+]
+
+def summarize(rows):
+    by_customer = {}
+    for row in rows:
+        name = row["customer"]
+        entry = by_customer.get(name, {"total": 0.0, "items": 0, "orders": 0})
+        entry["total"] += row["total"]
+        entry["items"] += row["items"]
+        entry["orders"] += 1
+        by_customer[name] = entry
+    return by_customer
+
+summary = summarize(orders)
+ranking = sorted(summary.items(), key=lambda kv: kv[1]["total"], reverse=True)
+lines = []
+for name, entry in ranking:
+    average = entry["total"] / entry["orders"]
+    lines.append("%s: %d orders, %.2f total, %.2f average" % (name, entry["orders"], entry["total"], average))
+report = "\n".join(lines)
+top = ranking[0][0]
+big_orders = [o["id"] for o in orders if o["total"] > 50]
+print(report)
+result = {"top": top, "big": big_orders, "count": len(orders)}
+`
+
+func getenv(k string) string { return os.Getenv(k) }
