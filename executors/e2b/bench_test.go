@@ -1,0 +1,131 @@
+package e2b
+
+import (
+	"context"
+	"net/http"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// BenchmarkTransportRoundTrip is the fake's raw round trip: one SendInput
+// to a python3 that echoes lines, and the line back as a data event on the
+// Start stream. The executor's overhead is BenchmarkExecuteTrivial minus
+// this.
+func BenchmarkTransportRoundTrip(b *testing.B) {
+	f := newFake(b)
+	ctx := context.Background()
+	a := newAPI(f.URL, f.APIKey, http.DefaultClient)
+	info, err := a.create(ctx, createRequest{TemplateID: "base", Timeout: 600, Secure: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.kill(ctx, info.SandboxID)
+	ev := newEnvd(f.URL, "49983-"+info.SandboxID+"."+f.Domain, info.EnvdAccessToken, http.DefaultClient)
+	st, err := ev.startProcess(ctx, processConfig{Cmd: "python3", Args: []string{"-u", "-c", "import sys\nfor l in sys.stdin: sys.stdout.write(l)"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	if !st.Receive() || st.Msg().Event.Start == nil {
+		b.Fatal("no start event", st.Err())
+	}
+	pid := st.Msg().Event.Start.Pid
+	line := []byte(`{"op":"exec","id":1,"code":"1"}` + "\n")
+	b.ResetTimer()
+	for range b.N {
+		if err := ev.input(ctx, pid, line); err != nil {
+			b.Fatal(err)
+		}
+		got := 0
+		for got < len(line) && st.Receive() {
+			if d := st.Msg().Event.Data; d != nil {
+				got += len(d.Stdout)
+			}
+		}
+		if got != len(line) {
+			b.Fatal("echo lost", st.Err())
+		}
+	}
+}
+
+// BenchmarkExecuteTrivial is one Execute of "1" through the whole
+// executor (runner.Host, Session, SendInput, the stream, the runner).
+func BenchmarkExecuteTrivial(b *testing.B) {
+	f := newFake(b)
+	e := newExec(b, f, options(f))
+	benchExecute(b, e)
+}
+
+// BenchmarkExecuteTrivialChildFake is BenchmarkExecuteTrivial with the
+// fake in another process, as a real service would be.
+func BenchmarkExecuteTrivialChildFake(b *testing.B) {
+	e, err := New(childFake(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	benchExecute(b, e)
+}
+
+func benchExecute(b *testing.B, e *Executor) {
+	ok(b, e, "1")
+	ctx := context.Background()
+	b.ResetTimer()
+	for range b.N {
+		res, err := e.Execute(ctx, "1")
+		if err != nil || res.Err != nil || res.Value != int64(1) {
+			b.Fatal(err, res.Err)
+		}
+	}
+}
+
+// BenchmarkStart is creating a sandbox and the runner's handshake against
+// the fake (a local python3 start: E2B's own start latency is not in it).
+func BenchmarkStart(b *testing.B) {
+	f := newFake(b)
+	for range b.N {
+		e, err := New(options(f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := e.Start(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		e.Close()
+	}
+}
+
+// BenchmarkMemoryPerSandbox reports the Go heap and goroutines one live
+// sandbox client holds; the fake (and its python3) runs in a child process
+// and is not counted.
+func BenchmarkMemoryPerSandbox(b *testing.B) {
+	opts := childFake(b)
+	const n = 8
+	for range b.N {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		g0 := runtime.NumGoroutine()
+		var es []*Executor
+		for range n {
+			e, err := New(opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := e.Start(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			es = append(es, e)
+		}
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/n, "heap-B/sandbox")
+		b.ReportMetric(float64(runtime.NumGoroutine()-g0)/n, "goroutines/sandbox")
+		for _, e := range es {
+			e.Close()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
