@@ -1,0 +1,147 @@
+package serve
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/starlarkagent"
+)
+
+// State is the state of a run (see API.md).
+type State string
+
+// The states of a run.
+const (
+	StateQueued      State = "queued"
+	StateRunning     State = "running"
+	StateSuccess     State = "success"
+	StateMaxSteps    State = "max_steps"
+	StateError       State = "error"
+	StateCancelled   State = "cancelled"
+	StateInterrupted State = "interrupted"
+)
+
+// Final reports whether a run in state s has ended.
+func (s State) Final() bool { return s != StateQueued && s != StateRunning }
+
+// storedEvent is one event of a run as it is stored and streamed.
+type storedEvent struct {
+	ID   int64
+	Type string
+	Data json.RawMessage
+}
+
+// The data of each event type (API.md, "Event types").
+type (
+	stateEvent struct {
+		State State     `json:"state"`
+		Time  time.Time `json:"time"`
+	}
+	taskEvent struct {
+		Task           string         `json:"task"`
+		AdditionalArgs map[string]any `json:"additional_args,omitempty"`
+	}
+	deltaEvent struct {
+		Step    int    `json:"step"`
+		Content string `json:"content"`
+	}
+	codeEvent struct {
+		Step int    `json:"step"`
+		Code string `json:"code"`
+	}
+	toolCallEvent struct {
+		Step      int            `json:"step"`
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+		Result    any            `json:"result,omitempty"`
+		Error     string         `json:"error,omitempty"`
+		Duration  float64        `json:"duration"`
+	}
+	observationEvent struct {
+		Step int    `json:"step"`
+		Text string `json:"text"`
+	}
+	errorEvent struct {
+		Step    int                     `json:"step"`
+		Kind    starlarkagent.ErrorKind `json:"kind"`
+		Type    string                  `json:"type,omitempty"`
+		Message string                  `json:"message"`
+		Line    int                     `json:"line,omitempty"`
+		Source  string                  `json:"source,omitempty"`
+	}
+	finalAnswerEvent struct {
+		Output any `json:"output"`
+	}
+	endEvent struct {
+		State      State           `json:"state"`
+		Output     any             `json:"output"`
+		Error      string          `json:"error,omitempty"`
+		TokenUsage providers.Usage `json:"token_usage"`
+		Timing     timingJSON      `json:"timing"`
+		Steps      int             `json:"steps"`
+	}
+)
+
+// timingJSON is starlarkagent.Timing's JSON, for timings the server makes.
+type timingJSON struct {
+	Start    time.Time `json:"start_time"`
+	End      time.Time `json:"end_time"`
+	Duration float64   `json:"duration"`
+}
+
+func timingOf(start, end time.Time) timingJSON {
+	return timingJSON{Start: start.UTC(), End: end.UTC(), Duration: end.Sub(start).Seconds()}
+}
+
+// stepJSON encodes a step as the agent's JSON does, tagged with its type,
+// without the model inputs (they repeat the whole conversation).
+func stepJSON(s starlarkagent.Step) (json.RawMessage, error) {
+	steps, err := resultSteps(&starlarkagent.RunResult{Steps: []starlarkagent.Step{lean(s)}})
+	if err != nil {
+		return nil, err
+	}
+	return steps[0], nil
+}
+
+// resultSteps encodes the steps of res through RunResult's own JSON,
+// which tags each with its type (the tagging is not exported by itself).
+func resultSteps(res *starlarkagent.RunResult) ([]json.RawMessage, error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	var j struct {
+		Steps []json.RawMessage `json:"steps"`
+	}
+	if err := json.Unmarshal(b, &j); err != nil {
+		return nil, err
+	}
+	return j.Steps, nil
+}
+
+// lean returns s without its model inputs, copied rather than changed:
+// the agent's memory shares its steps.
+func lean(s starlarkagent.Step) starlarkagent.Step {
+	switch s := s.(type) {
+	case *starlarkagent.ActionStep:
+		c := *s
+		c.ModelInput = nil
+		return &c
+	case *starlarkagent.PlanningStep:
+		c := *s
+		c.ModelInput = nil
+		return &c
+	}
+	return s
+}
+
+// leanResult is res with lean steps, for storing and answering.
+func leanResult(res *starlarkagent.RunResult) *starlarkagent.RunResult {
+	c := *res
+	c.Steps = make([]starlarkagent.Step, len(res.Steps))
+	for i, s := range res.Steps {
+		c.Steps[i] = lean(s)
+	}
+	return &c
+}

@@ -1,0 +1,326 @@
+package serve
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/starlarkagent"
+)
+
+// run is a run that has not left memory yet: queued, running, or ended
+// with its last event not yet committed. Its events are kept here in full,
+// so that a client connecting late gets them all without a database read
+// racing the writer.
+type run struct {
+	id      string
+	task    string
+	req     RunRequest
+	created time.Time
+
+	// cancel stops the run, queued or running; its cause says why
+	// (errCancelled, errShutdown).
+	cancel context.CancelCauseFunc
+	ctx    context.Context
+
+	mu      sync.Mutex
+	state   State
+	started time.Time
+	ended   time.Time
+	errText string
+	events  []storedEvent
+	changed chan struct{} // closed and replaced when an event is added
+	result  json.RawMessage
+	summary endEvent
+	stepN   int
+}
+
+var (
+	errCancelled = errors.New("cancelled")
+	errShutdown  = errors.New("the server is shutting down")
+)
+
+// newRunID returns "r_" and 26 base-32 characters: 48 bits of
+// milliseconds (so that ids sort by creation time) and 80 random bits (so
+// that they cannot be guessed).
+func newRunID(now time.Time) string {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(now.UnixMilli())<<16)
+	rand.Read(b[6:])
+	const alphabet = "0123456789abcdefghjkmnpqrstvwxyz" // Crockford's, lower case
+	var out [26]byte
+	// 128 bits as 26 5-bit groups (the first holds 3 bits).
+	hi, lo := binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])
+	for i := 25; i >= 0; i-- {
+		out[i] = alphabet[lo&31]
+		lo = lo>>5 | hi<<59
+		hi >>= 5
+	}
+	return "r_" + string(out[:])
+}
+
+// validRunID reports whether id has the shape newRunID gives, so that
+// junk never reaches the database.
+func validRunID(id string) bool {
+	if len(id) != 28 || !strings.HasPrefix(id, "r_") {
+		return false
+	}
+	for _, c := range id[2:] {
+		if !strings.ContainsRune("0123456789abcdefghjkmnpqrstvwxyz", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// add appends an event, stores it and wakes the watchers.
+func (s *Server) add(r *run, typ string, data any) {
+	b, err := json.Marshal(data)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"error": "event not representable as JSON: " + err.Error()})
+	}
+	r.mu.Lock()
+	ev := storedEvent{ID: int64(len(r.events) + 1), Type: typ, Data: b}
+	r.events = append(r.events, ev)
+	close(r.changed)
+	r.changed = make(chan struct{})
+	r.mu.Unlock()
+	s.store.addEvent(r.id, ev)
+}
+
+// since returns the events after id, whether the run has ended (and all
+// its events are in the list), and a channel closed at the next event.
+func (r *run) since(id int64) ([]storedEvent, bool, <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []storedEvent
+	if id < int64(len(r.events)) {
+		out = r.events[max(id, 0):]
+	}
+	return out, r.state.Final(), r.changed
+}
+
+// execute runs r from the queue to its end. It never panics: a failure of
+// one run must not take the others down.
+func (s *Server) execute(r *run) {
+	defer s.runs.Done()
+	var res *starlarkagent.RunResult
+	state := StateError
+	var errText string
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("run panicked", "run", r.id, "panic", p, "stack", string(debug.Stack()))
+			state, errText, res = StateError, fmt.Sprintf("internal error: %v (the server log has the stack)", p), nil
+		}
+		s.finish(r, state, errText, res)
+	}()
+
+	// Wait for a slot.
+	if r.ctx.Err() != nil {
+		state, errText = s.stoppedState(r), s.stoppedWhy(r, "queued")
+		return
+	}
+	s.metrics.inFlight.WithLabelValues(string(StateQueued)).Inc()
+	select {
+	case s.slots <- struct{}{}:
+	case <-r.ctx.Done():
+		s.metrics.inFlight.WithLabelValues(string(StateQueued)).Dec()
+		state, errText = s.stoppedState(r), s.stoppedWhy(r, "queued")
+		return
+	}
+	s.metrics.inFlight.WithLabelValues(string(StateQueued)).Dec()
+	defer func() { <-s.slots }()
+	s.metrics.inFlight.WithLabelValues(string(StateRunning)).Inc()
+	defer s.metrics.inFlight.WithLabelValues(string(StateRunning)).Dec()
+
+	now := time.Now()
+	r.mu.Lock()
+	r.state, r.started = StateRunning, now
+	r.mu.Unlock()
+	s.store.setRunning(r.id, now)
+	s.add(r, "state", stateEvent{State: StateRunning, Time: now.UTC()})
+	// The agent keeps the task step to itself (no StepEnd): say it here.
+	s.add(r, "task", taskEvent{Task: r.task, AdditionalArgs: r.req.AdditionalArgs})
+
+	ctx := r.ctx
+	if s.opts.RunTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, s.opts.RunTimeout, fmt.Errorf("the run timeout (%s) was reached", s.opts.RunTimeout))
+		defer cancel()
+	}
+	var modelID string
+	agent, err := s.opts.NewAgent(ctx, AgentRequest{
+		RunID:   r.id,
+		Task:    r.task,
+		Imports: r.req.Imports,
+		WrapModel: func(m providers.Model) providers.Model {
+			modelID = m.ModelID()
+			return s.metrics.timed(m)
+		},
+		SandboxStarts: func(executor string, starts int) {
+			if starts > 0 {
+				s.metrics.sandboxStarts.WithLabelValues(executor).Add(float64(starts))
+			}
+			if starts > 1 {
+				s.metrics.sandboxRe.WithLabelValues(executor).Add(float64(starts - 1))
+			}
+		},
+	})
+	if err != nil {
+		errText = "could not build the agent: " + err.Error()
+		if ctx.Err() != nil {
+			state, errText = s.stoppedState(r), s.stoppedWhy(r, "starting")
+		}
+		return
+	}
+	defer func() {
+		// Closing the agent closes its executors: no sandbox outlives
+		// its run.
+		if err := agent.Close(); err != nil {
+			s.log.Warn("closing the run's agent", "run", r.id, "error", err)
+		}
+	}()
+
+	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs}
+	for ev := range agent.Stream(ctx, r.task, opts) {
+		switch ev := ev.(type) {
+		case *starlarkagent.ModelDelta:
+			s.add(r, "delta", deltaEvent{Step: ev.Step, Content: ev.Content})
+		case *starlarkagent.CodeAction:
+			s.add(r, "code", codeEvent{Step: ev.Step, Code: ev.Code})
+		case *starlarkagent.ToolCallEvent:
+			c := ev.Call
+			s.add(r, "tool_call", toolCallEvent{Step: ev.Step, Name: c.Name, Arguments: c.Arguments, Result: c.Result, Error: c.Error, Duration: c.Duration.Seconds()})
+		case *starlarkagent.Observation:
+			s.add(r, "observation", observationEvent{Step: ev.Step, Text: ev.Text})
+		case *starlarkagent.StepEnd:
+			s.stepEnded(r, modelID, ev.Step)
+		case *starlarkagent.FinalAnswer:
+			s.add(r, "final_answer", finalAnswerEvent{Output: ev.Output})
+		case *starlarkagent.RunEnd:
+			res = ev.Result
+		}
+	}
+	if res == nil {
+		errText = "the agent ended without a result"
+		return
+	}
+	switch {
+	case res.Err == nil && res.State == starlarkagent.StateSuccess:
+		state = StateSuccess
+	case res.Err == nil && res.State == starlarkagent.StateMaxSteps:
+		state = StateMaxSteps
+	case r.ctx.Err() != nil:
+		state, errText = s.stoppedState(r), s.stoppedWhy(r, "running")
+	default:
+		state = StateError
+		if res.Err != nil {
+			errText = res.Err.Error()
+		}
+		if c := context.Cause(ctx); c != nil && ctx.Err() != nil {
+			errText = c.Error()
+		}
+	}
+}
+
+// stepEnded reports a step: its error first (if any), then the step.
+func (s *Server) stepEnded(r *run, modelID string, st starlarkagent.Step) {
+	s.metrics.step(modelID, st)
+	switch st := st.(type) {
+	case *starlarkagent.TaskStep:
+		return // sent as the task event when the run started
+	case *starlarkagent.ActionStep:
+		if e := st.Error; e != nil {
+			s.add(r, "error", errorEvent{Step: st.Number, Kind: e.Kind, Type: e.Type, Message: e.Message, Line: e.Line, Source: e.Source})
+		}
+	}
+	data, err := stepJSON(st)
+	if err != nil {
+		data, _ = json.Marshal(map[string]string{"type": string(st.Kind()), "error": "step not representable as JSON: " + err.Error()})
+	}
+	s.add(r, "step", json.RawMessage(data))
+	r.mu.Lock()
+	r.stepN++
+	n := r.stepN
+	r.mu.Unlock()
+	s.store.addStep(r.id, n, string(st.Kind()), data)
+}
+
+// stoppedState is the state of a run its context stopped.
+func (s *Server) stoppedState(r *run) State {
+	if errors.Is(context.Cause(r.ctx), errShutdown) {
+		return StateInterrupted
+	}
+	return StateCancelled
+}
+
+func (s *Server) stoppedWhy(r *run, while string) string {
+	if errors.Is(context.Cause(r.ctx), errShutdown) {
+		return "the server shut down while the run was " + while
+	}
+	return "cancelled by POST /v1/runs/" + r.id + "/cancel while the run was " + while
+}
+
+// finish records how r ended, with its end event, and lets it leave
+// memory once that is committed.
+func (s *Server) finish(r *run, state State, errText string, res *starlarkagent.RunResult) {
+	now := time.Now()
+	r.mu.Lock()
+	start := r.started
+	r.mu.Unlock()
+	if start.IsZero() {
+		start = r.created
+	}
+	end := endEvent{State: state, Error: errText, Timing: timingOf(start, now)}
+	rec := &runRecord{ID: r.id, State: state, EndedAt: now, Error: errText}
+	if res != nil {
+		lr := leanResult(res)
+		if b, err := json.Marshal(lr); err == nil {
+			rec.Result = b
+		} else {
+			s.log.Error("run result not representable as JSON", "run", r.id, "error", err)
+		}
+		end.Output, end.TokenUsage = res.Output, res.TokenUsage
+		end.Timing = timingJSON{Start: res.Timing.Start.UTC(), End: res.Timing.End.UTC(), Duration: res.Timing.Duration().Seconds()}
+		end.Steps = len(res.Steps)
+		rec.Steps, rec.Input, rec.Output = end.Steps, res.TokenUsage.InputTokens, res.TokenUsage.OutputTokens
+	}
+	rec.Duration = end.Timing.Duration
+	// The state turns final with the end event, under one lock, so that a
+	// watcher that sees the final state also has the end event.
+	b, _ := json.Marshal(end)
+	r.mu.Lock()
+	ev := storedEvent{ID: int64(len(r.events) + 1), Type: "end", Data: b}
+	r.events = append(r.events, ev)
+	r.state, r.ended, r.errText, r.result, r.summary = state, now, errText, rec.Result, end
+	close(r.changed)
+	r.changed = make(chan struct{})
+	r.mu.Unlock()
+	s.store.addEvent(r.id, ev)
+	s.store.finishRun(rec)
+
+	s.metrics.runs.WithLabelValues(string(state)).Inc()
+	s.metrics.runDuration.WithLabelValues(string(state)).Observe(end.Timing.Duration)
+	s.observeDuration(now.Sub(start))
+	s.log.Info("run ended", "run", r.id, "state", state, "error", errText, "duration", now.Sub(start))
+
+	// Leave memory once the end event is committed: from then on the
+	// database has every event.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.store.Flush(ctx); err != nil && !errors.Is(err, errStoreClosed) {
+		s.log.Error("store: flush", "run", r.id, "error", err)
+	}
+	s.mu.Lock()
+	delete(s.active, r.id)
+	s.mu.Unlock()
+	r.cancel(nil)
+}

@@ -1,0 +1,105 @@
+package serve
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// keepAlive is how often an idle event stream gets a comment line, so
+// that proxies do not close it.
+var keepAlive = 15 * time.Second
+
+// events streams a run's events as server-sent events: those after the
+// client's Last-Event-ID (all of them without one), then the live ones,
+// until the run's end event.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	id, rn, ok := s.lookup(w, r)
+	if !ok {
+		return
+	}
+	after := int64(0)
+	last := r.Header.Get("Last-Event-ID")
+	if last == "" {
+		last = r.URL.Query().Get("last_event_id")
+	}
+	if last != "" {
+		n, err := strconv.ParseInt(last, 10, 64)
+		if err != nil || n < 0 {
+			writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("Last-Event-ID must be the id of an event (a number), not %q", clip(last, 30)))
+			return
+		}
+		after = n
+	}
+	if rn == nil {
+		if _, err := s.store.getRun(r.Context(), id); err != nil {
+			if errors.Is(err, errNoRun) {
+				notFound(w, id)
+			} else {
+				writeError(w, http.StatusInternalServerError, "internal", "reading the run: "+err.Error())
+			}
+			return
+		}
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	bw := bufio.NewWriterSize(w, 16<<10)
+	send := func(evs []storedEvent) error {
+		for _, ev := range evs {
+			fmt.Fprintf(bw, "id: %d\nevent: %s\ndata: %s\n\n", ev.ID, ev.Type, ev.Data)
+			after = ev.ID
+		}
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		// A stream may outlive the server's write timeout; each write
+		// gets a deadline of its own instead.
+		rc.SetWriteDeadline(time.Now().Add(time.Minute))
+		return rc.Flush()
+	}
+	if rn == nil {
+		// The run has ended and left memory: the database has every
+		// event, the end event last.
+		for {
+			evs, err := s.store.events(r.Context(), id, after, 500)
+			if err != nil || len(evs) == 0 {
+				return
+			}
+			if send(evs) != nil {
+				return
+			}
+		}
+	}
+	// Say hello at once, so that the client knows the stream is open.
+	fmt.Fprint(bw, ": star-agent run "+id+"\n\n")
+	tick := time.NewTicker(keepAlive)
+	defer tick.Stop()
+	for {
+		evs, ended, changed := rn.since(after)
+		if err := send(evs); err != nil {
+			return
+		}
+		if ended && len(evs) == 0 {
+			return
+		}
+		if ended {
+			continue // send the rest, then stop
+		}
+		select {
+		case <-changed:
+		case <-tick.C:
+			fmt.Fprint(bw, ": keep-alive\n\n")
+		case <-r.Context().Done():
+			return
+		case <-s.quit:
+			return
+		}
+	}
+}

@@ -1,0 +1,604 @@
+package serve
+
+import (
+	"context"
+	"database/sql"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // the "sqlite" driver, pure Go
+)
+
+// The store keeps runs in SQLite: their requests, states, events, steps
+// and results, so that history and every run's event stream survive a
+// restart.
+//
+// Writes go through one goroutine, which owns the only writing connection
+// and commits whatever is pending in one transaction (a group commit).
+// SQLite takes one writer at a time anyway; many goroutines writing would
+// queue on its lock (and time out as SQLITE_BUSY under load), while one
+// writer turns the events of hundreds of concurrent runs into a few
+// commits a second, keeps each run's events in order without locking, and
+// never makes a run wait for the disk: the live stream is served from
+// memory (see run) and a run leaves memory only once its last event is
+// committed. Reads use a pool of their own; in WAL mode they neither block
+// nor are blocked by the writer. A ":memory:" database has one connection
+// shared by both, since every connection to it would be another database.
+
+// schema holds the migrations, in order: schema[i] moves the database
+// from version i to i+1 (PRAGMA user_version). Append, never edit.
+var schema = []string{
+	// 1: runs, their events and steps.
+	`CREATE TABLE runs (
+		seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+		id         TEXT NOT NULL UNIQUE,
+		task       TEXT NOT NULL,
+		request    TEXT NOT NULL,
+		state      TEXT NOT NULL,
+		created_at TEXT NOT NULL,
+		started_at TEXT,
+		ended_at   TEXT,
+		error      TEXT,
+		result     TEXT,
+		steps         INTEGER,
+		input_tokens  INTEGER,
+		output_tokens INTEGER,
+		duration      REAL
+	);
+	CREATE TABLE events (
+		run_id TEXT NOT NULL,
+		id     INTEGER NOT NULL,
+		type   TEXT NOT NULL,
+		data   TEXT NOT NULL,
+		PRIMARY KEY (run_id, id)
+	) WITHOUT ROWID;
+	CREATE TABLE steps (
+		run_id TEXT NOT NULL,
+		n      INTEGER NOT NULL,
+		type   TEXT NOT NULL,
+		data   TEXT NOT NULL,
+		PRIMARY KEY (run_id, n)
+	) WITHOUT ROWID;
+	CREATE INDEX runs_state ON runs (state) WHERE state IN ('queued', 'running');`,
+}
+
+// Store is the SQLite database of a server.
+type Store struct {
+	r, w *sql.DB
+	log  *slog.Logger
+
+	ops     chan storeOp
+	stop    chan struct{}
+	stopped chan struct{}
+
+	closeOnce sync.Once
+	mu        sync.Mutex // guards closed
+	closed    bool
+}
+
+// storeOp is one write. done, when set, receives its outcome once it is
+// committed (or failed).
+type storeOp struct {
+	what string
+	do   func(tx *sql.Tx) error
+	done chan error
+}
+
+// errStoreClosed is returned for writes after Close.
+var errStoreClosed = errors.New("store: closed")
+
+// DefaultDBPath is where runs are kept unless --db says otherwise:
+// star-agent/runs.db under $XDG_DATA_HOME, or ~/.local/share.
+func DefaultDBPath() (string, error) {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "star-agent", "runs.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no data directory for the run database (%v): pass --db PATH or --db :memory:", err)
+	}
+	return filepath.Join(home, ".local", "share", "star-agent", "runs.db"), nil
+}
+
+// OpenStore opens (creating it if needed) the database at path, or an
+// in-memory one for ":memory:", brings its schema up to date, and marks
+// the runs that were queued or running when the previous process stopped
+// as interrupted, with an end event.
+func OpenStore(path string, log *slog.Logger) (*Store, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := &Store{log: log, ops: make(chan storeOp, 4096), stop: make(chan struct{}), stopped: make(chan struct{})}
+	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
+	if path == ":memory:" {
+		db, err := sql.Open("sqlite", "file::memory:?"+pragmas)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		db.SetMaxOpenConns(1)
+		db.SetConnMaxIdleTime(0)
+		db.SetConnMaxLifetime(0)
+		s.r, s.w = db, db
+	} else {
+		if dir := filepath.Dir(path); dir != "" {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return nil, fmt.Errorf("store: %w (pass --db PATH with a writable directory)", err)
+			}
+		}
+		dsn := "file:" + path + "?" + pragmas + "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
+		w, err := sql.Open("sqlite", dsn)
+		if err != nil {
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		w.SetMaxOpenConns(1)
+		r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("store: %w", err)
+		}
+		r.SetMaxOpenConns(8)
+		s.r, s.w = r, w
+	}
+	if err := s.migrate(); err != nil {
+		s.closeDBs()
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	if err := s.recover(); err != nil {
+		s.closeDBs()
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	go s.writer()
+	return s, nil
+}
+
+func (s *Store) closeDBs() {
+	s.w.Close()
+	if s.r != s.w {
+		s.r.Close()
+	}
+}
+
+// migrate applies the migrations the database lacks, each in a
+// transaction with its version bump.
+func (s *Store) migrate() error {
+	ctx := context.Background()
+	var version int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("read schema version: %w (is it an SQLite database?)", err)
+	}
+	if version > len(schema) {
+		return fmt.Errorf("the database has schema version %d, newer than this star-agent knows (%d): upgrade star-agent or use another --db", version, len(schema))
+	}
+	for v := version; v < len(schema); v++ {
+		tx, err := s.w.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(schema[v]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration to version %d: %w", v+1, err)
+		}
+		if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration to version %d: %w", v+1, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migration to version %d: %w", v+1, err)
+		}
+	}
+	return nil
+}
+
+// recover ends the runs a previous process left queued or running.
+func (s *Store) recover() error {
+	ctx := context.Background()
+	rows, err := s.w.QueryContext(ctx, `SELECT id, state, created_at, started_at FROM runs WHERE state IN ('queued', 'running')`)
+	if err != nil {
+		return err
+	}
+	type open struct {
+		id, state, created string
+		started            sql.NullString
+	}
+	var runs []open
+	for rows.Next() {
+		var o open
+		if err := rows.Scan(&o.id, &o.state, &o.created, &o.started); err != nil {
+			rows.Close()
+			return err
+		}
+		runs = append(runs, o)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	now := time.Now().UTC()
+	for _, o := range runs {
+		msg := fmt.Sprintf("the server stopped while the run was %s", o.state)
+		start, _ := time.Parse(time.RFC3339Nano, o.created)
+		if o.started.Valid {
+			start, _ = time.Parse(time.RFC3339Nano, o.started.String)
+		}
+		end := endEvent{State: StateInterrupted, Error: msg, Timing: timingOf(start, now)}
+		data, _ := json.Marshal(end)
+		tx, err := s.w.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		var last int64
+		if err := tx.QueryRow(`SELECT coalesce(max(id), 0) FROM events WHERE run_id = ?`, o.id).Scan(&last); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if _, err := tx.Exec(`INSERT INTO events (run_id, id, type, data) VALUES (?, ?, 'end', ?)`, o.id, last+1, string(data)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if _, err := tx.Exec(`UPDATE runs SET state = ?, error = ?, ended_at = ? WHERE id = ?`, StateInterrupted, msg, formatTime(now), o.id); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		s.log.Warn("run interrupted by the previous shutdown", "run", o.id, "state", o.state)
+	}
+	return nil
+}
+
+// writer commits the pending writes in batches until Close.
+func (s *Store) writer() {
+	defer close(s.stopped)
+	batch := make([]storeOp, 0, 512)
+	for {
+		batch = batch[:0]
+		select {
+		case op := <-s.ops:
+			batch = append(batch, op)
+		case <-s.stop:
+			// Drain what was queued before Close.
+			for {
+				select {
+				case op := <-s.ops:
+					batch = append(batch, op)
+					continue
+				default:
+				}
+				break
+			}
+			s.commit(batch)
+			return
+		}
+	fill:
+		for len(batch) < cap(batch) {
+			select {
+			case op := <-s.ops:
+				batch = append(batch, op)
+			default:
+				break fill
+			}
+		}
+		s.commit(batch)
+	}
+}
+
+// commit runs a batch in one transaction. If that fails, each op is
+// retried alone so that one bad write does not lose the others.
+func (s *Store) commit(batch []storeOp) {
+	if len(batch) == 0 {
+		return
+	}
+	err := s.inTx(func(tx *sql.Tx) error {
+		for _, op := range batch {
+			if err := op.do(tx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil || len(batch) == 1 {
+		for _, op := range batch {
+			if err != nil {
+				s.log.Error("store: write failed", "what", op.what, "error", err)
+			}
+			if op.done != nil {
+				op.done <- err
+			}
+		}
+		return
+	}
+	for _, op := range batch {
+		s.commit([]storeOp{op})
+	}
+}
+
+func (s *Store) inTx(f func(tx *sql.Tx) error) error {
+	tx, err := s.w.Begin()
+	if err != nil {
+		return err
+	}
+	if err := f(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// enqueue hands op to the writer; with wait, it returns op's outcome.
+func (s *Store) enqueue(ctx context.Context, op storeOp, wait bool) error {
+	if wait {
+		op.done = make(chan error, 1)
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return errStoreClosed
+	}
+	// Sent under the lock so that Close cannot stop the writer between
+	// the check and the send; the writer never takes the lock.
+	select {
+	case s.ops <- op:
+	case <-ctx.Done():
+		s.mu.Unlock()
+		return ctx.Err()
+	}
+	s.mu.Unlock()
+	if !wait {
+		return nil
+	}
+	select {
+	case err := <-op.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Flush waits until every write enqueued before it is committed.
+func (s *Store) Flush(ctx context.Context) error {
+	return s.enqueue(ctx, storeOp{what: "flush", do: func(*sql.Tx) error { return nil }}, true)
+}
+
+// Close commits the pending writes and closes the database.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		s.mu.Unlock()
+		close(s.stop)
+		<-s.stopped
+		if s.r != s.w {
+			s.r.Close()
+		}
+		// Checkpoint the WAL into the database file on the way out.
+		s.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		s.w.Close()
+	})
+	return nil
+}
+
+// Ping checks that the database answers a read.
+func (s *Store) Ping(ctx context.Context) error {
+	var n int
+	return s.r.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n)
+}
+
+// runRecord is a run as stored.
+type runRecord struct {
+	Seq       int64
+	ID        string
+	Task      string
+	Request   json.RawMessage
+	State     State
+	CreatedAt time.Time
+	StartedAt time.Time
+	EndedAt   time.Time
+	Error     string
+	Result    json.RawMessage // the RunResult, once ended
+	Steps     int
+	Input     int
+	Output    int
+	Duration  float64
+}
+
+func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return formatTime(t)
+}
+
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// createRun stores a new run and waits for the commit.
+func (s *Store) createRun(ctx context.Context, r *runRecord) error {
+	return s.enqueue(ctx, storeOp{what: "create run " + r.ID, do: func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO runs (id, task, request, state, created_at) VALUES (?, ?, ?, ?, ?)`,
+			r.ID, r.Task, string(r.Request), r.State, formatTime(r.CreatedAt))
+		return err
+	}}, true)
+}
+
+// addEvent stores an event of a run.
+func (s *Store) addEvent(id string, ev storedEvent) {
+	s.enqueue(context.Background(), storeOp{what: "event of " + id, do: func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO events (run_id, id, type, data) VALUES (?, ?, ?, ?)`, id, ev.ID, ev.Type, string(ev.Data))
+		return err
+	}}, false)
+}
+
+// addStep stores a step of a run.
+func (s *Store) addStep(id string, n int, typ string, data []byte) {
+	s.enqueue(context.Background(), storeOp{what: "step of " + id, do: func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO steps (run_id, n, type, data) VALUES (?, ?, ?, ?)`, id, n, typ, string(data))
+		return err
+	}}, false)
+}
+
+// setRunning records that a run started.
+func (s *Store) setRunning(id string, at time.Time) {
+	s.enqueue(context.Background(), storeOp{what: "start of " + id, do: func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE runs SET state = ?, started_at = ? WHERE id = ?`, StateRunning, formatTime(at), id)
+		return err
+	}}, false)
+}
+
+// finishRun records how a run ended.
+func (s *Store) finishRun(r *runRecord) {
+	s.enqueue(context.Background(), storeOp{what: "end of " + r.ID, do: func(tx *sql.Tx) error {
+		var result any
+		if len(r.Result) > 0 {
+			result = string(r.Result)
+		}
+		_, err := tx.Exec(`UPDATE runs SET state = ?, ended_at = ?, error = ?, result = ?, steps = ?, input_tokens = ?, output_tokens = ?, duration = ? WHERE id = ?`,
+			r.State, formatTime(r.EndedAt), nullString(r.Error), result, r.Steps, r.Input, r.Output, r.Duration, r.ID)
+		return err
+	}}, false)
+}
+
+const runColumns = `seq, id, task, request, state, created_at, started_at, ended_at, error, result, steps, input_tokens, output_tokens, duration`
+
+type scanner interface{ Scan(dest ...any) error }
+
+func scanRun(sc scanner, withResult bool) (*runRecord, error) {
+	var r runRecord
+	var request, created string
+	var started, ended, errText, result sql.NullString
+	var steps, in, out sql.NullInt64
+	var dur sql.NullFloat64
+	if err := sc.Scan(&r.Seq, &r.ID, &r.Task, &request, &r.State, &created, &started, &ended, &errText, &result, &steps, &in, &out, &dur); err != nil {
+		return nil, err
+	}
+	r.Request = json.RawMessage(request)
+	r.CreatedAt, _ = time.Parse(time.RFC3339Nano, created)
+	if started.Valid {
+		r.StartedAt, _ = time.Parse(time.RFC3339Nano, started.String)
+	}
+	if ended.Valid {
+		r.EndedAt, _ = time.Parse(time.RFC3339Nano, ended.String)
+	}
+	r.Error = errText.String
+	if withResult && result.Valid {
+		r.Result = json.RawMessage(result.String)
+	}
+	r.Steps, r.Input, r.Output, r.Duration = int(steps.Int64), int(in.Int64), int(out.Int64), dur.Float64
+	return &r, nil
+}
+
+// errNoRun is returned for an unknown run id.
+var errNoRun = errors.New("no such run")
+
+// getRun reads a run with its result.
+func (s *Store) getRun(ctx context.Context, id string) (*runRecord, error) {
+	r, err := scanRun(s.r.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id), true)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errNoRun
+	}
+	return r, err
+}
+
+// lastEventID is the id of a run's last stored event.
+func (s *Store) lastEventID(ctx context.Context, id string) (int64, error) {
+	var n int64
+	err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM events WHERE run_id = ?`, id).Scan(&n)
+	return n, err
+}
+
+// listRuns reads up to limit runs older than the cursor, newest first,
+// without their results, and the cursor of the next page ("" at the end).
+func (s *Store) listRuns(ctx context.Context, cursor string, limit int) ([]*runRecord, string, error) {
+	before := int64(1<<63 - 1)
+	if cursor != "" {
+		seq, err := decodeCursor(cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		before = seq
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT `+runColumns+` FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?`, before, limit+1)
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	var out []*runRecord
+	for rows.Next() {
+		r, err := scanRun(rows, false)
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		next = encodeCursor(out[len(out)-1].Seq)
+	}
+	return out, next, nil
+}
+
+// errBadCursor is returned for a cursor this server did not write.
+var errBadCursor = errors.New("bad cursor")
+
+func encodeCursor(seq int64) string {
+	var b [9]byte
+	b[0] = 1 // version
+	binary.BigEndian.PutUint64(b[1:], uint64(seq))
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+func decodeCursor(c string) (int64, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || len(b) != 9 || b[0] != 1 {
+		return 0, errBadCursor
+	}
+	seq := int64(binary.BigEndian.Uint64(b[1:]))
+	if seq <= 0 {
+		return 0, errBadCursor
+	}
+	return seq, nil
+}
+
+// events reads up to limit events of a run after the given id.
+func (s *Store) events(ctx context.Context, id string, after int64, limit int) ([]storedEvent, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, type, data FROM events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?`, id, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []storedEvent
+	for rows.Next() {
+		var ev storedEvent
+		var data string
+		if err := rows.Scan(&ev.ID, &ev.Type, &data); err != nil {
+			return nil, err
+		}
+		ev.Data = json.RawMessage(data)
+		out = append(out, ev)
+	}
+	return out, rows.Err()
+}
+
+// isBusy reports whether err is SQLite's "database is locked".
+func isBusy(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked"))
+}
