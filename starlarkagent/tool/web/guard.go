@@ -39,8 +39,15 @@ func (e *RefusedError) Error() string {
 	default:
 		what = e.Reason
 	}
+	if !e.byAddress() {
+		return fmt.Sprintf("refused %s: %s; star-agent's web tools only fetch http and https URLs", e.URL, what)
+	}
 	return fmt.Sprintf("refused %s: %s; star-agent's web tools only reach public http(s) addresses (the operator can allow private ones with --allow-private-urls)", e.URL, what)
 }
+
+// byAddress says whether the refusal is for the destination (which
+// AllowPrivate lifts) rather than for the scheme.
+func (e *RefusedError) byAddress() bool { return e.Addr.IsValid() || e.Host != "" }
 
 // isLiteral says whether host is an address rather than a name, and if
 // so whether it is written as a is (127.0.0.1, not 2130706433).

@@ -160,6 +160,12 @@ func TestRefused(t *testing.T) {
 			t.Errorf("%s: %v; want a refusal", c.url, err)
 		}
 		msg := err.Error()
+		if strings.Contains(c.want, "scheme") {
+			if !strings.Contains(msg, c.want) || !strings.HasSuffix(msg, "; star-agent's web tools only fetch http and https URLs") {
+				t.Errorf("%s:\n got %s\nwant it to say %q, and that only http(s) is fetched", c.url, msg, c.want)
+			}
+			continue
+		}
 		if !strings.Contains(msg, c.want) || !strings.Contains(msg, "only reach public http(s) addresses") || !strings.Contains(msg, "--allow-private-urls") {
 			t.Errorf("%s:\n got %s\nwant it to say %q, that only public addresses are reached, and the flag", c.url, msg, c.want)
 		}

@@ -43,14 +43,14 @@ func newWebSearch(f *fetcher) (tool.Tool, error) {
 	return tool.New("web_search", desc, func(ctx context.Context, a searchArgs) (string, error) {
 		q := strings.TrimSpace(a.Query)
 		if q == "" {
-			return "", errors.New("web_search(): the query is empty; pass the words to search for")
+			return "", errors.New("the query is empty; pass the words to search for")
 		}
 		results, err := search(ctx, q)
 		if err != nil {
 			return "", err
 		}
 		if len(results) == 0 {
-			return "", fmt.Errorf("web_search(): no results for %q; try a shorter or broader query", q)
+			return "", fmt.Errorf("no results for %q; try a shorter or broader query", q)
 		}
 		if len(results) > f.opts.MaxResults {
 			results = results[:f.opts.MaxResults]
@@ -78,21 +78,21 @@ func (f *fetcher) duckDuckGo(ctx context.Context, q string) ([]Result, error) {
 	form := url.Values{"q": {q}, "b": {""}, "kl": {""}}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, f.opts.Endpoints.DuckDuckGo, strings.NewReader(form.Encode()))
 	if err != nil {
-		return nil, fmt.Errorf("web_search(): DuckDuckGo endpoint: %v", err)
+		return nil, fmt.Errorf("DuckDuckGo endpoint: %v", err)
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "text/html")
 	resp, err := f.do(req)
 	if err != nil {
-		return nil, fmt.Errorf("web_search(): %w", err)
+		return nil, err
 	}
 	// DuckDuckGo answers automated-looking traffic with 202 and a
 	// challenge page instead of results.
 	if resp.status == http.StatusAccepted || bytes.Contains(resp.body, []byte("anomaly-modal")) {
-		return nil, errors.New("web_search(): DuckDuckGo took the query for automated traffic and answered with a challenge page instead of results; wait a minute before searching again, or use another source (visit_webpage, wikipedia_search)")
+		return nil, errors.New("DuckDuckGo took the query for automated traffic and answered with a challenge page instead of results; wait a minute before searching again, or use another source (visit_webpage, wikipedia_search)")
 	}
 	if resp.status != http.StatusOK {
-		return nil, fmt.Errorf("web_search(): DuckDuckGo answered %d %s; try again later", resp.status, http.StatusText(resp.status))
+		return nil, fmt.Errorf("DuckDuckGo answered %d %s; try again later", resp.status, http.StatusText(resp.status))
 	}
 	return ParseDuckDuckGo(resp.body)
 }
@@ -105,7 +105,7 @@ func (f *fetcher) duckDuckGo(ctx context.Context, q string) ([]Result, error) {
 func ParseDuckDuckGo(page []byte) ([]Result, error) {
 	doc, err := html.Parse(bytes.NewReader(page))
 	if err != nil {
-		return nil, fmt.Errorf("web_search(): DuckDuckGo's page cannot be read: %v", err)
+		return nil, fmt.Errorf("DuckDuckGo's page cannot be read: %v", err)
 	}
 	var results []Result
 	var walk func(n *html.Node)
@@ -195,7 +195,7 @@ type braveError struct {
 func (f *fetcher) brave(ctx context.Context, q string) ([]Result, error) {
 	u, err := url.Parse(f.opts.Endpoints.Brave)
 	if err != nil {
-		return nil, fmt.Errorf("web_search(): Brave endpoint: %v", err)
+		return nil, fmt.Errorf("Brave endpoint: %v", err)
 	}
 	query := u.Query()
 	query.Set("q", q)
@@ -203,16 +203,16 @@ func (f *fetcher) brave(ctx context.Context, q string) ([]Result, error) {
 	u.RawQuery = query.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("web_search(): Brave endpoint: %v", err)
+		return nil, fmt.Errorf("Brave endpoint: %v", err)
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("X-Subscription-Token", f.opts.BraveAPIKey)
 	resp, err := f.do(req)
 	if err != nil {
-		return nil, fmt.Errorf("web_search(): %w", err)
+		return nil, err
 	}
 	if resp.truncated {
-		return nil, fmt.Errorf("web_search(): Brave Search's answer is larger than %d bytes", f.opts.MaxBytes)
+		return nil, fmt.Errorf("Brave Search's answer is larger than %d bytes", f.opts.MaxBytes)
 	}
 	if resp.status != http.StatusOK {
 		var e braveError
@@ -222,19 +222,19 @@ func (f *fetcher) brave(ctx context.Context, q string) ([]Result, error) {
 		}
 		switch resp.status {
 		case http.StatusUnauthorized, http.StatusForbidden:
-			return nil, fmt.Errorf("web_search(): Brave Search refused the API key (%s); searching will not work until the operator sets a valid BRAVE_API_KEY, so use other sources (visit_webpage, wikipedia_search)", detail)
+			return nil, fmt.Errorf("Brave Search refused the API key (%s); searching will not work until the operator sets a valid BRAVE_API_KEY, so use other sources (visit_webpage, wikipedia_search)", detail)
 		case http.StatusTooManyRequests:
 			wait := ""
 			if reset := strings.TrimSpace(strings.Split(resp.header.Get("X-RateLimit-Reset"), ",")[0]); reset != "" {
 				wait = " in " + reset + " s"
 			}
-			return nil, fmt.Errorf("web_search(): Brave Search's rate limit is reached (%s); search again%s, or use fewer searches", detail, wait)
+			return nil, fmt.Errorf("Brave Search's rate limit is reached (%s); search again%s, or use fewer searches", detail, wait)
 		}
-		return nil, fmt.Errorf("web_search(): Brave Search answered %d (%s); try again later", resp.status, detail)
+		return nil, fmt.Errorf("Brave Search answered %d (%s); try again later", resp.status, detail)
 	}
 	var a braveAnswer
 	if err := json.Unmarshal(resp.body, &a); err != nil {
-		return nil, fmt.Errorf("web_search(): Brave Search's answer is not the JSON expected: %v", err)
+		return nil, fmt.Errorf("Brave Search's answer is not the JSON expected: %v", err)
 	}
 	var out []Result
 	for _, r := range a.Web.Results {

@@ -53,7 +53,7 @@ Generic programming is a style of computer programming in which algorithms are w
 	}
 
 	_, err = call(t, search, map[string]any{"query": "zzqxv flurbnok"})
-	if err == nil || err.Error() != `web_search(): no results for "zzqxv flurbnok"; try a shorter or broader query` {
+	if err == nil || err.Error() != `no results for "zzqxv flurbnok"; try a shorter or broader query` {
 		t.Errorf("no results: %v", err)
 	}
 	_, err = call(t, search, map[string]any{"query": "bot"})
@@ -116,7 +116,7 @@ Starting with version 1.18, Go has added support for generics, also known as typ
 		t.Errorf("no results: %v", err)
 	}
 	_, err = call(t, search, map[string]any{"query": "ratelimit"})
-	if err == nil || err.Error() != "web_search(): Brave Search's rate limit is reached (RATE_LIMITED: Request rate limit exceeded for plan.); search again in 1 s, or use fewer searches" {
+	if err == nil || err.Error() != "Brave Search's rate limit is reached (RATE_LIMITED: Request rate limit exceeded for plan.); search again in 1 s, or use fewer searches" {
 		t.Errorf("429: %v", err)
 	}
 

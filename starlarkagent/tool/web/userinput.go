@@ -63,15 +63,15 @@ func (t *terminal) question(ctx context.Context, q string) (string, error) {
 	select {
 	case l, ok := <-t.lines:
 		if !ok {
-			return "", errors.New("user_input(): nobody can answer any more (standard input is closed); continue with what you know")
+			return "", errors.New("nobody can answer any more (standard input is closed); continue with what you know")
 		}
 		if l.err != nil {
-			return "", fmt.Errorf("user_input(): %v", l.err)
+			return "", fmt.Errorf("%v", l.err)
 		}
 		return l.line, nil
 	case <-ctx.Done():
 		fmt.Fprintln(t.out)
-		return "", fmt.Errorf("user_input(): no answer before the deadline (%v); continue with what you know", context.Cause(ctx))
+		return "", fmt.Errorf("no answer before the deadline (%v); continue with what you know", context.Cause(ctx))
 	}
 }
 

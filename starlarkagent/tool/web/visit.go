@@ -40,23 +40,23 @@ func (f *fetcher) visit(ctx context.Context, raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" && (u.Scheme == "" || u.Scheme == "http" || u.Scheme == "https") {
-		return "", fmt.Errorf("visit_webpage(): %q is not an absolute URL; pass one like https://example.com/page", raw)
+		return "", fmt.Errorf("%q is not an absolute URL; pass one like https://example.com/page", raw)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return "", fmt.Errorf("visit_webpage(): %v", err)
+		return "", err
 	}
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.5")
 	resp, err := f.do(req)
 	if err != nil {
-		return "", fmt.Errorf("visit_webpage(): %w", err)
+		return "", err
 	}
 	if resp.status >= 400 {
-		return "", fmt.Errorf("visit_webpage(): %s answered %d %s", resp.url.Redacted(), resp.status, http.StatusText(resp.status))
+		return "", fmt.Errorf("%s answered %d %s", resp.url.Redacted(), resp.status, http.StatusText(resp.status))
 	}
 	text, err := PageToMarkdown(resp.body, resp.contentType, resp.url)
 	if err != nil {
-		return "", fmt.Errorf("visit_webpage(): %s: %w", resp.url.Redacted(), err)
+		return "", fmt.Errorf("%s: %w", resp.url.Redacted(), err)
 	}
 	if resp.truncated {
 		text += fmt.Sprintf("\n\n... [the page is longer than %d bytes; the rest was not read]", f.opts.MaxBytes)

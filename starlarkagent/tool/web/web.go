@@ -238,7 +238,7 @@ func (f *fetcher) do(req *http.Request) (*response, error) {
 // refused logs a refusal for the operator and returns it for the model.
 func (f *fetcher) refused(err error) error {
 	var re *RefusedError
-	if errors.As(err, &re) {
+	if errors.As(err, &re) && re.byAddress() {
 		f.opts.Logger.Warn("web: request refused", "url", re.URL, "host", re.Host, "addr", re.Addr, "reason", re.Reason,
 			"hint", "pass --allow-private-urls (Options.AllowPrivate) to let the web tools reach private addresses")
 	}

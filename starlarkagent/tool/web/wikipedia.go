@@ -26,7 +26,7 @@ func newWikipediaSearch(f *fetcher) (tool.Tool, error) {
 	return tool.New("wikipedia_search", desc, func(ctx context.Context, a wikipediaArgs) (string, error) {
 		q := strings.TrimSpace(a.Query)
 		if q == "" {
-			return "", errors.New("wikipedia_search(): the query is empty; pass the topic to look up")
+			return "", errors.New("the query is empty; pass the topic to look up")
 		}
 		return f.wikipedia(ctx, q)
 	})
@@ -76,7 +76,7 @@ func (f *fetcher) wikipedia(ctx context.Context, q string) (string, error) {
 		return "", err
 	}
 	if len(s.Query.Search) == 0 {
-		msg := fmt.Sprintf("wikipedia_search(): no %s Wikipedia article found for %q", f.opts.WikipediaLanguage, q)
+		msg := fmt.Sprintf("no %s Wikipedia article found for %q", f.opts.WikipediaLanguage, q)
 		if sug := s.Query.SearchInfo.Suggestion; sug != "" {
 			msg += fmt.Sprintf("; did you mean %q?", sug)
 		} else {
@@ -97,7 +97,7 @@ func (f *fetcher) wikipedia(ctx context.Context, q string) (string, error) {
 		return "", err
 	}
 	if len(p.Query.Pages) == 0 || p.Query.Pages[0].Missing {
-		return "", fmt.Errorf("wikipedia_search(): no %s Wikipedia article found for %q (the search named %q, which does not exist any more); try other words", f.opts.WikipediaLanguage, q, title)
+		return "", fmt.Errorf("no %s Wikipedia article found for %q (the search named %q, which does not exist any more); try other words", f.opts.WikipediaLanguage, q, title)
 	}
 	page := p.Query.Pages[0]
 	text := strings.TrimSpace(page.Extract)
@@ -113,35 +113,35 @@ func (f *fetcher) wikipedia(ctx context.Context, q string) (string, error) {
 func (f *fetcher) mediaWiki(ctx context.Context, params url.Values, v any) error {
 	u, err := url.Parse(f.opts.Endpoints.Wikipedia)
 	if err != nil {
-		return fmt.Errorf("wikipedia_search(): endpoint: %v", err)
+		return fmt.Errorf("endpoint: %v", err)
 	}
 	params.Set("format", "json")
 	params.Set("formatversion", "2")
 	u.RawQuery = params.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return fmt.Errorf("wikipedia_search(): %v", err)
+		return err
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := f.do(req)
 	if err != nil {
-		return fmt.Errorf("wikipedia_search(): %w", err)
+		return err
 	}
 	if resp.status != http.StatusOK {
-		return fmt.Errorf("wikipedia_search(): %s answered %d %s; try again later", visibleURL(u), resp.status, http.StatusText(resp.status))
+		return fmt.Errorf("%s answered %d %s; try again later", visibleURL(u), resp.status, http.StatusText(resp.status))
 	}
 	if resp.truncated {
-		return fmt.Errorf("wikipedia_search(): the answer is larger than %d bytes", f.opts.MaxBytes)
+		return fmt.Errorf("the answer is larger than %d bytes", f.opts.MaxBytes)
 	}
 	var e mediaWikiError
 	if err := json.Unmarshal(resp.body, &e); err != nil {
-		return fmt.Errorf("wikipedia_search(): %s's answer is not JSON: %v", visibleURL(u), err)
+		return fmt.Errorf("%s's answer is not JSON: %v", visibleURL(u), err)
 	}
 	if e.Error != nil {
-		return fmt.Errorf("wikipedia_search(): Wikipedia refused the query (%s: %s)", e.Error.Code, e.Error.Info)
+		return fmt.Errorf("Wikipedia refused the query (%s: %s)", e.Error.Code, e.Error.Info)
 	}
 	if err := json.Unmarshal(resp.body, v); err != nil {
-		return fmt.Errorf("wikipedia_search(): %s's answer is not the JSON expected: %v", visibleURL(u), err)
+		return fmt.Errorf("%s's answer is not the JSON expected: %v", visibleURL(u), err)
 	}
 	return nil
 }

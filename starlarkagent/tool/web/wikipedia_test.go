@@ -22,11 +22,11 @@ Source: https://en.wikipedia.org/wiki/Go_(programming_language)`
 	}
 
 	_, err = call(t, wiki, map[string]any{"query": "golang programing langauge"})
-	if err == nil || err.Error() != `wikipedia_search(): no en Wikipedia article found for "golang programing langauge"; did you mean "golang programming language"?` {
+	if err == nil || err.Error() != `no en Wikipedia article found for "golang programing langauge"; did you mean "golang programming language"?` {
 		t.Errorf("no article: %v", err)
 	}
 	_, err = call(t, wiki, map[string]any{"query": "maxlag"})
-	if err == nil || err.Error() != "wikipedia_search(): Wikipedia refused the query (maxlag: Waiting for 10.64.48.12: 6 seconds lagged.)" {
+	if err == nil || err.Error() != "Wikipedia refused the query (maxlag: Waiting for 10.64.48.12: 6 seconds lagged.)" {
 		t.Errorf("API error: %v", err)
 	}
 	_, err = call(t, wiki, map[string]any{"query": ""})
