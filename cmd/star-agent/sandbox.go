@@ -121,7 +121,7 @@ func newSandboxPruneCmd() *cobra.Command {
 		Long: `Remove every container (running or not), volume and network that carries the
 label io.star-agent.managed=true, which star-agent puts on everything it
 creates: what a crashed or killed star-agent left behind. Nothing without
-the label is touched. With --images, star-agent's images go too (the next
+the label is touched; --label narrows it further. With --images, star-agent's images go too (the next
 Docker run then needs "star-agent sandbox image build" again).
 
 It prints what it removed, one line each, or that there was nothing.`,
@@ -147,6 +147,7 @@ It prints what it removed, one line each, or that there was nothing.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Images, "images", false, "also remove the images star-agent built")
+	cmd.Flags().StringArrayVar(&opts.Labels, "label", nil, "only remove what also carries this label, KEY=VALUE or KEY (e.g. io.star-agent.role=executor); repeatable")
 	return cmd
 }
 

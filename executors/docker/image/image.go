@@ -92,6 +92,9 @@ type Options struct {
 	Agent string
 	// Sources replaces DefaultSources (an internal mirror, say).
 	Sources []string
+	// Labels are more labels for the image (a test's marker, say); a
+	// LabelRole here replaces the role ("image", or "agent" with Agent).
+	Labels map[string]string
 	// Force rebuilds even when the image is up to date.
 	Force bool
 	// Progress receives one line per phase, with the time elapsed. Nil
@@ -143,11 +146,18 @@ func Build(ctx context.Context, opts Options) (Result, error) {
 		return Result{}, fmt.Errorf("docker: no engine answers (%w); start the Docker daemon or set DOCKER_HOST", err)
 	}
 
-	root, err := newRootfsRecipe(opts)
-	if err != nil {
+	if err := checkLabels(opts.Labels); err != nil {
 		return Result{}, err
 	}
 	layer, err := newLayerRecipe(opts)
+	if err != nil {
+		return Result{}, err
+	}
+	rootOpts := opts
+	if layer != nil {
+		rootOpts.Labels = nil // they are the layer's, not its base's
+	}
+	root, err := newRootfsRecipe(rootOpts)
 	if err != nil {
 		return Result{}, err
 	}
@@ -245,6 +255,56 @@ func hashOf(lines ...string) string {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// checkLabels refuses labels that could not be written in a Dockerfile
+// LABEL instruction as they are.
+func checkLabels(labels map[string]string) error {
+	for k, v := range labels {
+		if !labelText(k) || !labelText(v) || k == "" {
+			return fmt.Errorf("image: label %q=%q: use letters, digits and . _ - / : only", k, v)
+		}
+	}
+	return nil
+}
+
+func labelText(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/:", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// labelChange is the LABEL instruction for star-agent's labels and extra.
+func labelChange(role, hash string, extra map[string]string) string {
+	labels := map[string]string{LabelManaged: "true", LabelRole: role}
+	for k, v := range extra {
+		labels[k] = v
+	}
+	labels[LabelRecipe] = hash
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString("LABEL")
+	for _, k := range keys {
+		fmt.Fprintf(&b, " %s=%s", k, labels[k])
+	}
+	return b.String()
+}
+
+// labelLines lists labels in a stable order, for a recipe hash.
+func labelLines(labels map[string]string) []string {
+	var out []string
+	for k, v := range labels {
+		out = append(out, "label "+k+"="+v)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // debianName reports whether s is a valid Debian package name (Debian

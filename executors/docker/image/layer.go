@@ -38,6 +38,7 @@ type layerRecipe struct {
 	agentSum string
 	static   bool   // the binary has no ELF interpreter
 	interp   string // its interpreter when it has one
+	labels   map[string]string
 }
 
 type packageDir struct {
@@ -50,7 +51,7 @@ func newLayerRecipe(opts Options) (*layerRecipe, error) {
 	if len(opts.Packages) == 0 && opts.Agent == "" {
 		return nil, nil
 	}
-	l := &layerRecipe{}
+	l := &layerRecipe{labels: opts.Labels}
 	for _, dir := range opts.Packages {
 		pd, err := scanPackages(dir)
 		if err != nil {
@@ -156,7 +157,7 @@ func (l *layerRecipe) hash(baseID string) string {
 	if l.agent != "" {
 		lines = append(lines, "agent "+l.agentSum)
 	}
-	return hashOf(lines...)
+	return hashOf(append(lines, labelLines(l.labels)...)...)
 }
 
 // tarball is the layer's files as a tar stream rooted at /.
@@ -249,6 +250,9 @@ func (l *layerRecipe) build(ctx context.Context, cli *client.Client, p *progress
 	if err != nil {
 		return err
 	}
+	if r := l.labels[LabelRole]; r != "" {
+		role = r
+	}
 	created, err := cli.ContainerCreate(ctx,
 		&container.Config{Image: base, Cmd: []string{"true"}, NetworkDisabled: true,
 			Labels: map[string]string{LabelManaged: "true", LabelRole: role}},
@@ -261,7 +265,7 @@ func (l *layerRecipe) build(ctx context.Context, cli *client.Client, p *progress
 		return fmt.Errorf("docker: copy the layer's files: %w", err)
 	}
 	changes := []string{
-		fmt.Sprintf("LABEL %s=true %s=%s %s=%s", LabelManaged, LabelRole, role, LabelRecipe, hash),
+		labelChange(role, hash, l.labels),
 		`CMD ["python3"]`,
 	}
 	if l.agent != "" {

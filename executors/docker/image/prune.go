@@ -21,6 +21,7 @@ var imageRemoveOptions = image.RemoveOptions{Force: true, PruneChildren: true}
 // networks.
 type PruneOptions struct {
 	Images bool           // also the images star-agent built
+	Labels []string       // only what also has these labels, each KEY=VALUE or KEY
 	Client *client.Client // nil means one from the environment
 }
 
@@ -51,6 +52,9 @@ func Prune(ctx context.Context, opts PruneOptions) (Pruned, error) {
 		cli = c
 	}
 	managed := filters.NewArgs(filters.Arg("label", LabelManaged+"=true"))
+	for _, l := range opts.Labels {
+		managed.Add("label", l)
+	}
 	var errs []error
 	fail := func(what string, err error) {
 		if !errdefs.IsNotFound(err) { // gone already: someone else removed it

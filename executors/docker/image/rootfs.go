@@ -48,6 +48,7 @@ const (
 type rootfsRecipe struct {
 	args     []string // mmdebstrap arguments; stubPath marks the stub .deb
 	changes  []string // Dockerfile instructions applied by the import
+	labels   map[string]string
 	packages []string // the Debian packages asked for
 	sources  []string // apt sources
 	hash     string
@@ -69,7 +70,7 @@ func newRootfsRecipe(opts Options) (*rootfsRecipe, error) {
 			return nil, fmt.Errorf("image: apt source %q starts with '-'", s)
 		}
 	}
-	r := &rootfsRecipe{packages: pkgs, sources: sources}
+	r := &rootfsRecipe{packages: pkgs, sources: sources, labels: opts.Labels}
 	r.args = []string{
 		"--variant=essential",
 		"--aptopt=APT::Install-Recommends \"false\"",
@@ -103,7 +104,8 @@ func newRootfsRecipe(opts Options) (*rootfsRecipe, error) {
 		`CMD ["python3"]`,
 	}
 	lines := append([]string{recipeVersion, pythranStub}, r.args...)
-	r.hash = hashOf(append(lines, r.changes...)...)
+	lines = append(lines, r.changes...)
+	r.hash = hashOf(append(lines, labelLines(opts.Labels)...)...)
 	return r, nil
 }
 
@@ -178,7 +180,8 @@ func (r *rootfsRecipe) build(ctx context.Context, cli *client.Client, p *progres
 		waitErr <- err
 	}()
 
-	importErr := importTarball(ctx, cli, pr, tag, r.changes, r.hash, "image")
+	changes := append(append([]string(nil), r.changes...), labelChange("image", r.hash, r.labels))
+	importErr := importTarball(ctx, cli, pr, tag, changes)
 	pr.CloseWithError(io.ErrClosedPipe) // unblock mmdebstrap if the import gave up
 	if err := <-waitErr; err != nil {
 		if ctx.Err() != nil {
@@ -194,12 +197,10 @@ func (r *rootfsRecipe) build(ctx context.Context, cli *client.Client, p *progres
 }
 
 // importTarball loads a root filesystem tarball as image tag, with the
-// given Dockerfile changes and star-agent's labels.
-func importTarball(ctx context.Context, cli *client.Client, tarball io.Reader, tag string, changes []string, hash, role string) error {
-	changes = append(append([]string(nil), changes...),
-		fmt.Sprintf("LABEL %s=true %s=%s %s=%s", LabelManaged, LabelRole, role, LabelRecipe, hash))
+// given Dockerfile changes.
+func importTarball(ctx context.Context, cli *client.Client, tarball io.Reader, tag string, changes []string) error {
 	rc, err := cli.ImageImport(ctx, image.ImportSource{Source: tarball, SourceName: "-"}, tag, image.ImportOptions{
-		Message: "star-agent sandbox image build, recipe " + hash,
+		Message: "star-agent sandbox image build",
 		Changes: changes,
 	})
 	if err != nil {
