@@ -137,7 +137,8 @@ func Parse(fsys fs.FS, pattern string) (*Set, error) {
 
 // sample fills every field of Data, for Parse's check.
 var sample = Data{
-	Tools:             []tool.Spec{{Name: "final_answer", Description: "Ends the task.", Output: tool.Any}},
+	Tools:       []tool.Spec{{Name: "final_answer", Description: "Ends the task.", Output: tool.Any}},
+	ToolListing: "this agent's tools (1 tool): search\n", ToolCount: 1, ListDetail: ListNames, Parallel: true,
 	ManagedAgents:     []Agent{{Name: "helper", Description: "Helps."}},
 	AuthorizedImports: []string{"math"},
 	CodeOpen:          "<code>", CodeClose: "</code>",
@@ -181,6 +182,17 @@ type Agent struct {
 type Data struct {
 	// Tools are the tools the code may call, final_answer included.
 	Tools []tool.Spec
+	// ToolListing, when set, lists the agent's tools by group (see
+	// ListTools) in place of their stubs: Tools then holds only the tools
+	// always shown in full (search_tools, help, final_answer). ToolCount
+	// is the number of tools listed, and ListDetail the detail of the
+	// listing (ListSummaries, ListNames or ListCounts).
+	ToolListing string
+	ToolCount   int
+	ListDetail  string
+	// Parallel is set when the code may call parallel() to run several
+	// tool calls at once.
+	Parallel bool
 	// ManagedAgents are the team members the code may call like tools.
 	ManagedAgents []Agent
 	// AuthorizedImports are the modules the code may import.

@@ -2,6 +2,7 @@ package prompts
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/star-agent/star-agent/starlarkagent/tool"
@@ -30,7 +31,8 @@ func pyType(t tool.Type) string {
 
 // Stub renders a tool as the Python function stub the model reads: its
 // signature with type annotations (optional inputs default to None) and a
-// docstring with the description and one line per argument.
+// docstring with the description, one line per argument and, when the
+// tool declares an output schema, the fields of what it returns.
 func Stub(spec tool.Spec) string {
 	var b strings.Builder
 	b.WriteString("def ")
@@ -76,8 +78,112 @@ func Stub(spec tool.Spec) string {
 			}
 		}
 	}
+	returns(&b, spec.OutputSchema)
 	b.WriteString("\n    \"\"\"")
 	return b.String()
+}
+
+// returns documents the fields of an output schema: the properties of an
+// object, or of the objects of an array, one line each (nested objects are
+// named, not expanded).
+func returns(b *strings.Builder, schema map[string]any) {
+	if len(schema) == 0 {
+		return
+	}
+	what := "A dict"
+	props, _ := schema["properties"].(map[string]any)
+	if props == nil {
+		items, _ := schema["items"].(map[string]any)
+		if items == nil {
+			return
+		}
+		props, _ = items["properties"].(map[string]any)
+		what = "A list of dicts"
+	}
+	if len(props) == 0 {
+		return
+	}
+	required := map[string]bool{}
+	for _, r := range asList(schema["required"]) {
+		if s, ok := r.(string); ok {
+			required[s] = true
+		}
+	}
+	b.WriteString("\n\n    Returns:\n        ")
+	b.WriteString(what)
+	b.WriteString(" with these keys:")
+	for _, k := range propertyOrder(schema, props) {
+		p, _ := props[k].(map[string]any)
+		b.WriteString("\n            ")
+		b.WriteString(k)
+		b.WriteString(" (")
+		b.WriteString(schemaPyType(p))
+		b.WriteString(")")
+		if d, _ := p["description"].(string); strings.TrimSpace(d) != "" {
+			b.WriteString(": ")
+			b.WriteString(strings.ReplaceAll(strings.TrimSpace(d), "\n", " "))
+		}
+	}
+}
+
+// propertyOrder lists the properties in the schema's declared order
+// (jsonschema-go's propertyOrder) when it has one, else sorted.
+func propertyOrder(schema, props map[string]any) []string {
+	var keys []string
+	seen := map[string]bool{}
+	for _, k := range asList(schema["propertyOrder"]) {
+		if s, ok := k.(string); ok && props[s] != nil && !seen[s] {
+			keys = append(keys, s)
+			seen[s] = true
+		}
+	}
+	var rest []string
+	for k := range props {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(keys, rest...)
+}
+
+func asList(v any) []any {
+	switch v := v.(type) {
+	case []any:
+		return v
+	case []string:
+		out := make([]any, len(v))
+		for i, s := range v {
+			out[i] = s
+		}
+		return out
+	}
+	return nil
+}
+
+// schemaPyType names the Python type of a JSON schema.
+func schemaPyType(p map[string]any) string {
+	t, _ := p["type"].(string)
+	if t == "" {
+		for _, x := range asList(p["type"]) {
+			if s, ok := x.(string); ok && s != "null" {
+				t = s
+				break
+			}
+		}
+	}
+	if t == "" {
+		return "Any"
+	}
+	py := pyType(tool.Type(t))
+	if t == "array" {
+		if items, ok := p["items"].(map[string]any); ok {
+			if it := schemaPyType(items); it != "Any" {
+				py = "list[" + it + "]"
+			}
+		}
+	}
+	return py
 }
 
 func reprish(v any) string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"reflect"
 	"regexp"
 	"slices"
@@ -22,13 +23,27 @@ import (
 // DefaultMaxSteps is the step budget of a run when Options.MaxSteps is 0.
 const DefaultMaxSteps = 20
 
+// DefaultToolDiscoveryThreshold is the number of tools beyond which an
+// agent lists its tools instead of showing their stubs, when
+// Options.ToolDiscoveryThreshold is 0.
+const DefaultToolDiscoveryThreshold = 30
+
 // Options configure an Agent. Only Model is required.
 type Options struct {
 	// Model writes the agent's actions.
 	Model providers.Model
-	// Tools are callable from the code, positionally or by keyword.
-	// final_answer is always provided.
+	// Tools are callable from the code, positionally, by keyword or with
+	// one dict of arguments (see tool.Bind). final_answer is always
+	// provided. Several calls can run at once with parallel().
 	Tools []tool.Tool
+	// ToolDiscoveryThreshold is the number of tools beyond which the
+	// system prompt stops showing every tool's stub: it lists the tools by
+	// group (tool.Spec.Group) with a one-line summary, or less when that is
+	// still too long, and the code gets search_tools(query) and
+	// help(tool) to read the stubs it needs. 0 means
+	// DefaultToolDiscoveryThreshold; a negative value always shows every
+	// stub.
+	ToolDiscoveryThreshold int
 	// ManagedAgents are agents this one may call like tools, by their
 	// names; each must have a Name and a Description.
 	ManagedAgents []*Agent
@@ -99,6 +114,7 @@ type Agent struct {
 	prompts  *prompts.Set
 	system   string
 	toolSpec []tool.Spec
+	listing  toolListing // set in discovery mode
 	log      *slog.Logger
 	tracer   trace.Tracer
 	name     string
@@ -153,18 +169,27 @@ func New(opts Options) (*Agent, error) {
 
 	// Tools, managed agents and final_answer share one namespace.
 	seen := map[string]bool{"final_answer": true}
+	discovery := len(opts.Tools) > discoveryThreshold(opts.ToolDiscoveryThreshold)
+	if discovery {
+		seen[searchToolsName], seen[helpName] = true, true
+	}
 	var tools []tool.Tool
+	var own []tool.Spec
 	for _, t := range opts.Tools {
 		spec := t.Spec()
 		if seen[spec.Name] {
+			if discovery && (spec.Name == searchToolsName || spec.Name == helpName) {
+				return nil, fmt.Errorf("starlarkagent: tool name %q is reserved when the agent has more tools than its ToolDiscoveryThreshold", spec.Name)
+			}
 			return nil, fmt.Errorf("starlarkagent: tool name %q is used twice or reserved", spec.Name)
 		}
 		seen[spec.Name] = true
 		tools = append(tools, instrument(t, a))
-		a.toolSpec = append(a.toolSpec, spec)
+		own = append(own, spec)
 	}
-	a.toolSpec = append(a.toolSpec, finalAnswerSpec)
+	a.toolSpec = append(a.toolSpec, own...)
 	var team []prompts.Agent
+	var teamSpecs []tool.Spec
 	for _, m := range opts.ManagedAgents {
 		if m == nil || m == a {
 			return nil, errors.New("starlarkagent: a managed agent is nil or the agent itself")
@@ -181,19 +206,33 @@ func New(opts Options) (*Agent, error) {
 			return nil, fmt.Errorf("starlarkagent: managed agent %q uses the manager's Executor: give each agent an executor of its own", m.name)
 		}
 		seen[m.name] = true
-		tools = append(tools, instrument(m.AsTool(), a))
+		mt := m.AsTool()
+		tools = append(tools, instrument(mt, a))
+		teamSpecs = append(teamSpecs, mt.Spec())
 		team = append(team, prompts.Agent{Name: m.name, Description: m.opts.Description})
 	}
+	shown := append(slices.Clone(a.toolSpec), finalAnswerSpec)
+	if discovery {
+		all := slices.Concat(own, teamSpecs, []tool.Spec{finalAnswerSpec})
+		search, help := searchTool{specs: own}, newHelpTool(append(all, searchToolSpec, helpSpec))
+		tools = append(tools, instrument(search, a), instrument(help, a))
+		a.toolSpec = append(a.toolSpec, searchToolSpec, helpSpec)
+		shown = []tool.Spec{searchToolSpec, helpSpec, finalAnswerSpec}
+		a.listing.text, a.listing.detail = prompts.ListTools(own, 0)
+		a.listing.count = len(own)
+	}
+	a.listing.shown = shown
+	a.listing.parallel = len(tools) > 0
+	a.toolSpec = append(a.toolSpec, finalAnswerSpec)
 
 	imports := executors.NewImportPolicy(opts.AuthorizedImports, nil).Authorized
-	system, err := a.prompts.Render(prompts.SystemPrompt, prompts.Data{
-		Tools:             a.toolSpec,
+	system, err := a.prompts.Render(prompts.SystemPrompt, a.withTools(prompts.Data{
 		ManagedAgents:     team,
 		AuthorizedImports: imports,
 		CodeOpen:          tags[0],
 		CodeClose:         tags[1],
 		Instructions:      opts.Instructions,
-	})
+	}))
 	if err != nil {
 		return nil, fmt.Errorf("starlarkagent: %w", err)
 	}
@@ -211,6 +250,35 @@ func New(opts Options) (*Agent, error) {
 		return nil, fmt.Errorf("starlarkagent: set tools: %w", err)
 	}
 	return a, nil
+}
+
+// toolListing is how the prompts show the tools.
+type toolListing struct {
+	shown    []tool.Spec // the tools whose stubs are shown
+	text     string      // in discovery mode, the listing of the others
+	detail   string      // and its detail (prompts.ListSummaries, ...)
+	count    int         // the number of tools listed
+	parallel bool        // the code has tools to call with parallel()
+}
+
+// withTools fills the tool fields of prompt data.
+func (a *Agent) withTools(d prompts.Data) prompts.Data {
+	d.Tools = a.listing.shown
+	d.ToolListing, d.ListDetail, d.ToolCount = a.listing.text, a.listing.detail, a.listing.count
+	d.Parallel = a.listing.parallel
+	return d
+}
+
+// discoveryThreshold is the number of tools past which an agent is in
+// discovery mode (Options.ToolDiscoveryThreshold).
+func discoveryThreshold(n int) int {
+	switch {
+	case n == 0:
+		return DefaultToolDiscoveryThreshold
+	case n < 0:
+		return math.MaxInt
+	}
+	return n
 }
 
 // sameExecutor reports whether a and b are one executor.

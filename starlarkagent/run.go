@@ -391,7 +391,7 @@ func (r *runner) generate(msgs []providers.Message, stops []string, step int) (s
 func (r *runner) plan(n int) error {
 	a := r.a
 	st := &PlanningStep{Timing: Timing{Start: time.Now()}}
-	data := prompts.Data{Tools: a.toolSpec, ManagedAgents: a.team(), Task: r.task, RemainingSteps: r.maxSteps - n + 1}
+	data := a.withTools(prompts.Data{ManagedAgents: a.team(), Task: r.task, RemainingSteps: r.maxSteps - n + 1})
 	var msgs []providers.Message
 	if n == 1 {
 		text, err := a.prompts.Render(prompts.InitialPlan, data)

@@ -74,6 +74,7 @@ func runChild(data string) int {
 		e.SetTools([]tool.Tool{blockTool{}, overflowTool{}})
 	}
 	s.e = e
+	e.batch = s.callBatch
 	go s.read(in)
 	if err := s.send(map[string]any{"op": "ready", "protocol": 1, "python": "starlark"}); err != nil {
 		return 2
@@ -100,12 +101,21 @@ type request struct {
 	MaxOutput int                        `json:"max_output"`
 	MaxValue  int64                      `json:"max_value"`
 	MaxMsg    int64                      `json:"max_message"`
+	Results   []childResult              `json:"results"`
+	Stdout    string                     `json:"stdout"`
+}
+
+// childResult is one result of a parallel() batch.
+type childResult struct {
+	Value json.RawMessage `json:"value"`
+	Error *childError     `json:"error"`
 }
 
 type toolSpec struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
 	Inputs      []string `json:"inputs"`
+	Types       []string `json:"types"`
 }
 
 // childError is the runner protocol's error object.
@@ -215,10 +225,15 @@ func (s *childServer) serve(m request) error {
 		stubs := make([]tool.Tool, len(m.Tools))
 		for i, t := range m.Tools {
 			spec := tool.Spec{Name: t.Name, Description: t.Description}
-			for _, in := range t.Inputs {
+			for j, in := range t.Inputs {
 				// The host binds and checks the arguments against the real
-				// spec; here every input is optional and of any type.
-				spec.Inputs = append(spec.Inputs, tool.Input{Name: in, Type: tool.Any, Nullable: true})
+				// spec; here every input is optional, and typed only so
+				// that a call with one dict of arguments binds as there.
+				typ := tool.Any
+				if j < len(t.Types) && t.Types[j] != "" {
+					typ = tool.Type(t.Types[j])
+				}
+				spec.Inputs = append(spec.Inputs, tool.Input{Name: in, Type: typ, Nullable: true})
 			}
 			stubs[i] = stubTool{s: s, spec: spec}
 		}
@@ -410,6 +425,9 @@ func (t stubTool) Call(ctx context.Context, args map[string]any) (any, error) {
 			if m.Op != "return" || m.Call != seq {
 				continue
 			}
+			if m.Stdout != "" {
+				tool.Print(ctx, m.Stdout)
+			}
 			if m.Error != nil {
 				return nil, &builtins.Error{Type: m.Error.Type, Msg: m.Error.Message}
 			}
@@ -420,6 +438,73 @@ func (t stubTool) Call(ctx context.Context, args map[string]any) (any, error) {
 			return runner.Plain(v), nil
 		case <-ctx.Done():
 			return nil, ctx.Err()
+		}
+	}
+}
+
+// callBatch sends the calls of a parallel() to the host in one message,
+// which runs them there, and waits for their results.
+func (s *childServer) callBatch(ctx context.Context, calls []boundCall, workers int) []callResult {
+	results := make([]callResult, len(calls))
+	fail := func(err error) []callResult {
+		for i := range results {
+			results[i].err = err
+		}
+		return results
+	}
+	left := s.limits.MaxMessage / 2
+	wire := make([]map[string]any, len(calls))
+	for i, c := range calls {
+		name := c.tool.Spec().Name
+		kwargs := make(map[string]any, len(c.args))
+		for _, k := range slices.Sorted(maps.Keys(c.args)) {
+			x, cost, err := runner.EncodeLimit(c.args[k], left)
+			if errors.Is(err, runner.ErrTooBig) {
+				return fail(builtins.Errorf("ValueError", "parallel(): the arguments are too big to pass to tools (more than %d bytes as JSON); pass less data", s.limits.MaxMessage/2))
+			}
+			if err != nil {
+				return fail(builtins.Errorf("TypeError", "%s(): argument %s: %v", name, k, err))
+			}
+			left -= cost
+			kwargs[k] = x
+		}
+		wire[i] = map[string]any{"tool": name, "args": []any{}, "kwargs": kwargs}
+	}
+	s.callSeq++
+	seq := s.callSeq
+	if err := s.send(map[string]any{"op": "call", "id": s.execID, "call": seq, "calls": wire, "max_workers": workers}); err != nil {
+		return fail(err)
+	}
+	for {
+		select {
+		case m, ok := <-s.msgs:
+			if !ok {
+				os.Exit(0) // the host is gone
+			}
+			if m.Op != "return" || m.Call != seq {
+				continue
+			}
+			if m.Stdout != "" {
+				tool.Print(ctx, m.Stdout)
+			}
+			if len(m.Results) != len(calls) {
+				return fail(fmt.Errorf("the host answered %d results for %d calls", len(m.Results), len(calls)))
+			}
+			for i, r := range m.Results {
+				if r.Error != nil {
+					results[i].err = &builtins.Error{Type: r.Error.Type, Msg: r.Error.Message}
+					continue
+				}
+				v, err := decodeValue(r.Value)
+				if err != nil {
+					results[i].err = fmt.Errorf("tool %s returned a value that cannot be used: %w", calls[i].tool.Spec().Name, err)
+					continue
+				}
+				results[i].value = runner.Plain(v)
+			}
+			return results
+		case <-ctx.Done():
+			return fail(ctx.Err())
 		}
 	}
 }

@@ -97,6 +97,15 @@ type Executor struct {
 	abandoned atomic.Int32 // abandoned executions whose work still runs
 
 	iso *isolated // set when the engine runs in a child process (isolate.go)
+
+	// toolValues maps the builtins bound to tools to their tools, so that
+	// a tool passed as a value (parallel(search, ...), help(search)) is
+	// known. Executions read it; SetTools and fresh states add to it.
+	toolValues sync.Map // *starlark.Builtin -> tool.Tool
+	toolNames  sync.Map // name -> tool.Tool, the latest of that name
+	// batch, when set, runs the calls of parallel() (the child of an
+	// isolated engine sends them to its host in one message).
+	batch func(ctx context.Context, calls []boundCall, workers int) []callResult
 }
 
 // state is what the code of an executor defines and reaches. An abandoned
@@ -108,6 +117,7 @@ type state struct {
 	base    map[string]starlark.Value         // predeclared values, to tell them from user state
 	defs    map[*starlark.Function]definition // sources of top-level defs, for relinking
 	modules map[string]starlark.Value         // imported modules: one instance per state, as in Python
+	protect map[string]bool                   // names the code may not bind: final_answer and the tools
 }
 
 // New returns an Executor with the given options.
@@ -137,6 +147,7 @@ func (e *Executor) newState() *state {
 		globals: starlark.StringDict{},
 		defs:    map[*starlark.Function]definition{},
 		modules: map[string]starlark.Value{},
+		protect: map[string]bool{"final_answer": true},
 	}
 	for k, v := range builtins.Universe() {
 		st.globals[k] = v
@@ -145,9 +156,11 @@ func (e *Executor) newState() *state {
 		st.globals[k] = v
 	}
 	st.globals["final_answer"] = starlark.NewBuiltin("final_answer", finalAnswer)
+	st.globals["parallel"] = starlark.NewBuiltin("parallel", e.parallel)
 	st.globals[builtins.HelperImport] = starlark.NewBuiltin(builtins.HelperImport, st.importModule)
 	for name, t := range e.tools {
-		st.globals[name] = starlark.NewBuiltin(name, e.callTool(t))
+		st.globals[name] = e.toolBuiltin(t)
+		st.protect[name] = true
 	}
 	st.resetBase()
 	for name, x := range e.vars {
@@ -177,6 +190,10 @@ func (st *state) rebound(name string) bool {
 	t := reflect.TypeOf(v)
 	return t != reflect.TypeOf(u) || !t.Comparable() || v != u
 }
+
+// protected reports whether code may not bind name: final_answer and the
+// tools keep their meaning for the whole run.
+func (st *state) protected(name string) bool { return st.protect[name] }
 
 func (st *state) resetBase() {
 	st.base = make(map[string]starlark.Value, len(st.globals))
@@ -256,7 +273,8 @@ func (e *Executor) SetTools(tools []tool.Tool) error {
 			return fmt.Errorf("local: tool name %q is reserved", spec.Name)
 		}
 		e.tools[spec.Name] = t
-		e.st.globals[spec.Name] = starlark.NewBuiltin(spec.Name, e.callTool(t))
+		e.st.globals[spec.Name] = e.toolBuiltin(t)
+		e.st.protect[spec.Name] = true
 	}
 	e.st.resetBase()
 	return nil
@@ -267,54 +285,6 @@ var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 func isIdentifier(s string) bool { return identRE.MatchString(s) }
 
 const ctxKey = "star-agent.ctx"
-
-func (e *Executor) callTool(t tool.Tool) func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error) {
-	return func(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		spec := t.Spec()
-		pos := make([]any, len(args))
-		for i, a := range args {
-			v, err := toGo(thread, a)
-			if err != nil {
-				return nil, err
-			}
-			pos[i] = v
-		}
-		kw := make(map[string]any, len(kwargs))
-		for _, kv := range kwargs {
-			v, err := toGo(thread, kv[1])
-			if err != nil {
-				return nil, err
-			}
-			kw[string(kv[0].(starlark.String))] = v
-		}
-		bound, err := tool.Bind(spec, pos, kw)
-		if err != nil {
-			return nil, builtins.Errorf("TypeError", "%v", err)
-		}
-		ctx, _ := thread.Local(ctxKey).(context.Context)
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		out, err := t.Call(ctx, bound)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, &builtins.Interrupt{Reason: "cancelled"}
-			}
-			var be *builtins.Error
-			if errors.As(err, &be) {
-				return nil, be
-			}
-			// As in smolagents, str(e) is the tool's own message; the
-			// type says it came from a tool.
-			return nil, builtins.Errorf("ToolError", "%v", err)
-		}
-		v, err := builtins.FromGo(out)
-		if err != nil {
-			return nil, builtins.Errorf("ToolError", "tool %s returned a value that cannot be used: %v", spec.Name, err)
-		}
-		return v, nil
-	}
-}
 
 // SetVariables binds values as global variables of the code: JSON-shaped
 // Go values, the runner protocol's Tuple, Set and Dict (as another engine's
@@ -566,7 +536,7 @@ func (st *state) run(ctx context.Context, thread *starlark.Thread, mon *monitor,
 			len(code), max, mon.limits.MaxMemory>>20)}
 		return res
 	}
-	prog, err := pyfront.LowerIn(name, code, st.rebound)
+	prog, err := pyfront.LowerProtected(name, code, st.rebound, st.protected)
 	if err != nil {
 		res.Err = frontEndError(err, code)
 		return res

@@ -510,28 +510,217 @@ def _make_final_answer(box):
     return final_answer
 
 
-def _make_call(send, recv, state, tool_exception):
-    """Returns call(name, args, kwargs), which asks the host to run a tool.
-    state is {"exec_id": ..., "seq": ...}, shared with the runner."""
+def _make_call(send, recv, state, tool_exception, tool_names):
+    """Returns call(name, args, kwargs), which asks the host to run a tool,
+    and call_many(calls, max_workers), which asks it to run several at
+    once (parallel()). state is {"exec_id": ..., "seq": ...}, shared with
+    the runner; tool_names maps id(stub) to the name of each tool stub, so
+    that a tool passed as an argument (help(web_search)) crosses as its
+    name."""
 
-    def call(name, args, kwargs):
+    def arg(v):
+        name = tool_names.get(id(v))
+        if name is not None and callable(v):
+            return name
+        return encode(v, strict=True)
+
+    def encode_call(name, args, kwargs):
+        return {"tool": name, "args": [arg(a) for a in args],
+                "kwargs": {k: arg(v) for k, v in kwargs.items()}}
+
+    def request(msg):
         state["seq"] += 1
         seq = state["seq"]
-        send({"op": "call", "id": state["exec_id"], "call": seq, "tool": name,
-              "args": [encode(a, strict=True) for a in args],
-              "kwargs": {k: encode(v, strict=True) for k, v in kwargs.items()}})
+        msg.update({"op": "call", "id": state["exec_id"], "call": seq})
+        send(msg)
         line = recv()
         if line is None:
             raise SystemExit(0)
-        msg = decode(line)
-        if msg.get("op") != "return" or msg.get("call") != seq:
-            raise RuntimeError("runner protocol: expected return of call %d, got %r" % (seq, msg.get("op")))
+        reply = decode(line)
+        if reply.get("op") != "return" or reply.get("call") != seq:
+            raise RuntimeError("runner protocol: expected return of call %d, got %r" % (seq, reply.get("op")))
+        out = reply.get("stdout")
+        if out:
+            sys.stdout.write(out)
+        return reply
+
+    def call(name, args, kwargs):
+        msg = request(encode_call(name, args, kwargs))
         err = msg.get("error")
         if err:
             raise tool_exception(err.get("type") or "ToolError", err.get("message") or "")
         return msg.get("value")
 
-    return call
+    def call_many(calls, max_workers):
+        msg = request({"calls": [encode_call(n, a, k) for n, a, k in calls], "max_workers": max_workers})
+        out = []
+        for r in msg.get("results") or []:
+            err = r.get("error")
+            if err:
+                out.append(tool_exception(err.get("type") or "ToolError", err.get("message") or ""))
+            else:
+                out.append(r.get("value"))
+        if len(out) != len(calls):
+            raise RuntimeError("runner protocol: %d results for %d calls" % (len(out), len(calls)))
+        return out
+
+    return call, call_many
+
+
+def _make_parallel(call_many, tools):
+    """Returns parallel(), which runs several tool calls at once (see
+    executors/local/tools.go for the same function in the Starlark
+    engine). tools maps names to the tool stubs."""
+
+    def tool_name(v):
+        if type(v) is str and v in tools:
+            return v
+        for name, fn in tools.items():
+            if fn is v:
+                return name
+        return None
+
+    def one(x):
+        if type(x) is tuple:
+            return list(x), {}
+        return [x], {}
+
+    def parallel(calls, arguments=None, *, max_workers=8, raise_errors=False):
+        """parallel(tool, arguments) calls tool once per item of arguments,
+        all at once, and returns the results in order; parallel([(tool,
+        args), ...]) calls different tools. An item is the argument of one
+        call: a tuple for several positional arguments, a dict for keyword
+        arguments. A call that fails leaves its exception in the list; with
+        raise_errors=True an ExceptionGroup is raised instead."""
+        if type(max_workers) is not int or not 1 <= max_workers <= 64:
+            raise ValueError("parallel(): max_workers must be between 1 and 64, got %r" % (max_workers,))
+        todo = []
+        name = tool_name(calls)
+        if name is not None:
+            if arguments is None:
+                raise TypeError("parallel(%s, arguments): give the list of arguments, one item per call" % name)
+            if isinstance(arguments, (str, bytes, dict)):
+                raise TypeError("parallel(): the arguments must be a list, not %s" % type(arguments).__name__)
+            for x in arguments:
+                if len(todo) >= 1000:
+                    raise ValueError("parallel(): at most 1000 calls at once; split them into several parallel() calls")
+                todo.append((name,) + one(x))
+        else:
+            if arguments is not None:
+                raise TypeError("parallel(): the first argument must be a tool or a tool's name, not %s" % type(calls).__name__)
+            if isinstance(calls, (str, bytes, dict)) or not hasattr(calls, "__iter__"):
+                raise TypeError("parallel(): the first argument must be a tool or a list of calls, not %s" % type(calls).__name__)
+            for pair in calls:
+                if len(todo) >= 1000:
+                    raise ValueError("parallel(): at most 1000 calls at once; split them into several parallel() calls")
+                if type(pair) not in (tuple, list) or not 1 <= len(pair) <= 2:
+                    raise TypeError("parallel(calls): each call must be a pair (tool, arguments), not %s" % type(pair).__name__)
+                n = tool_name(pair[0])
+                if n is None:
+                    raise TypeError("parallel(calls): %s is not a tool" % type(pair[0]).__name__)
+                todo.append((n,) + (one(pair[1]) if len(pair) == 2 else ([], {})))
+        if not todo:
+            return []
+        results = call_many(todo, max_workers)
+        failed = [r for r in results if isinstance(r, Exception)]
+        if raise_errors and failed:
+            raise ExceptionGroup("parallel(): %d of %d calls failed" % (len(failed), len(todo)), failed)
+        return results
+
+    return parallel
+
+
+def _protected_bindings(tree, protected):
+    """Returns (name, line, deleted) for the first protected name the
+    module binds or deletes at module level, or that a function declares
+    global and binds; None if there is none. Mirrors checkProtected in
+    executors/local/pyfront/protect.go."""
+    nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+    def scope(body):
+        found = []  # (name, node, deleted)
+        declared = set()
+
+        def target(t, node, deleted=False):
+            if isinstance(t, ast.Name):
+                found.append((t.id, node, deleted))
+            elif isinstance(t, (ast.Tuple, ast.List)):
+                for e in t.elts:
+                    target(e, node, deleted)
+            elif isinstance(t, ast.Starred):
+                target(t.value, node, deleted)
+
+        def walrus(node):
+            stack = [node]
+            while stack:
+                n = stack.pop()
+                if isinstance(n, ast.NamedExpr):
+                    target(n.target, node)
+                for c in ast.iter_child_nodes(n):
+                    if not isinstance(c, nested) and not isinstance(c, ast.stmt):
+                        stack.append(c)
+
+        def stmts(body):
+            for s in body:
+                walrus(s)
+                if isinstance(s, ast.Assign):
+                    for t in s.targets:
+                        target(t, s)
+                elif isinstance(s, (ast.AugAssign, ast.AnnAssign)):
+                    target(s.target, s)
+                elif isinstance(s, (ast.For, ast.AsyncFor)):
+                    target(s.target, s)
+                elif isinstance(s, (ast.With, ast.AsyncWith)):
+                    for it in s.items:
+                        if it.optional_vars is not None:
+                            target(it.optional_vars, s)
+                elif isinstance(s, (ast.Import, ast.ImportFrom)):
+                    for a in s.names:
+                        if a.name != "*":
+                            found.append((a.asname or a.name.split(".")[0], s, False))
+                elif isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    found.append((s.name, s, False))
+                elif isinstance(s, ast.Delete):
+                    for t in s.targets:
+                        target(t, s, True)
+                elif isinstance(s, ast.Global):
+                    declared.update(s.names)
+                if isinstance(s, ast.Try) or type(s).__name__ == "TryStar":
+                    for h in s.handlers:
+                        if h.name:
+                            found.append((h.name, h, False))
+                        stmts(h.body)
+                if isinstance(s, getattr(ast, "Match", ())):
+                    for c in s.cases:
+                        for n in ast.walk(c.pattern):
+                            for attr in ("name", "rest"):
+                                v = getattr(n, attr, None)
+                                if type(v) is str:
+                                    found.append((v, s, False))
+                        stmts(c.body)
+                for field in ("body", "orelse", "finalbody"):
+                    if not isinstance(s, nested) and isinstance(getattr(s, field, None), list):
+                        stmts(getattr(s, field))
+        stmts(body)
+        return found, declared
+
+    def first(found, keep=lambda n: True):
+        for name, node, deleted in found:
+            if name in protected and keep(name):
+                return name, getattr(node, "lineno", 0), deleted
+        return None
+
+    found, _ = scope(tree.body)
+    hit = first(found)
+    if hit:
+        return hit
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found, declared = scope(node.body)
+            hit = first(found, lambda n: n in declared)
+            if hit:
+                return hit
+    return None
 
 
 _exc_types = {}
@@ -589,8 +778,10 @@ class Runner:
         self.final = []  # [value] once final_answer was called
         self.imported = []
         self.check_import = _import_guard(self.ns, self.policy, self.imported)
-        self.call = _make_call(send, recv, self.state, _tool_exception)
-        self.static_names = {"final_answer": _make_final_answer(self.final)}
+        self.tool_names = {}  # id(stub) -> name
+        self.call, call_many = _make_call(send, recv, self.state, _tool_exception, self.tool_names)
+        self.static_names = {"final_answer": _make_final_answer(self.final),
+                             "parallel": _make_parallel(call_many, self.tools)}
 
     def _make_tool(self, spec):
         call = self.call
@@ -631,6 +822,13 @@ class Runner:
         linecache.cache[filename] = (len(code), None, lines, filename)
         if tree is not None:
             error = self._static_imports(tree, code)
+        if tree is not None and error is None:
+            hit = _protected_bindings(tree, set(self.tools) | {"final_answer"})
+            if hit:
+                name, line, deleted = hit
+                msg = ("%s is a tool of this agent and cannot be deleted" % name if deleted else
+                       "%s is a tool of this agent and cannot be reassigned; use another name" % name)
+                error = self._error("SyntaxError", msg, line, code)
         if tree is not None and error is None:
             self.ns.update(self.tools)
             self.ns.update(self.static_names)
@@ -778,7 +976,10 @@ class Runner:
         for name in self.tools:
             if self.ns.get(name) is self.tools[name]:
                 del self.ns[name]
-        self.tools = {t["name"]: self._make_tool(t) for t in msg["tools"]}
+        self.tools.clear()
+        self.tools.update({t["name"]: self._make_tool(t) for t in msg["tools"]})
+        self.tool_names.clear()
+        self.tool_names.update({id(fn): name for name, fn in self.tools.items()})
         self.ns.update(self.tools)
         self.send({"op": "result", "id": msg["id"]})
 

@@ -10,7 +10,18 @@
 //	host → runner  {"op":"exec","id":7,"code":"..."}
 //	runner → host  {"op":"call","id":7,"call":1,"tool":"web_search","args":[...],"kwargs":{...}}
 //	host → runner  {"op":"return","id":7,"call":1,"value":...}   or  {..., "error":{"type":..., "message":...}}
+//	runner → host  {"op":"call","id":7,"call":2,"calls":[{"tool":"search","args":[...],"kwargs":{...}}, ...],"max_workers":8}
+//	host → runner  {"op":"return","id":7,"call":2,"results":[{"value":...}, {"error":{...}}, ...]}
 //	runner → host  {"op":"result","id":7,"stdout":"...","value":...,"repr":"...","final":false,"error":null}
+//
+// A call with "calls" is parallel(): the host runs its calls (at most
+// MaxBatch, each of them a tool call as above) concurrently, at most
+// max_workers (1 to MaxWorkers, DefaultWorkers when absent) at a time,
+// each under the execution's context, and answers with their results in
+// order, an error in place of the value of each call that failed. Either
+// form takes one call number, and one call is outstanding at a time. A
+// return may carry "stdout", what the tools printed (help() does), which
+// the runner adds to the code's output.
 //
 // Other requests are config (output cap, import policy, sys.path), tools,
 // vars and dump (the variables JSON can carry). Values are JSON with tags
@@ -61,6 +72,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -196,6 +208,8 @@ type message struct {
 	Python    string            `json:"python,omitempty"`
 	Call      int64             `json:"call,omitempty"`
 	Tool      string            `json:"tool,omitempty"`
+	Calls     []wireCall        `json:"calls,omitempty"`
+	Workers   int               `json:"max_workers,omitempty"`
 	Args      json.RawMessage   `json:"args,omitempty"`
 	Kwargs    json.RawMessage   `json:"kwargs,omitempty"`
 	Stdout    string            `json:"stdout"`
@@ -210,6 +224,23 @@ type message struct {
 
 	cost int64 // messageCost of the line
 }
+
+// wireCall is one call of a parallel() batch.
+type wireCall struct {
+	Tool   string          `json:"tool"`
+	Args   json.RawMessage `json:"args,omitempty"`
+	Kwargs json.RawMessage `json:"kwargs,omitempty"`
+}
+
+// Limits of a parallel() batch.
+const (
+	// MaxBatch is the most calls one parallel() may make.
+	MaxBatch = 1000
+	// MaxWorkers is the most calls of a batch that run at once.
+	MaxWorkers = 64
+	// DefaultWorkers is how many run at once when the runner does not say.
+	DefaultWorkers = 8
+)
 
 type wireError struct {
 	Type      string `json:"type"`
@@ -407,10 +438,11 @@ func (s *Session) SetTools(ctx context.Context, tools []tool.Tool) error {
 	for _, t := range tools {
 		sp := t.Spec()
 		inputs := make([]string, len(sp.Inputs))
+		types := make([]string, len(sp.Inputs))
 		for i, in := range sp.Inputs {
-			inputs[i] = in.Name
+			inputs[i], types[i] = in.Name, string(in.Type)
 		}
-		specs = append(specs, map[string]any{"name": sp.Name, "description": sp.Description, "inputs": inputs})
+		specs = append(specs, map[string]any{"name": sp.Name, "description": sp.Description, "inputs": inputs, "types": types})
 		byName[sp.Name] = t
 	}
 	if _, err := s.request(ctx, map[string]any{"op": "tools", "tools": specs}); err != nil {
@@ -504,10 +536,18 @@ func (s *Session) Exec(ctx context.Context, code string) (executors.Result, erro
 		}
 		switch m.Op {
 		case "call":
-			if calls++; m.Call != calls || m.Tool == "" {
+			if calls++; m.Call != calls || (m.Tool == "") == (len(m.Calls) == 0) {
 				return executors.Result{}, s.fail(fmt.Errorf("%w: tool call %d (%q) where call %d was due", ErrProtocol, m.Call, abbreviate([]byte(m.Tool)), calls))
 			}
-			reply := s.callTool(ctx, m)
+			if err := checkBatch(m); err != nil {
+				return executors.Result{}, s.fail(err)
+			}
+			var reply map[string]any
+			if len(m.Calls) > 0 {
+				reply = s.callBatch(ctx, m)
+			} else {
+				reply = s.callTool(ctx, m)
+			}
 			if err := s.send(reply); err != nil {
 				return executors.Result{}, err
 			}
@@ -587,26 +627,150 @@ func cut(s string, n int) string {
 	return s
 }
 
+// checkBatch refuses a call message whose parallel() batch breaks the
+// protocol's rules.
+func checkBatch(m message) error {
+	if len(m.Calls) == 0 {
+		if m.Workers != 0 {
+			return fmt.Errorf("%w: max_workers in a single tool call", ErrProtocol)
+		}
+		return nil
+	}
+	if len(m.Args) > 0 || len(m.Kwargs) > 0 {
+		return fmt.Errorf("%w: a batch of calls with arguments of its own", ErrProtocol)
+	}
+	if len(m.Calls) > MaxBatch {
+		return fmt.Errorf("%w: a batch of %d calls, more than %d", ErrProtocol, len(m.Calls), MaxBatch)
+	}
+	if m.Workers < 0 || m.Workers > MaxWorkers {
+		return fmt.Errorf("%w: max_workers %d, not between 1 and %d", ErrProtocol, m.Workers, MaxWorkers)
+	}
+	for i, c := range m.Calls {
+		if c.Tool == "" {
+			return fmt.Errorf("%w: call %d of a batch names no tool", ErrProtocol, i)
+		}
+	}
+	return nil
+}
+
 // callTool runs one tool call and returns the reply for the runner.
 func (s *Session) callTool(ctx context.Context, m message) map[string]any {
 	reply := map[string]any{"op": "return", "id": m.ID, "call": m.Call}
-	fail := func(typ, format string, a ...any) map[string]any {
-		reply["error"] = map[string]any{"type": typ, "message": fmt.Sprintf(format, a...)}
-		return reply
+	out := &toolOutput{max: s.maxOutput}
+	v, e := s.runCall(tool.WithOutput(ctx, out), wireCall{Tool: m.Tool, Args: m.Args, Kwargs: m.Kwargs})
+	if e != nil {
+		reply["error"] = e
+	} else {
+		reply["value"] = v
 	}
-	t, ok := s.tools[m.Tool]
+	if text := out.String(); text != "" {
+		reply["stdout"] = text
+	}
+	return reply
+}
+
+// callBatch runs the calls of a parallel() batch concurrently and returns
+// the reply with their results in order. When ctx ends first, the calls
+// still running are answered with the error and left to end on their own.
+func (s *Session) callBatch(ctx context.Context, m message) map[string]any {
+	workers := m.Workers
+	if workers == 0 {
+		workers = DefaultWorkers
+	}
+	out := &toolOutput{max: s.maxOutput}
+	tctx := tool.WithOutput(ctx, out)
+	results := make([]map[string]any, len(m.Calls))
+	var mu sync.Mutex
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+loop:
+	for i, c := range m.Calls {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			break loop
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			v, e := s.runCall(tctx, c)
+			r := map[string]any{"value": v}
+			if e != nil {
+				r = map[string]any{"error": e}
+			}
+			mu.Lock()
+			results[i] = r
+			mu.Unlock()
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	list := make([]map[string]any, len(results))
+	for i, r := range results {
+		if r == nil {
+			r = map[string]any{"error": map[string]any{"type": "TimeoutError", "message": fmt.Sprintf("tool %s did not return before the execution ended: %v", m.Calls[i].Tool, context.Cause(ctx))}}
+		}
+		list[i] = r
+	}
+	reply := map[string]any{"op": "return", "id": m.ID, "call": m.Call, "results": list}
+	if text := out.String(); text != "" {
+		reply["stdout"] = text
+	}
+	return reply
+}
+
+// toolOutput collects what tools print during one call message, up to
+// max characters.
+type toolOutput struct {
+	mu  sync.Mutex
+	max int
+	b   strings.Builder
+	cut bool
+}
+
+func (o *toolOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if room := o.max - o.b.Len(); room > 0 {
+		o.b.WriteString(cut(string(p), room))
+	} else {
+		o.cut = true
+	}
+	return len(p), nil
+}
+
+func (o *toolOutput) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.b.String()
+}
+
+// runCall runs one tool call: its value encoded for the runner, or the
+// error object to send in its place.
+func (s *Session) runCall(ctx context.Context, c wireCall) (any, map[string]any) {
+	fail := func(typ, format string, a ...any) (any, map[string]any) {
+		return nil, map[string]any{"type": typ, "message": fmt.Sprintf(format, a...)}
+	}
+	t, ok := s.tools[c.Tool]
 	if !ok {
-		return fail("NameError", "name '%s' is not defined", m.Tool)
+		return fail("NameError", "name '%s' is not defined", c.Tool)
 	}
 	var rawArgs []any
 	var rawKw map[string]any
-	if len(m.Args) > 0 {
-		if err := decodeJSON(m.Args, &rawArgs); err != nil {
+	if len(c.Args) > 0 {
+		if err := decodeJSON(c.Args, &rawArgs); err != nil {
 			return fail("TypeError", "bad arguments: %v", err)
 		}
 	}
-	if len(m.Kwargs) > 0 {
-		if err := decodeJSON(m.Kwargs, &rawKw); err != nil {
+	if len(c.Kwargs) > 0 {
+		if err := decodeJSON(c.Kwargs, &rawKw); err != nil {
 			return fail("TypeError", "bad keyword arguments: %v", err)
 		}
 	}
@@ -614,7 +778,7 @@ func (s *Session) callTool(ctx context.Context, m message) map[string]any {
 	for i, a := range rawArgs {
 		d, err := Decode(a)
 		if err != nil {
-			return fail("TypeError", "%s(): argument %d: %v", m.Tool, i+1, err)
+			return fail("TypeError", "%s(): argument %d: %v", c.Tool, i+1, err)
 		}
 		args[i] = Plain(d)
 	}
@@ -622,7 +786,7 @@ func (s *Session) callTool(ctx context.Context, m message) map[string]any {
 	for k, a := range rawKw {
 		d, err := Decode(a)
 		if err != nil {
-			return fail("TypeError", "%s(): argument %s: %v", m.Tool, k, err)
+			return fail("TypeError", "%s(): argument %s: %v", c.Tool, k, err)
 		}
 		kwargs[k] = Plain(d)
 	}
@@ -636,14 +800,13 @@ func (s *Session) callTool(ctx context.Context, m message) map[string]any {
 		if errors.As(err, &ee) {
 			return fail(ee.Type, "%s", ee.Message)
 		}
-		return fail("ToolError", "tool %s failed: %v", m.Tool, err)
+		return fail("ToolError", "tool %s failed: %v", c.Tool, err)
 	}
 	enc, err := Encode(out)
 	if err != nil {
-		return fail("ToolError", "tool %s returned a value that cannot be used: %v", m.Tool, err)
+		return fail("ToolError", "tool %s returned a value that cannot be used: %v", c.Tool, err)
 	}
-	reply["value"] = enc
-	return reply
+	return enc, nil
 }
 
 // Restarted is the Result.Err a Python executor reports when it had to

@@ -425,3 +425,38 @@ func TestDecodeBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchMustFollowTheRules: a parallel() batch that breaks the rules
+// (too many calls or workers, a call without a tool, a batch that is also
+// a single call, a batch out of sequence, an unknown field in a call)
+// breaks the session with ErrProtocol; a valid one is answered in order.
+func TestBatchMustFollowTheRules(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	call := func(id int64, seq int, body string) string {
+		return fmt.Sprintf(`{"op":"call","id":%d,"call":%d,%s}`, id, seq, body)
+	}
+	many := strings.TrimSuffix(strings.Repeat(`{"tool":"t"},`, runner.MaxBatch+1), ",")
+	for name, body := range map[string]string{
+		"too many calls":        `"calls":[` + many + `]`,
+		"too many workers":      `"calls":[{"tool":"t"}],"max_workers":65`,
+		"negative workers":      `"calls":[{"tool":"t"}],"max_workers":-1`,
+		"a call without a tool": `"calls":[{"tool":"t"},{"tool":""}]`,
+		"tool and calls":        `"tool":"t","calls":[{"tool":"t"}]`,
+		"workers without calls": `"tool":"t","max_workers":2`,
+		"batch with arguments":  `"calls":[{"tool":"t"}],"args":[1]`,
+		"unknown field":         `"calls":[{"tool":"t","code":"x"}]`,
+	} {
+		s := scripted(t, func(n int, id int64) []string { return []string{call(id, 1, body)} })
+		_, err := s.Exec(ctx, "1")
+		if !errors.Is(err, runner.ErrProtocol) || !errors.Is(err, runner.ErrBroken) {
+			t.Errorf("%s: got %v", name, err)
+		}
+	}
+	s := scripted(t, func(n int, id int64) []string {
+		return []string{call(id, 2, `"calls":[{"tool":"t"}]`)}
+	})
+	if _, err := s.Exec(ctx, "1"); !errors.Is(err, runner.ErrProtocol) {
+		t.Errorf("batch out of sequence: got %v", err)
+	}
+}

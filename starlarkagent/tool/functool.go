@@ -67,6 +67,10 @@ func New[A, R any](name, description string, fn func(context.Context, A) (R, err
 		spec.Output = schemaType(out)
 		if spec.Output == Object || spec.Output == Array {
 			spec.OutputSchema = schemaMap(out)
+			// The order of the fields, which a map loses, for the stub.
+			if spec.OutputSchema != nil && len(out.PropertyOrder) > 0 {
+				spec.OutputSchema["propertyOrder"] = out.PropertyOrder
+			}
 		}
 	}
 	return &Func[A, R]{spec: spec, resolved: resolved, fn: fn}, nil

@@ -74,11 +74,20 @@ func Lower(filename, src string) (*Program, error) {
 // bound reports true are already bound (an executor's globals from
 // earlier steps): the lowering then trusts no builtin of those names.
 func LowerIn(filename, src string, bound func(name string) bool) (*Program, error) {
+	return lowerIn(filename, src, bound, nil)
+}
+
+func lowerIn(filename, src string, bound, protected func(name string) bool) (*Program, error) {
 	a := getArena()
 	defer putArena(a) // after lowering, which is done with the nodes
 	stmts, err := parseFile(src, a)
 	if err != nil {
 		return nil, err
+	}
+	if protected != nil {
+		if err := checkProtected(stmts, protected); err != nil {
+			return nil, err
+		}
 	}
 	if a.bound == nil {
 		a.bound, a.scratch = map[string]bool{}, map[string]bool{}

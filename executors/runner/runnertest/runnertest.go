@@ -273,4 +273,6 @@ checks`)
 			t.Errorf("value %#v imports %v", res.Value, res.Imports)
 		}
 	})
+
+	t.Run("tool calls", func(t *testing.T) { ToolCalls(t, newExec) })
 }
