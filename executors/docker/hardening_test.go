@@ -245,3 +245,22 @@ func TestOutputCapSmall(t *testing.T) {
 	}
 	ok(t, e, "1")
 }
+
+// Network is an explicit override: with bridge the container gets an
+// interface besides lo (nothing is sent anywhere).
+func TestNetworkOverride(t *testing.T) {
+	e := newExec(t, docker.Options{Network: "bridge"})
+	res := ok(t, e, "sorted(l.split(':')[0].strip() for l in open('/proc/net/dev').readlines()[2:])")
+	if !reflect.DeepEqual(res.Value, []any{"eth0", "lo"}) {
+		t.Errorf("interfaces with --docker-network bridge: %v", res.Value)
+	}
+}
+
+// A runtime the engine lacks is an error that names it.
+func TestRuntimeMissing(t *testing.T) {
+	e := newExec(t, docker.Options{Runtime: "no-such-runtime"})
+	_, err := e.Execute(context.Background(), "1")
+	if err == nil || !strings.Contains(err.Error(), `the runtime "no-such-runtime" is not installed`) {
+		t.Errorf("missing runtime: %v", err)
+	}
+}

@@ -37,6 +37,9 @@ const runLabel = "io.star-agent.test-run"
 var runID = fmt.Sprintf("%d-%d", os.Getpid(), time.Now().UnixNano())
 
 func TestMain(m *testing.M) {
+	if img, ok := os.LookupEnv(childEnv); ok {
+		os.Exit(orphanChild(img))
+	}
 	code := m.Run()
 	if code == 0 {
 		if err := leftovers(); err != nil {
