@@ -171,3 +171,27 @@ func BenchmarkLargePageToMarkdown(b *testing.B) {
 		}
 	}
 }
+
+// TestVisitConcurrent: the tools are called from parallel tool calls; one
+// client and one converter serve them all.
+func TestVisitConcurrent(t *testing.T) {
+	n := newTestNet(t)
+	visit := n.tool("visit_webpage", n.options())
+	page, _ := url.Parse(n.url("pages.test", "/article"))
+	want, _ := PageToMarkdown(testdata(t, "article.html"), "text/html; charset=utf-8", page)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			out, err := visit.Call(t.Context(), map[string]any{"url": page.String()})
+			if err == nil && out != want {
+				err = errors.New("a parallel visit returned other Markdown")
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
