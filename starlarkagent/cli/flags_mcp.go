@@ -23,11 +23,11 @@ type mcpFlags struct {
 }
 
 func (f *mcpFlags) register(fl *pflag.FlagSet) {
-	fl.StringArrayVar(&f.commands, "mcp", nil, "MCP server to start and speak to over stdio, as one command line: "+
+	fl.StringArrayVar(&f.commands, "mcp", nil, "MCP server to start and speak to over stdio, one `COMMAND` line: "+
 		"--mcp 'npx -y @modelcontextprotocol/server-everything'. Split into words like a shell would (quotes and backslashes), "+
 		"but not run by one: no variables, pipes or ~. Its tools become functions the code calls; repeatable")
-	fl.StringArrayVar(&f.urls, "mcp-url", nil, "MCP server to connect to over streamable HTTP, e.g. http://127.0.0.1:8000/mcp; repeatable")
-	fl.StringArrayVar(&f.headers, "mcp-header", nil, "HTTP header sent to every --mcp-url server, 'Name: value', "+
+	fl.StringArrayVar(&f.urls, "mcp-url", nil, "MCP server to connect to over streamable HTTP at `URL`, e.g. http://127.0.0.1:8000/mcp; repeatable")
+	fl.StringArrayVar(&f.headers, "mcp-header", nil, "HTTP `HEADER` sent to every --mcp-url server, 'Name: value', "+
 		"e.g. 'Authorization: Bearer TOKEN'; repeatable")
 }
 
@@ -46,7 +46,7 @@ func (f *mcpFlags) open(ctx context.Context, env ToolEnv) ([]tool.Tool, func() e
 	for _, c := range f.commands {
 		argv, err := mcp.SplitCommand(c)
 		if err != nil {
-			return nil, nil, usageError("--mcp %s: %v", c, err)
+			return nil, nil, usageError("--mcp: %v", err)
 		}
 		if len(argv) == 0 {
 			return nil, nil, usageError("--mcp: empty command")

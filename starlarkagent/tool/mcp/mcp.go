@@ -383,51 +383,58 @@ func (s *Server) call(ctx context.Context, mcpName, name string, args map[string
 }
 
 // broken handles a session that failed under a call: it says what
-// happened to the server and restarts it once.
+// happened to the server (and what it last wrote to stderr) and restarts
+// it once.
 func (s *Server) broken(ctx context.Context, c *conn, tool string, cause error) error {
-	what := s.death(c, cause)
+	what, stderr := s.death(c, cause)
+	what += " while calling " + tool
+	if stderr != "" {
+		stderr = ". Its stderr ended with: " + stderr
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.cur != c {
 		// Another call saw it first.
 		if s.cur != nil {
-			return fmt.Errorf("%s while calling %s; it was restarted: call the tool again", what, tool)
+			return fmt.Errorf("%s; it was restarted: call the tool again if it is safe to repeat%s", what, stderr)
 		}
 		if s.gaveUp != nil {
-			return s.gaveUp
+			return fmt.Errorf("%s; %v%s", what, s.gaveUp, stderr)
 		}
-		return fmt.Errorf("%s while calling %s", what, tool)
+		return fmt.Errorf("%s%s", what, stderr)
 	}
 	s.cur = nil
 	go c.close() // may wait for the process to end
 	if s.closed {
 		return fmt.Errorf("%s is closed", s.describe())
 	}
-	s.opts.logger().Warn("mcp: server failed", "server", s.describe(), "err", what)
+	s.opts.logger().Warn("mcp: server failed", "server", s.describe(), "err", what+stderr)
 	note, err := s.restartLocked(ctx)
 	if err != nil {
-		return fmt.Errorf("%s while calling %s; %v", what, tool, err)
+		return fmt.Errorf("%s; %v%s", what, err, stderr)
 	}
-	return fmt.Errorf("%s while calling %s; %s: call the tool again if it is safe to repeat", what, tool, note)
+	return fmt.Errorf("%s; %s: call the tool again if it is safe to repeat%s", what, note, stderr)
 }
 
-// death says what became of the server of c after cause broke its session.
-func (s *Server) death(c *conn, cause error) string {
+// death says what became of the server of c after cause broke its
+// session, and the tail of its stderr.
+func (s *Server) death(c *conn, cause error) (what, stderr string) {
 	desc := s.String()
-	if c.proc != nil && c.proc.out != nil && c.proc.out.tooLarge.Load() {
-		return fmt.Sprintf("%s sent a message larger than %d bytes (the cap), so the connection was closed", desc, c.proc.out.max)
+	if c.proc == nil {
+		return fmt.Sprintf("%s stopped answering (%v)", desc, cause), ""
 	}
-	if c.proc != nil {
-		// The session ends when stdout closes, a moment before the
-		// process is reaped.
-		select {
-		case <-c.proc.exited:
-			return fmt.Sprintf("%s exited (%s)%s", desc, c.proc.status(), c.proc.tailSuffix())
-		case <-time.After(2 * time.Second):
-			return fmt.Sprintf("%s broke the connection (%v)%s", desc, cause, c.proc.tailSuffix())
-		}
+	stderr = c.proc.tail.String()
+	if c.proc.out != nil && c.proc.out.tooLarge.Load() {
+		return fmt.Sprintf("%s sent a message larger than %d bytes (the cap), so the connection was closed", desc, c.proc.out.max), stderr
 	}
-	return fmt.Sprintf("%s stopped answering (%v)", desc, cause)
+	// The session ends when stdout closes, a moment before the process
+	// is reaped.
+	select {
+	case <-c.proc.exited:
+		return fmt.Sprintf("%s exited (%s)", desc, c.proc.status()), stderr
+	case <-time.After(2 * time.Second):
+		return fmt.Sprintf("%s broke the connection (%v)", desc, cause), stderr
+	}
 }
 
 // wireError returns the message of a JSON-RPC error the server (or the

@@ -225,8 +225,8 @@ func TestServerExitsAndRestarts(t *testing.T) {
 	if res.Err == nil || res.Err.Type != "ToolError" {
 		t.Fatalf("exit: %+v", res.Err)
 	}
-	for _, want := range []string{"MCP server mcptest (", "exited (exit status 3)", "mcptest: exiting with status 3 as asked",
-		"while calling mcptest_exit", "it was restarted", "call the tool again"} {
+	for _, want := range []string{"MCP server mcptest (", "exited (exit status 3) while calling mcptest_exit; it was restarted: call the tool again",
+		"Its stderr ended with: mcptest: exiting with status 3 as asked"} {
 		if !strings.Contains(res.Err.Message, want) {
 			t.Errorf("message %q lacks %q", res.Err.Message, want)
 		}
@@ -461,7 +461,7 @@ func TestConnectErrors(t *testing.T) {
 		t.Errorf("missing command: %v", err)
 	}
 	_, err = Stdio(ctx, []string{os.Args[0], "-stderr", "fatal: no API key", "-fail-start", "3"}, Options{})
-	if err == nil || !strings.Contains(err.Error(), "exited (exit status 3) before completing the MCP handshake: fatal: no API key") {
+	if err == nil || !strings.Contains(err.Error(), "exited (exit status 3) before completing the MCP handshake (check that the command starts an MCP server on stdio). Its stderr ended with: fatal: no API key") {
 		t.Errorf("failing server: %v", err)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")

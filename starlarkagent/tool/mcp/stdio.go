@@ -41,13 +41,14 @@ func (p *process) status() string {
 	return p.err.Error()
 }
 
-// tailSuffix is ": <last stderr lines>" or "" if the server wrote nothing.
+// tailSuffix is ". Its stderr ended with: <last lines>", or "" if the
+// server wrote nothing.
 func (p *process) tailSuffix() string {
 	t := p.tail.String()
 	if t == "" {
 		return ""
 	}
-	return ": " + t
+	return ". Its stderr ended with: " + t
 }
 
 // Grace periods when stopping a server: after stdin closes, then after
@@ -134,7 +135,7 @@ func dialStdio(ctx context.Context, label string, argv []string, opts Options) (
 			}
 		}
 		p.stop()
-		return nil, fmt.Errorf("MCP server %s: %s%s (check that the command starts an MCP server on stdio)", label, why, p.tailSuffix())
+		return nil, fmt.Errorf("MCP server %s: %s (check that the command starts an MCP server on stdio)%s", label, why, p.tailSuffix())
 	}
 	return &conn{cs: cs, proc: p}, nil
 }
