@@ -17,6 +17,7 @@ import (
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
+	"github.com/star-agent/star-agent/executors/wasm"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
@@ -458,5 +459,42 @@ func TestBatchMustFollowTheRules(t *testing.T) {
 	})
 	if _, err := s.Exec(ctx, "1"); !errors.Is(err, runner.ErrProtocol) {
 		t.Errorf("batch out of sequence: got %v", err)
+	}
+}
+
+// BenchmarkParallelToolCallsWasm is the wall time of parallel() with 8
+// calls of a tool that takes 100 ms, from CPython in the WebAssembly
+// sandbox, and of the same calls in a loop.
+func BenchmarkParallelToolCallsWasm(b *testing.B) {
+	sleep := runnertest.Func{S: tool.Spec{Name: "sleep", Inputs: []tool.Input{{Name: "x", Type: tool.Any}}},
+		F: func(ctx context.Context, args map[string]any) (any, error) {
+			select {
+			case <-time.After(100 * time.Millisecond):
+				return args["x"], nil
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}}
+	e, err := wasm.New(wasm.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	if err := e.SetTools([]tool.Tool{sleep}); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct{ name, code string }{
+		{"parallel", "r = parallel(sleep, list(range(8)))"},
+		{"sequential", "r = [sleep(i) for i in range(8)]"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				res, err := e.Execute(context.Background(), c.code)
+				if err != nil || res.Err != nil {
+					b.Fatal(err, res.Err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/op")
+		})
 	}
 }
