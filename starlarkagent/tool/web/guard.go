@@ -52,6 +52,7 @@ func (e *RefusedError) byAddress() bool { return e.Addr.IsValid() || e.Host != "
 // isLiteral says whether host is an address rather than a name, and if
 // so whether it is written as a is (127.0.0.1, not 2130706433).
 func isLiteral(host string, a netip.Addr) (literal, same bool) {
+	host = strings.TrimSuffix(host, ".")
 	_, ok := parseHost(host)
 	written, _, _ := strings.Cut(strings.Trim(host, "[]"), "%")
 	return ok, ok && strings.EqualFold(written, a.String())

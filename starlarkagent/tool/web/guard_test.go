@@ -139,6 +139,18 @@ func TestRefused(t *testing.T) {
 		{"http://224.0.0.251/", "224.0.0.251 is a multicast address"},
 		{"http://255.255.255.255/", "255.255.255.255 is the broadcast address"},
 		{"http://[64:ff9b::a00:1]/", "64:ff9b::a00:1 is a private address"},
+		// Other spellings: case, a final dot, full IPv6, Unicode forms that
+		// IDNA maps to ASCII (the transport does, and the dialer checks
+		// what it is handed), credentials that look like a host.
+		{"HTTP://127.0.0.1/", "127.0.0.1 is a loopback address"},
+		{"http://LocalHost:80/", "LocalHost is this machine (loopback)"},
+		{"http://127.0.0.1./", "refused http://127.0.0.1./: 127.0.0.1 is a loopback address"},
+		{"http://0X7F.1/", "0X7F.1 (that is, 127.0.0.1) is a loopback address"},
+		{"http://[0:0:0:0:0:ffff:127.0.0.1]/", "(that is, 127.0.0.1) is a loopback address"},
+		{"http://[::ffff:a9fe:a9fe]/", "::ffff:a9fe:a9fe (that is, 169.254.169.254) is the cloud metadata address"},
+		{"http://ⓛⓞⓒⓐⓛⓗⓞⓢⓣ/", "localhost is this machine (loopback)"},
+		{"http://①②⑦.⓪.⓪.①/", "127.0.0.1 is a loopback address"},
+		{"http://127.0.0.1:80@intranet.test/", "intranet.test resolves to 10.0.0.5, a private address"},
 		// Names resolving to non-public addresses, through the resolver.
 		{"http://intranet.test/wiki", "intranet.test resolves to 10.0.0.5, a private address"},
 		{"http://meta.test/latest/meta-data/", "meta.test resolves to 169.254.169.254, the cloud metadata address"},

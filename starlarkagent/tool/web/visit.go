@@ -39,7 +39,10 @@ func newVisitWebpage(f *fetcher) (tool.Tool, error) {
 func (f *fetcher) visit(ctx context.Context, raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" && (u.Scheme == "" || u.Scheme == "http" || u.Scheme == "https") {
+	if err != nil {
+		return "", fmt.Errorf("%q is not a valid URL (%v); pass one like https://example.com/page", raw, errors.Unwrap(err))
+	}
+	if u.Host == "" && (u.Scheme == "" || u.Scheme == "http" || u.Scheme == "https") {
 		return "", fmt.Errorf("%q is not an absolute URL; pass one like https://example.com/page", raw)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)

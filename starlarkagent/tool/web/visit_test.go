@@ -88,6 +88,12 @@ func TestVisitContentTypes(t *testing.T) {
 			t.Errorf("%s: %q, %v; want %q", c.path, got, err, c.want)
 		}
 	}
+	for _, bad := range []string{"http://%31%32%37.0.0.1/", "http://localhost%00.test/", "http://[::1/"} {
+		_, err := call(t, visit, map[string]any{"url": bad})
+		if err == nil || !strings.Contains(err.Error(), "is not a valid URL (") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
 	for _, bad := range []string{"example.com/page", "/article", "", "http://"} {
 		_, err := call(t, visit, map[string]any{"url": bad})
 		if err == nil || !strings.Contains(err.Error(), "is not an absolute URL; pass one like https://example.com/page") {
