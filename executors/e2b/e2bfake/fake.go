@@ -730,26 +730,35 @@ type process struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 
+	// pub serializes publishing and finishing.
+	pub    sync.Mutex
 	mu     sync.Mutex
-	subs   map[chan map[string]any]struct{}
+	subs   map[*subscriber]struct{}
 	closed bool
+}
+
+// subscriber is one stream's feed: ch carries the events and is closed
+// after the last one; done is closed when the stream goes away.
+type subscriber struct {
+	ch   chan map[string]any
+	done chan struct{}
 }
 
 func (p *process) subscribe() (chan map[string]any, func()) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ch := make(chan map[string]any, 16)
+	sub := &subscriber{ch: make(chan map[string]any, 16), done: make(chan struct{})}
 	if p.closed {
-		close(ch)
-		return ch, func() {}
+		close(sub.ch)
+		return sub.ch, func() {}
 	}
-	p.subs[ch] = struct{}{}
-	return ch, func() {
+	p.subs[sub] = struct{}{}
+	return sub.ch, func() {
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		if _, ok := p.subs[ch]; ok {
-			delete(p.subs, ch)
-			close(ch)
+		if _, ok := p.subs[sub]; ok {
+			delete(p.subs, sub)
+			close(sub.done)
 		}
 	}
 }
@@ -757,29 +766,31 @@ func (p *process) subscribe() (chan map[string]any, func()) {
 // publish sends ev to every subscriber, waiting for each; with none, the
 // event is dropped (as envd drops it).
 func (p *process) publish(ev map[string]any) {
+	p.pub.Lock()
+	defer p.pub.Unlock()
 	p.mu.Lock()
-	subs := make([]chan map[string]any, 0, len(p.subs))
+	subs := make([]*subscriber, 0, len(p.subs))
 	for c := range p.subs {
 		subs = append(subs, c)
 	}
 	p.mu.Unlock()
 	for _, c := range subs {
-		func() {
-			defer func() { recover() }() // unsubscribed meanwhile
-			select {
-			case c <- ev:
-			case <-time.After(10 * time.Second):
-			}
-		}()
+		select {
+		case c.ch <- ev:
+		case <-c.done:
+		}
 	}
 }
 
+// finish closes the feeds after the end event.
 func (p *process) finish() {
+	p.pub.Lock()
+	defer p.pub.Unlock()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true
 	for c := range p.subs {
-		close(c)
+		close(c.ch)
 	}
 	p.subs = nil
 }
@@ -800,7 +811,7 @@ func (s *Server) startProcess(sb *Sandbox, cmdName string, args []string, envs m
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.Dir = os.TempDir()
-	p := &process{cmd: cmd, subs: map[chan map[string]any]struct{}{}}
+	p := &process{cmd: cmd, subs: map[*subscriber]struct{}{}}
 	if stdin {
 		if p.stdin, err = cmd.StdinPipe(); err != nil {
 			return nil, err
