@@ -27,7 +27,7 @@ import (
 const braveKey = "BSA-test-key-0123456789"
 
 type testNet struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *httptest.Server
 	addr  netip.AddrPort
 	mu    sync.Mutex
@@ -39,7 +39,7 @@ type testNet struct {
 // wiki.test and pages.test are the server; intranet.test resolves to
 // 10.0.0.5, meta.test to 169.254.169.254, mixed.test to a private and a
 // loopback address, v6.test to fd12::1, mapped.test to ::ffff:10.0.0.1.
-func newTestNet(t *testing.T) *testNet {
+func newTestNet(t testing.TB) *testNet {
 	n := &testNet{t: t}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/html/", n.duckDuckGo)

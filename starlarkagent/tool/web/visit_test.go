@@ -201,3 +201,21 @@ func TestVisitConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkVisitArticle is a whole visit_webpage call on loopback: the
+// resolution through the test resolver, the guard, the request on a kept
+// connection, the conversion.
+func BenchmarkVisitArticle(b *testing.B) {
+	n := newTestNet(b)
+	ts, err := Tools([]string{"visit_webpage"}, n.options())
+	if err != nil {
+		b.Fatal(err)
+	}
+	args := map[string]any{"url": n.url("pages.test", "/article")}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ts[0].Call(b.Context(), args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
