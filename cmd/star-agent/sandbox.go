@@ -98,7 +98,7 @@ The image's size is printed at the end. Progress goes to standard error.`,
 			if res.UpToDate {
 				state = "up to date"
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s, %s (recipe %s)\n", res.Tag, state, humanBytes(res.Size), res.Recipe[:12])
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s, %s (recipe %s)\n", res.Tag, state, image.HumanSize(res.Size), res.Recipe[:12])
 			return nil
 		},
 	}
@@ -121,7 +121,9 @@ func newSandboxPruneCmd() *cobra.Command {
 		Long: `Remove every container (running or not), volume and network that carries the
 label io.star-agent.managed=true, which star-agent puts on everything it
 creates: what a crashed or killed star-agent left behind. Nothing without
-the label is touched; --label narrows it further. With --images, star-agent's images go too (the next
+the label is touched; --label narrows it further. Docker copies an image's
+labels to its containers, so containers made from star-agent's images by
+hand (docker run star-agent/python:latest) count as star-agent's too. With --images, star-agent's images go too (the next
 Docker run then needs "star-agent sandbox image build" again).
 
 It prints what it removed, one line each, or that there was nothing.`,
@@ -156,17 +158,4 @@ func cmdContext(cmd *cobra.Command) context.Context {
 		return ctx
 	}
 	return context.Background()
-}
-
-// humanBytes writes n bytes as engines do: 612.3 MB (powers of 1000).
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1e9:
-		return fmt.Sprintf("%.2f GB", float64(n)/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	case n >= 1e3:
-		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -37,7 +37,6 @@ import (
 
 	"github.com/docker/docker/client"
 	"github.com/docker/docker/errdefs"
-	"github.com/docker/go-units"
 )
 
 // DefaultTag is the default image: the Docker executor's docker.DefaultImage.
@@ -204,7 +203,7 @@ func ensure(ctx context.Context, cli *client.Client, p *progress, tag, hash stri
 	switch {
 	case err == nil && info.Config != nil && info.Config.Labels[LabelRecipe] == hash && !force:
 		res.ID, res.Size, res.UpToDate = info.ID, info.Size, true
-		p.say("%s is up to date (recipe %s), %s", tag, hash[:12], humanSize(info.Size))
+		p.say("%s is up to date (recipe %s), %s", tag, hash[:12], HumanSize(info.Size))
 		return res, nil
 	case err == nil && force:
 		p.say("%s: rebuilding (--force)", tag)
@@ -223,7 +222,7 @@ func ensure(ctx context.Context, cli *client.Client, p *progress, tag, hash stri
 		return res, fmt.Errorf("docker: inspect the new image %s: %w", tag, err)
 	}
 	res.ID, res.Size = info.ID, info.Size
-	p.say("%s built: %s, %s", tag, shortID(info.ID), humanSize(info.Size))
+	p.say("%s built: %s, %s", tag, shortID(info.ID), HumanSize(info.Size))
 	return res, nil
 }
 
@@ -237,7 +236,19 @@ func (p *progress) say(format string, args ...any) {
 	fmt.Fprintf(p.w, "[%6.1fs] %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, args...))
 }
 
-func humanSize(n int64) string { return units.HumanSizeWithPrecision(float64(n), 3) }
+// HumanSize writes n bytes as the engine's tools do: 641.6 MB (powers of
+// 1000).
+func HumanSize(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}
 
 func shortID(id string) string {
 	id = strings.TrimPrefix(id, "sha256:")

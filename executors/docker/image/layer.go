@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"debug/elf"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -104,7 +105,7 @@ func scanPackages(dir string) (packageDir, error) {
 			}
 			return nil
 		default:
-			return fmt.Errorf("%s is a %s, not a regular file or directory; copy the file itself into the directory", path, d.Type())
+			return fmt.Errorf("%s is %s, not a regular file or directory; copy the file itself into the directory", path, kindOf(d.Type()))
 		}
 		pd.files = append(pd.files, rel+"/")
 		fmt.Fprintf(h, "%s/\x00", rel)
@@ -125,7 +126,10 @@ func scanPackages(dir string) (packageDir, error) {
 func (l *layerRecipe) checkAgent(path string) error {
 	f, err := elf.Open(path)
 	if err != nil {
-		return fmt.Errorf("image: agent binary %s: %w (give a star-agent built for Linux)", path, err)
+		if _, ok := err.(*elf.FormatError); ok || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("image: agent binary %s is not an ELF executable (give a star-agent built for Linux)", path)
+		}
+		return fmt.Errorf("image: agent binary: %w", err)
 	}
 	defer f.Close()
 	want := map[string]elf.Machine{"amd64": elf.EM_X86_64, "arm64": elf.EM_AARCH64}[runtime.GOARCH]
@@ -147,6 +151,20 @@ func (l *layerRecipe) checkAgent(path string) error {
 	sum := sha256.Sum256(data)
 	l.agent, l.agentSum = path, hex.EncodeToString(sum[:])
 	return nil
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file (" + m.String() + ")"
 }
 
 func (l *layerRecipe) hash(baseID string) string {

@@ -192,7 +192,7 @@ func (r *rootfsRecipe) build(ctx context.Context, cli *client.Client, p *progres
 	if importErr != nil {
 		return importErr
 	}
-	p.say("imported a %s root filesystem as %s", humanSize(counted.n), tag)
+	p.say("imported a %s root filesystem as %s", HumanSize(counted.n), tag)
 	return nil
 }
 
