@@ -369,6 +369,11 @@ func newClient(opts *Options) (*http.Client, *guard) {
 			if len(via) > opts.MaxRedirects {
 				return fmt.Errorf("stopped after %d redirects (the last to %s)", opts.MaxRedirects, req.URL.Redacted())
 			}
+			if req.URL.Host != via[0].URL.Host {
+				// Go drops Authorization and cookies on a redirect to
+				// another host, not the API key headers of the services.
+				req.Header.Del("X-Subscription-Token")
+			}
 			return g.checkURL(req.URL)
 		},
 	}, g

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -134,5 +135,31 @@ Starting with version 1.18, Go has added support for generics, also known as typ
 	_, err = call(t, n.tool("web_search", opts), map[string]any{"query": "golang generics tutorial"})
 	if err == nil || !strings.Contains(err.Error(), "larger than 512 bytes") {
 		t.Errorf("answer over MaxBytes: %v", err)
+	}
+}
+
+// TestBraveKeyStaysWithBrave: the key is not sent on to another host a
+// redirect points at.
+func TestBraveKeyStaysWithBrave(t *testing.T) {
+	n := newTestNet(t)
+	opts := n.options()
+	opts.BraveAPIKey = braveKey
+	for _, c := range []struct {
+		target string
+		sent   bool
+	}{
+		{n.url("pages.test", "/headers"), false},
+		{n.url("api.test", "/headers"), true},
+	} {
+		opts.Endpoints.Brave = n.url("api.test", "/redirect?to="+url.QueryEscape(c.target))
+		if _, err := call(t, n.tool("web_search", opts), map[string]any{"query": "q"}); err != nil {
+			t.Fatal(err)
+		}
+		n.mu.Lock()
+		got := n.seen.Get("X-Subscription-Token")
+		n.mu.Unlock()
+		if (got == braveKey) != c.sent {
+			t.Errorf("redirect to %s: X-Subscription-Token %q, want sent=%v", c.target, got, c.sent)
+		}
 	}
 }

@@ -33,6 +33,7 @@ type testNet struct {
 	mu    sync.Mutex
 	names map[string][]netip.Addr
 	dials []string
+	seen  http.Header // the headers of the last request to /headers
 }
 
 // newTestNet starts the server. Its names: search.test, api.test,
@@ -231,6 +232,12 @@ func (n *testNet) pages(w http.ResponseWriter, r *http.Request) {
 			w.Write([]byte("<p>lorem ipsum dolor sit amet</p>\n"))
 		}
 		w.Write([]byte("<p>THE END</p></body></html>"))
+	case "/headers":
+		n.mu.Lock()
+		n.seen = r.Header.Clone()
+		n.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"type":"search","web":{"results":[{"title":"t","url":"https://example.com/","description":"d"}]}}`))
 	case "/redirect":
 		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
 	case "/loop":
