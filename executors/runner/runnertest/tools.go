@@ -249,6 +249,21 @@ func ToolCalls(t *testing.T, newExec func(t *testing.T) executors.Executor) {
 		}
 	})
 
+	t.Run("tools print into the code's output", func(t *testing.T) {
+		say := Func{S: tool.Spec{Name: "say", Inputs: []tool.Input{{Name: "text", Type: tool.String}}},
+			F: func(ctx context.Context, args map[string]any) (any, error) {
+				if !tool.Print(ctx, args["text"].(string)+"\n") {
+					return nil, fmt.Errorf("the executor gave the tool no output")
+				}
+				return nil, nil
+			}}
+		e := withTools(t, say)
+		res := ok(t, e, "print('before')\nsay('from the tool')\nparallel(say, ['a', 'a'])\nprint('after')")
+		if res.Stdout != "before\nfrom the tool\na\na\nafter\n" {
+			t.Errorf("stdout %q", res.Stdout)
+		}
+	})
+
 	t.Run("tools cannot be rebound", func(t *testing.T) {
 		e := withTools(t)
 		for _, c := range []struct{ code, msg string }{
