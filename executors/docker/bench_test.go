@@ -66,6 +66,24 @@ func BenchmarkStart(b *testing.B) {
 	b.ReportMetric(float64(closing.Milliseconds())/float64(b.N), "close-ms")
 }
 
+// BenchmarkStartPandas is BenchmarkStart on the default image up to the
+// result of a first action that imports numpy and pandas.
+func BenchmarkStartPandas(b *testing.B) {
+	img := dataImage(b)
+	for b.Loop() {
+		e, err := docker.New(docker.Options{Image: img, Labels: map[string]string{runLabel: runID}, Imports: executors.ImportPolicy{Authorized: []string{"*"}}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		exec1(b, e, "import numpy as np, pandas as pd\npd.DataFrame({'x': np.arange(3)})['x'].sum()")
+		b.StopTimer()
+		if err := e.Close(); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+}
+
 // BenchmarkRoundTrip measures one trivial execution in a running container.
 func BenchmarkRoundTrip(b *testing.B) {
 	e := newExec(b, docker.Options{Image: benchImage(b)})

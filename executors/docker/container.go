@@ -99,9 +99,6 @@ func (e *Executor) spec() spec {
 			},
 		},
 	}
-	if swappiness := int64(0); true {
-		host.Resources.MemorySwappiness = &swappiness
-	}
 	for i, d := range o.PackageDirs {
 		host.Mounts = append(host.Mounts, mount.Mount{Type: mount.TypeBind, Source: d, Target: packageGuestDir(i), ReadOnly: true})
 	}

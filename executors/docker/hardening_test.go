@@ -39,11 +39,22 @@ def runs(path):
     except OSError as e:
         return type(e).__name__ + ': ' + e.strerror
 ifaces = [l.split(':')[0].strip() for l in open('/proc/net/dev').readlines()[2:]]
-def cg(path):
-    try:
-        return open(path).read().strip()
-    except OSError as e:
-        return 'absent'
+def cg(*paths):
+    for p in paths:
+        try:
+            return open(p).read().strip()
+        except OSError:
+            pass
+    return 'absent'
+# cgroup v1 (this machine) or v2, read back as one shape.
+mem = cg('/sys/fs/cgroup/memory/memory.limit_in_bytes', '/sys/fs/cgroup/memory.max')
+memsw = cg('/sys/fs/cgroup/memory/memory.memsw.limit_in_bytes')
+if memsw == 'absent' and cg('/sys/fs/cgroup/memory.swap.max') == '0':
+    memsw = mem
+cpu = cg('/sys/fs/cgroup/cpu.max')
+if cpu == 'absent':
+    cpu = cg('/sys/fs/cgroup/cpu/cpu.cfs_quota_us') + ' ' + cg('/sys/fs/cgroup/cpu/cpu.cfs_period_us')
+quota, _, period = cpu.partition(' ')
 {
     'uid': os.getuid(), 'euid': os.geteuid(), 'gid': os.getgid(),
     'root': writes('/x'), 'usr': writes('/usr/x'), 'tmp': writes('/tmp/x'),
@@ -51,10 +62,9 @@ def cg(path):
     'ifaces': ifaces,
     'caps': [status[k] for k in ('CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb')],
     'nonewprivs': status['NoNewPrivs'], 'seccomp': status['Seccomp'],
-    'mem': cg('/sys/fs/cgroup/memory/memory.limit_in_bytes'),
-    'memsw': cg('/sys/fs/cgroup/memory/memory.memsw.limit_in_bytes'),
-    'pids': cg('/sys/fs/cgroup/pids/pids.max'),
-    'quota': cg('/sys/fs/cgroup/cpu/cpu.cfs_quota_us'), 'period': cg('/sys/fs/cgroup/cpu/cpu.cfs_period_us'),
+    'mem': mem, 'memsw': memsw,
+    'pids': cg('/sys/fs/cgroup/pids/pids.max', '/sys/fs/cgroup/pids.max'),
+    'quota': quota, 'period': period,
     'pid1': open('/proc/1/cmdline').read().split('\0')[0],
 }`)
 	v, _ := res.Value.(map[string]any)
@@ -120,9 +130,15 @@ def cg(path):
 func TestHardeningOverrides(t *testing.T) {
 	e := newExec(t, docker.Options{PIDs: 100, CPUs: 0.5, Memory: 96 << 20, User: "1000:1000", TmpSize: 8 << 20})
 	res := ok(t, e, `import os
-[os.getuid(), open('/sys/fs/cgroup/pids/pids.max').read().strip(),
- open('/sys/fs/cgroup/cpu/cpu.cfs_quota_us').read().strip(),
- open('/sys/fs/cgroup/memory/memory.limit_in_bytes').read().strip()]`)
+def cg(*paths):
+    for p in paths:
+        try:
+            return open(p).read().strip()
+        except OSError:
+            pass
+[os.getuid(), cg('/sys/fs/cgroup/pids/pids.max', '/sys/fs/cgroup/pids.max'),
+ cg('/sys/fs/cgroup/cpu/cpu.cfs_quota_us') or cg('/sys/fs/cgroup/cpu.max').split()[0],
+ cg('/sys/fs/cgroup/memory/memory.limit_in_bytes', '/sys/fs/cgroup/memory.max')]`)
 	want := []any{int64(1000), "100", "50000", "100663296"}
 	if !reflect.DeepEqual(res.Value, want) {
 		t.Errorf("got %v, want %v", res.Value, want)
