@@ -272,8 +272,8 @@ func (s *Server) list(ctx context.Context) ([]*sdk.Tool, error) {
 }
 
 // maxTools bounds a server's tool list, against a server that pages
-// forever.
-const maxTools = 10000
+// forever (a variable for tests).
+var maxTools = 10000
 
 // session returns the live session, restarting the server if it died and
 // may still be restarted; note says what the restart found.

@@ -418,7 +418,7 @@ func TestManyTools(t *testing.T) {
 	for _, tl := range ts {
 		names[tl.Spec().Name] = true
 	}
-	if len(ts) != 300+11 || len(names) != len(ts) {
+	if len(ts) != 300+12 || len(names) != len(ts) {
 		t.Errorf("%d tools, %d names", len(ts), len(names))
 	}
 }
@@ -544,5 +544,54 @@ func TestClose(t *testing.T) {
 	}
 	if _, err := echo.Call(ctxFor(t), map[string]any{"text": "x"}); err == nil || !strings.Contains(err.Error(), "is closed") {
 		t.Errorf("call after Close: %v", err)
+	}
+}
+
+// TestRestartChangesTools: the restarted server offers other tools; the
+// error that reports the restart says which.
+func TestRestartChangesTools(t *testing.T) {
+	marker := t.TempDir() + "/started"
+	s := stdioServer(t, Options{}, "-restart-marker", marker, "-restart-only", "echo,exit,lines")
+	e := newLocal(t, 0, toolsOf(t, s))
+	res := run(t, e, "mcptest_exit(1)")
+	if res.Err == nil || !strings.Contains(res.Err.Message, "it was restarted; its tools changed: gone add, big, captioned, fail, get-weather, hang, pixel, rows, sleep") {
+		t.Fatalf("exit: %+v", res.Err)
+	}
+	res = run(t, e, "print(lines())\nadd(1, 2)")
+	if res.Err == nil || res.Stdout != "one\ntwo\nthree\n" || res.Err.Type != "ToolError" || !strings.Contains(res.Err.Message, `unknown tool "add"`) {
+		t.Fatalf("after the restart: %+v %q", res.Err, res.Stdout)
+	}
+}
+
+// TestDeathUnderConcurrentCalls: calls in flight when the server dies all
+// fail with a message that says so; the server is restarted once, not
+// once per call, and answers after.
+func TestDeathUnderConcurrentCalls(t *testing.T) {
+	s := stdioServer(t, Options{})
+	ts := byName(toolsOf(t, s))
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() { _, errs[i] = ts["sleep"].Call(ctxFor(t), map[string]any{"seconds": 5.0}) })
+	}
+	// Wait for the calls to reach the server (it says so on stderr).
+	for strings.Count(s.cur.proc.tail.String(), "sleep started") < len(errs) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, err := ts["mcptest_exit"].Call(ctxFor(t), map[string]any{"code": int64(9)})
+	if err == nil || !strings.Contains(err.Error(), "exited (exit status 9)") {
+		t.Fatalf("exit: %v", err)
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "exited (exit status 9) while calling sleep") {
+			t.Errorf("sleep %d: %v", i, err)
+		}
+	}
+	if out, err := ts["echo"].Call(ctxFor(t), map[string]any{"text": "up"}); err != nil || out != "up" {
+		t.Fatalf("after: %v %v", out, err)
+	}
+	if s.restarts != 1 {
+		t.Errorf("%d restarts", s.restarts)
 	}
 }

@@ -27,11 +27,18 @@ func identifier(s string) string {
 	case strings.HasPrefix(id, "__"):
 		id = "t_" + strings.TrimLeft(id, "_")
 	}
+	if len(id) > maxName {
+		id = id[:maxName]
+	}
 	if pythonKeywords[id] {
 		id += "_"
 	}
 	return id
 }
+
+// maxName bounds a tool's name (before a server prefix), against a server
+// whose names would flood the prompt.
+const maxName = 64
 
 // reserved names are never given to a tool as they are: the agent's own
 // functions and Python's builtins, which a tool would hide from the code.

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -38,6 +39,9 @@ type Options struct {
 	// Done ends the calls of hang (which otherwise wait forever, ignoring
 	// cancellation, as a stuck server does). Close it when the test ends.
 	Done <-chan struct{}
+	// Stderr, if set, receives a line when a call of sleep starts, for
+	// tests that need calls in flight.
+	Stderr io.Writer
 	// Only, if set, offers just the fixed tools named (generated ones
 	// still follow Tools).
 	Only []string
@@ -85,6 +89,19 @@ type bigArgs struct {
 
 type sleepArgs struct {
 	Seconds float64 `json:"seconds" jsonschema:"How long to sleep."`
+}
+
+type rowsArgs struct {
+	N int `json:"n" jsonschema:"How many rows."`
+}
+
+type table struct {
+	Rows []row `json:"rows"`
+}
+
+type row struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
 }
 
 type exitArgs struct {
@@ -180,9 +197,26 @@ func New(opts Options) *sdk.Server {
 				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.Repeat("x", a.Bytes)}}}, nil, nil
 			})
 	}
+	if want("rows") {
+		sdk.AddTool(s, &sdk.Tool{Name: "rows", Description: "Returns a table of n rows as structured output."},
+			func(_ context.Context, _ *sdk.CallToolRequest, a rowsArgs) (*sdk.CallToolResult, table, error) {
+				if a.N < 0 || a.N > 1_000_000 {
+					return nil, table{}, fmt.Errorf("n must be between 0 and 1000000")
+				}
+				t := table{Rows: make([]row, a.N)}
+				for i := range t.Rows {
+					t.Rows[i] = row{ID: i, Name: fmt.Sprintf("row %d", i)}
+				}
+				// Structured only: the text copy would double the size.
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: fmt.Sprintf("%d rows", a.N)}}}, t, nil
+			})
+	}
 	if want("sleep") {
 		sdk.AddTool(s, &sdk.Tool{Name: "sleep", Description: "Sleeps, then returns \"slept\"; stops early when cancelled."},
 			func(ctx context.Context, _ *sdk.CallToolRequest, a sleepArgs) (*sdk.CallToolResult, any, error) {
+				if opts.Stderr != nil {
+					fmt.Fprintf(opts.Stderr, "sleep started\n")
+				}
 				select {
 				case <-time.After(time.Duration(a.Seconds * float64(time.Second))):
 				case <-ctx.Done():
@@ -265,9 +299,16 @@ func Main(args []string) int {
 	name := fs.String("name", "mcptest", "the server's name")
 	tools := fs.Int("tools", 0, "how many generated tools to offer")
 	stderr := fs.String("stderr", "", "a line to write to stderr at start")
+	flood := fs.Int("stderr-flood", 0, "write this many bytes of numbered lines to stderr at start")
 	failStart := fs.Int("fail-start", -1, "exit with this status at start, after -stderr, without serving")
+	marker := fs.String("restart-marker", "", "a file created at the first start; when it exists, offer only the tools of -restart-only")
+	restartOnly := fs.String("restart-only", "", "comma-separated fixed tools offered when -restart-marker exists")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	for i := 0; i < *flood; {
+		n, _ := fmt.Fprintf(os.Stderr, "flood line %d\n", i)
+		i += n
 	}
 	if *stderr != "" {
 		fmt.Fprintln(os.Stderr, *stderr)
@@ -275,7 +316,16 @@ func Main(args []string) int {
 	if *failStart >= 0 {
 		return *failStart
 	}
-	err := ServeStdio(context.Background(), New(Options{Name: *name, Tools: *tools, Exit: true}))
+	opts := Options{Name: *name, Tools: *tools, Exit: true, Stderr: os.Stderr}
+	if *marker != "" {
+		if _, err := os.Stat(*marker); err == nil {
+			opts.Only = strings.Split(*restartOnly, ",")
+		} else if err := os.WriteFile(*marker, []byte("started\n"), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "mcptest-server:", err)
+			return 1
+		}
+	}
+	err := ServeStdio(context.Background(), New(opts))
 	if err != nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintln(os.Stderr, "mcptest-server:", err)
 		return 1
