@@ -32,7 +32,9 @@ func TestSpecLimits(t *testing.T) {
 		},
 		"required": []any{"mode", "nonexistent"},
 	}
-	nop := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) { return &sdk.CallToolResult{}, nil }
+	nop := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{}, nil
+	}
 	s.AddTool(&sdk.Tool{Name: strings.Repeat("n", 5000), Description: strings.Repeat("é", 10000), InputSchema: big}, nop)
 	s.AddTool(&sdk.Tool{Name: strings.Repeat("n", 5000) + "2", InputSchema: map[string]any{"type": "object"}}, nop)
 	ts := toolsOf(t, inMemory(t, s))
