@@ -1,12 +1,24 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"errors"
 
-// newServeCmd returns "star-agent serve", agents as an HTTP service.
+	"github.com/spf13/cobra"
+
+	"github.com/star-agent/star-agent/starlarkagent/cli"
+)
+
+// newServeCmd returns "star-agent serve", agents as an HTTP service, which
+// package cli implements next to run, whose flags it shares.
 func newServeCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:    "serve",
-		Short:  "Run agents as an HTTP service with a web page",
-		Hidden: true,
+	cmd := cli.NewServeCommand()
+	runE := cmd.RunE
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		err := runE(c, args)
+		if ee, ok := errors.AsType[*cli.ExitError](err); ok {
+			return &exitError{code: ee.Code, err: ee.Err}
+		}
+		return err
 	}
+	return cmd
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/starlarkagent"
 )
@@ -157,6 +158,11 @@ func (s *Server) execute(r *run) {
 		defer cancel()
 	}
 	var modelID string
+	type countedExecutor struct {
+		kind string
+		e    interface{ Starts() int }
+	}
+	var counted []countedExecutor
 	agent, err := s.opts.NewAgent(ctx, AgentRequest{
 		RunID:   r.id,
 		Task:    r.task,
@@ -165,12 +171,9 @@ func (s *Server) execute(r *run) {
 			modelID = m.ModelID()
 			return s.metrics.timed(m)
 		},
-		SandboxStarts: func(executor string, starts int) {
-			if starts > 0 {
-				s.metrics.sandboxStarts.WithLabelValues(executor).Add(float64(starts))
-			}
-			if starts > 1 {
-				s.metrics.sandboxRe.WithLabelValues(executor).Add(float64(starts - 1))
+		AddExecutor: func(kind string, e executors.Executor) {
+			if c, ok := e.(interface{ Starts() int }); ok {
+				counted = append(counted, countedExecutor{kind, c})
 			}
 		},
 	})
@@ -182,6 +185,13 @@ func (s *Server) execute(r *run) {
 		return
 	}
 	defer func() {
+		for _, c := range counted {
+			n := c.e.Starts()
+			s.metrics.sandboxStarts.WithLabelValues(c.kind).Add(float64(n))
+			if n > 1 {
+				s.metrics.sandboxRe.WithLabelValues(c.kind).Add(float64(n - 1))
+			}
+		}
 		// Closing the agent closes its executors: no sandbox outlives
 		// its run.
 		if err := agent.Close(); err != nil {

@@ -184,6 +184,9 @@ func (h *harness) do(method, path string, body string, hdr ...string) (int, http
 	if h.token != "" {
 		req.Header.Set("Authorization", "Bearer "+h.token)
 	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for i := 0; i+1 < len(hdr); i += 2 {
 		if hdr[i+1] == "" {
 			req.Header.Del(hdr[i])
@@ -474,6 +477,9 @@ func TestBadRequests(t *testing.T) {
 		{"too many imports", "POST", "/v1/runs", `{"task":"x","imports":[` + strings.Repeat(`"m",`, maxImports) + `"m"]}`, "", 400, "over the limit"},
 		{"bad argument name", "POST", "/v1/runs", `{"task":"x","additional_args":{"__class__":1,"a b":2}}`, "", 400, "not a Python identifier"},
 		{"form body", "POST", "/v1/runs", `{"task":"x"}`, "application/x-www-form-urlencoded", 415, "must be JSON"},
+		{"text/plain body", "POST", "/v1/runs", `{"task":"x"}`, "text/plain", 415, "must be JSON"},
+		{"no content type", "POST", "/v1/runs", `{"task":"x"}`, "-", 415, "must be JSON"},
+		{"JSON with charset", "POST", "/v1/runs", `{"task":"x","max_steps":0,"images":[]}`, "application/json; charset=utf-8", 202, ""},
 		{"unknown run", "GET", "/v1/runs/r_0000000000000000000000000a", "", "", 404, "no run with id"},
 		{"malformed id", "GET", "/v1/runs/..%2f..%2fetc", "", "", 404, "no run with id"},
 		{"unknown run events", "GET", "/v1/runs/r_0000000000000000000000000a/events", "", "", 404, "no run with id"},
@@ -487,12 +493,22 @@ func TestBadRequests(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			hdr := []string{}
-			if c.ctype != "" {
+			switch c.ctype {
+			case "":
+			case "-":
+				hdr = append(hdr, "Content-Type", "")
+			default:
 				hdr = append(hdr, "Content-Type", c.ctype)
 			}
 			code, rh, body := h.do(c.method, c.path, c.body, hdr...)
 			var e struct {
 				Error struct{ Code, Message string }
+			}
+			if code == 202 && c.code == 202 {
+				var r struct{ ID string }
+				json.Unmarshal(body, &r)
+				h.wait(r.ID)
+				return
 			}
 			if code != c.code || json.Unmarshal(body, &e) != nil || !strings.Contains(e.Error.Message, c.msg) || rh.Get("Content-Type") != "application/json" {
 				t.Errorf("%s %s: %d %s, want %d with %q", c.method, c.path, code, clip(string(body), 300), c.code, c.msg)
@@ -502,8 +518,8 @@ func TestBadRequests(t *testing.T) {
 			}
 		})
 	}
-	if n := h.built.Load(); n != 0 {
-		t.Errorf("%d agents built for bad requests", n)
+	if n := h.built.Load(); n != 1 {
+		t.Errorf("%d agents built for bad requests and one good one", n)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"mime"
 	"net"
 	"net/http"
 	"regexp"
@@ -16,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/starlarkagent"
 )
@@ -70,9 +72,12 @@ type AgentRequest struct {
 	// WrapModel must be applied to the model the agent uses: it measures
 	// the model's calls.
 	WrapModel func(providers.Model) providers.Model
-	// SandboxStarts, when the factory can count them, is called before
-	// the agent closes with the number of sandboxes an executor started.
-	SandboxStarts func(executor string, starts int)
+	// AddExecutor may be called by the factory with the executors it
+	// opens for the agent, named by kind (wasm, docker...): when one
+	// counts the sandboxes it started (a Starts() int method, as
+	// runner.Host has), the server adds them to its metrics as the run
+	// ends. The agent still owns and closes them.
+	AddExecutor func(kind string, e executors.Executor)
 }
 
 // RunRequest is the body of POST /v1/runs.
@@ -330,8 +335,12 @@ const (
 
 // decodeRequest reads and checks the body of POST /v1/runs.
 func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*RunRequest, bool) {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type", fmt.Sprintf("the body must be JSON (Content-Type: application/json), not %s", ct))
+	// Only JSON, said so: a browser sends a cross-site form (urlencoded,
+	// multipart or text/plain) without asking, but JSON only after a CORS
+	// preflight this server never approves. So a web page cannot start
+	// runs on a server without a token on this machine.
+	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
+		writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type", fmt.Sprintf("the body must be JSON sent as Content-Type: application/json, not %q (with curl: --json or -H 'Content-Type: application/json')", clip(r.Header.Get("Content-Type"), 80)))
 		return nil, false
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, s.opts.MaxBody))
