@@ -146,11 +146,10 @@ type Executor struct {
 	closing context.Context
 	closeIt context.CancelFunc
 
-	mu      sync.Mutex
-	live    map[*sandbox]struct{}
-	closed  bool
-	deletes int // sandboxes deleted (for tests)
-	last    *sandbox
+	mu     sync.Mutex
+	live   map[*sandbox]struct{}
+	closed bool
+	last   *sandbox
 }
 
 var _ executors.Executor = (*Executor)(nil)
@@ -282,7 +281,7 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 	}
 	sctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	s := &sandbox{id: info.SandboxID, e: e, ctx: sctx, cancel: cancel, out: pw, over: make(chan struct{}), deleted: make(chan struct{})}
+	s := &sandbox{id: info.SandboxID, e: e, ctx: sctx, cancel: cancel, out: pw, over: make(chan struct{}), deleteDone: make(chan struct{})}
 	domain := firstOf(info.Domain, e.domain)
 	host := fmt.Sprintf("%d-%s.%s", envdPort, info.SandboxID, domain)
 	if e.envdURL != "" {

@@ -485,3 +485,40 @@ func TestForgedProtocolFromSandbox(t *testing.T) {
 		t.Fatalf("a forged result was believed: %+v", res)
 	}
 }
+
+// TestCloseWhenDeleteFails: Close waits a bounded time, retries, and names
+// the sandbox E2B did not confirm; a transient failure is retried away.
+func TestCloseWhenDeleteFails(t *testing.T) {
+	f := newFake(t)
+	e, err := New(options(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recordSleeps(e)
+	ok(t, e, "1")
+	id := currentID(e)
+	var fails []e2bfake.Failure
+	for range 10 {
+		fails = append(fails, e2bfake.Failure{Status: 500, Message: "internal error"})
+	}
+	f.FailDelete(fails...)
+	err = e.Close()
+	if err == nil || !strings.Contains(err.Error(), id) {
+		t.Errorf("Close: %v, want an error naming %s", err, id)
+	}
+	if n := f.Calls("DELETE"); n != 4 {
+		t.Errorf("%d DELETE attempts, want 4", n)
+	}
+
+	f2 := newFake(t)
+	e2 := newExec(t, f2, options(f2))
+	recordSleeps(e2)
+	ok(t, e2, "1")
+	f2.FailDelete(e2bfake.Failure{Status: 503, Message: "try again"})
+	if err := e2.Close(); err != nil {
+		t.Errorf("Close after one 503: %v", err)
+	}
+	if len(f2.Live()) != 0 || f2.Calls("DELETE") != 2 {
+		t.Errorf("live %v after %d DELETEs", f2.Live(), f2.Calls("DELETE"))
+	}
+}

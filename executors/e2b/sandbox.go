@@ -38,12 +38,13 @@ type sandbox struct {
 	// goroutine uses it.
 	lineOpen bool
 
-	once    sync.Once
-	mu      sync.Mutex
-	why     string        // why the runner ended, once over is closed
-	over    chan struct{} // closed when the runner is known to have ended
-	deleted chan struct{} // closed when DELETE succeeded (or found it gone)
-	overOne sync.Once
+	once       sync.Once
+	mu         sync.Mutex
+	why        string        // why the runner ended, once over is closed
+	over       chan struct{} // closed when the runner is known to have ended
+	deleteDone chan struct{} // closed when the DELETE after Kill has been answered
+	gone       bool          // the DELETE succeeded (or found it gone already)
+	overOne    sync.Once
 
 	// reattaches counts successful re-attachments (for tests).
 	reattaches int
@@ -73,7 +74,7 @@ func (s *sandbox) Kill() {
 		s.cancel()
 		s.end("the sandbox was killed")
 		go func() {
-			defer close(s.deleted)
+			defer close(s.deleteDone)
 			defer s.e.forget(s)
 			ctx, cancel := context.WithTimeout(context.Background(), s.e.killTimeout)
 			defer cancel()
@@ -81,9 +82,9 @@ func (s *sandbox) Kill() {
 				s.e.logf("e2b: %v; it ends at its timeout", err)
 				return
 			}
-			s.e.mu.Lock()
-			s.e.deletes++
-			s.e.mu.Unlock()
+			s.mu.Lock()
+			s.gone = true
+			s.mu.Unlock()
 		}()
 	})
 }
@@ -103,7 +104,7 @@ func (s *sandbox) Died(d time.Duration) string {
 	defer t.Stop()
 	wait := s.over
 	if s.killed() {
-		wait = s.deleted
+		wait = s.deleteDone
 	}
 	select {
 	case <-wait:
@@ -121,12 +122,9 @@ func (s *sandbox) Died(d time.Duration) string {
 
 // Ended reports whether the sandbox is deleted (or was found gone).
 func (s *sandbox) Ended() bool {
-	select {
-	case <-s.deleted:
-		return true
-	default:
-		return false
-	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gone
 }
 
 // read copies the event stream into the Session's pipe, re-attaching when

@@ -64,6 +64,7 @@ type Server struct {
 	mu        sync.Mutex
 	sandboxes map[string]*Sandbox
 	failures  []Failure
+	delFails  []Failure
 	calls     map[string]int
 	times     map[string][]time.Time
 	deleted   []string
@@ -114,6 +115,13 @@ func (s *Server) FailCreate(f ...Failure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.failures = append(s.failures, f...)
+}
+
+// FailDelete queues error answers for the next deletions.
+func (s *Server) FailDelete(f ...Failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.delFails = append(s.delFails, f...)
 }
 
 // Calls returns how many requests of a kind arrived ("POST /sandboxes",
@@ -361,6 +369,12 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodDelete:
 		s.count("DELETE")
 		id := strings.TrimPrefix(path, "/")
+		if len(s.delFails) > 0 {
+			f := s.delFails[0]
+			s.delFails = s.delFails[1:]
+			apiError(w, f.Status, f.Message)
+			return
+		}
 		if !s.removeLocked(id) {
 			apiError(w, http.StatusNotFound, fmt.Sprintf("sandbox \"%s\" not found", id))
 			return
