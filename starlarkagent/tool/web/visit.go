@@ -165,9 +165,9 @@ func findBase(n *html.Node) string {
 var dropped = map[atom.Atom]bool{
 	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
 	atom.Nav: true, atom.Aside: true, atom.Menu: true,
-	atom.Form: true, atom.Button: true, atom.Select: true, atom.Input: true, atom.Textarea: true, atom.Label: true,
+	atom.Form: true, atom.Button: true, atom.Select: true, atom.Input: true, atom.Textarea: true,
 	atom.Iframe: true, atom.Frame: true, atom.Frameset: true, atom.Object: true, atom.Embed: true,
-	atom.Svg: true, atom.Math: false, atom.Canvas: true, atom.Video: true, atom.Audio: true, atom.Dialog: true,
+	atom.Svg: true, atom.Canvas: true, atom.Video: true, atom.Audio: true, atom.Dialog: true,
 }
 
 // droppedRoles are ARIA landmarks of the same kinds.

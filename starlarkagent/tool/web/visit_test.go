@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"net/url"
@@ -124,6 +125,13 @@ func TestVisitLimits(t *testing.T) {
 	_, err = call(t, n.tool("visit_webpage", opts), map[string]any{"url": n.url("pages.test", "/slow")})
 	if err == nil || !strings.Contains(err.Error(), "did not answer within 100ms; try again later or another source") {
 		t.Errorf("Timeout: %v", err)
+	}
+	// The caller's deadline (the step's) is reported as such.
+	ctx, cancel := context.WithTimeoutCause(context.Background(), 50*time.Millisecond, errors.New("the step's deadline"))
+	defer cancel()
+	_, err = n.tool("visit_webpage", n.options()).Call(ctx, map[string]any{"url": n.url("pages.test", "/slow")})
+	if err == nil || !strings.HasSuffix(err.Error(), "/slow abandoned: the step's deadline") {
+		t.Errorf("caller's deadline: %v", err)
 	}
 }
 

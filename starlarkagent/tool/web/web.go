@@ -221,12 +221,12 @@ func (f *fetcher) do(req *http.Request) (*response, error) {
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
-		return nil, f.explain(err)
+		return nil, f.explain(req.Context(), err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, f.opts.MaxBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", resp.Request.URL.Redacted(), f.explain(err))
+		return nil, fmt.Errorf("reading %s: %w", resp.Request.URL.Redacted(), f.explain(req.Context(), err))
 	}
 	r := &response{status: resp.StatusCode, header: resp.Header, url: resp.Request.URL, body: body, contentType: resp.Header.Get("Content-Type")}
 	if int64(len(body)) > f.opts.MaxBytes {
@@ -246,7 +246,7 @@ func (f *fetcher) refused(err error) error {
 }
 
 // explain turns a client error into one the model can act on.
-func (f *fetcher) explain(err error) error {
+func (f *fetcher) explain(ctx context.Context, err error) error {
 	var ue *url.Error
 	var re *RefusedError
 	if errors.As(err, &re) {
@@ -258,10 +258,10 @@ func (f *fetcher) explain(err error) error {
 	}
 	if errors.As(err, &ue) {
 		switch {
+		case ctx.Err() != nil: // the caller's deadline (the step's), not ours
+			return fmt.Errorf("request to %s abandoned: %w", ue.URL, context.Cause(ctx))
 		case ue.Timeout():
 			return fmt.Errorf("%s did not answer within %s; try again later or another source", ue.URL, f.opts.Timeout)
-		case errors.Is(ue.Err, context.Canceled) || errors.Is(ue.Err, context.DeadlineExceeded):
-			return fmt.Errorf("request to %s abandoned: %w", ue.URL, ue.Err)
 		}
 		return fmt.Errorf("cannot fetch %s: %v", ue.URL, ue.Err)
 	}
