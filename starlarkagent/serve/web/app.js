@@ -424,7 +424,10 @@
       items.push(el('div', { class: 'stat', title }, el('dt', null, k), el('dd', null, v)));
     };
     add('Started', fmtTime(r.started_at || r.created_at));
-    if (typeof r.steps === 'number') add('Steps', String(r.steps));
+    // Steps as the CLI counts them: the action steps.
+    const shown = current ? current.steps.size : 0;
+    if (shown) add('Steps', String(shown));
+    else if (Array.isArray(r.steps)) add('Steps', String(r.steps.filter((s) => s && s.type === 'action').length));
     if (r.token_usage) {
       add('Input tokens', fmtInt(r.token_usage.input_tokens));
       add('Output tokens', fmtInt(r.token_usage.output_tokens));
