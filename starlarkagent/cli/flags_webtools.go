@@ -20,7 +20,7 @@ type webToolFlags struct {
 
 func (f *webToolFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&f.names, "tools", nil,
-		"give the agent default tools, by `NAMES` (comma-separated): "+strings.Join(web.Names, ", ")+
+		"give the agent default tools, by `NAMES` (comma-separated): "+strings.Join(web.Names(), ", ")+
 			". web_search uses DuckDuckGo, or Brave Search when BRAVE_API_KEY is set; user_input asks on the terminal "+
 			"and needs the task as an argument. The web tools reach public addresses only: loopback, private, link-local, "+
 			"metadata (169.254.169.254) and other non-public addresses are refused, also through redirects and DNS answers")

@@ -30,8 +30,10 @@ import (
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
-// Names are the tools this package provides, in the order Tools lists them.
-var Names = []string{"web_search", "visit_webpage", "wikipedia_search", "user_input"}
+// Names returns the names of the tools this package provides.
+func Names() []string {
+	return []string{"web_search", "visit_webpage", "wikipedia_search", "user_input"}
+}
 
 // Defaults of Options' zero values.
 const (
@@ -177,7 +179,7 @@ func Tools(names []string, opts Options) ([]tool.Tool, error) {
 		case "user_input":
 			t, err = newUserInput(&opts)
 		default:
-			return nil, fmt.Errorf("unknown tool %q: the default tools are %s", name, strings.Join(Names, ", "))
+			return nil, fmt.Errorf("unknown tool %q: the default tools are %s", name, strings.Join(Names(), ", "))
 		}
 		if err != nil {
 			return nil, err
