@@ -119,9 +119,15 @@ func htmlToMarkdown(body []byte, contentType string, page *url.URL) (string, err
 	if err != nil {
 		return "", fmt.Errorf("cannot decode the page: %v", err)
 	}
-	doc, err := html.Parse(r)
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(r); err != nil {
+		return "", fmt.Errorf("cannot decode the page: %v", err)
+	}
+	doc, err := html.Parse(bytes.NewReader(b.Bytes()))
 	if err != nil {
-		return "", fmt.Errorf("cannot parse the page: %v", err)
+		// x/net/html gives up on elements nested more than 512 deep,
+		// which broken or hostile pages reach: their text is still read.
+		return fmt.Sprintf("(the page cannot be converted to Markdown: %v; its text follows)\n\n%s", err, plainText(b.Bytes())), nil
 	}
 	base := page
 	if b := findBase(doc); b != "" && page != nil {
@@ -218,4 +224,38 @@ func hasAttr(n *html.Node, key string) bool {
 func scriptLink(n *html.Node) bool {
 	h := strings.ToLower(strings.TrimSpace(attr(n, "href")))
 	return strings.HasPrefix(h, "javascript:") || strings.HasPrefix(h, "vbscript:") || strings.HasPrefix(h, "data:")
+}
+
+// plainText is the text of an HTML page read token by token, without
+// building a tree: what is in scripts, styles and the other dropped
+// elements is skipped, and block elements start new lines.
+func plainText(page []byte) string {
+	z := html.NewTokenizer(bytes.NewReader(page))
+	var b strings.Builder
+	skip := 0 // depth inside dropped elements with text (script, style...)
+	for {
+		switch tt := z.Next(); tt {
+		case html.ErrorToken:
+			return strings.TrimSpace(blankLines.ReplaceAllString(b.String(), "\n\n"))
+		case html.TextToken:
+			if skip == 0 {
+				b.WriteString(strings.Join(strings.Fields(string(z.Text())), " "))
+				b.WriteByte(' ')
+			}
+		case html.StartTagToken, html.EndTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			if a == atom.Script || a == atom.Style || a == atom.Noscript || a == atom.Template || a == atom.Textarea || a == atom.Svg {
+				if tt == html.StartTagToken {
+					skip++
+				} else if skip > 0 {
+					skip--
+				}
+			}
+			switch a {
+			case atom.P, atom.Div, atom.Br, atom.Li, atom.Tr, atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6, atom.Blockquote, atom.Pre, atom.Section, atom.Article:
+				b.WriteByte('\n')
+			}
+		}
+	}
 }

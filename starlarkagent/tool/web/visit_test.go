@@ -149,6 +149,13 @@ func TestPageToMarkdown(t *testing.T) {
 			t.Errorf("%s:\n got %q, %v\nwant %q", c.html, got, err, c.want)
 		}
 	}
+	// Nesting past x/net/html's 512 open elements: the text, said so.
+	deep := "<style>p{}</style>" + strings.Repeat("<div>level ", 1000) + "<script>var x = 1;</script>bottom"
+	got, err := PageToMarkdown([]byte(deep), "text/html", page)
+	if err != nil || !strings.HasPrefix(got, "(the page cannot be converted to Markdown: html: open stack of elements exceeds 512 nodes; its text follows)\n\nlevel \nlevel") ||
+		!strings.HasSuffix(got, "level bottom") || strings.Contains(got, "var x") || strings.Contains(got, "p{}") {
+		t.Errorf("deep nesting: %v\n%.300s ... %s", err, got, got[max(0, len(got)-40):])
+	}
 	if _, err := PageToMarkdown([]byte("\x00\x01"), "application/octet-stream", page); !errors.Is(err, ErrNotText) {
 		t.Errorf("octet-stream: %v", err)
 	}
