@@ -310,12 +310,14 @@ func words(s string) []string {
 }
 
 // stopWords are words too common to tell tools apart.
-var stopWords = map[string]bool{}
+var stopWords = wordList("a an the of for to in on at by and or with from into is are be it its this that these me my i you your we our what which how do does can all any some")
 
-func init() {
-	for _, w := range strings.Fields("a an the of for to in on at by and or with from into is are be it its this that these me my i you your we our what which how do does can all any some") {
-		stopWords[w] = true
+func wordList(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
 	}
+	return m
 }
 
 func wordSet(s string) map[string]bool {
