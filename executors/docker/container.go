@@ -47,10 +47,12 @@ func (e *Executor) spec() spec {
 		Image: o.Image,
 		// -I: no PYTHON* variables, no user site directory, no script
 		// directory on sys.path.
-		Cmd:          []string{"python3", "-I", "-c", runner.Script},
-		User:         o.User,
-		WorkingDir:   "/tmp",
-		Env:          []string{"HOME=/tmp", "LANG=C.UTF-8", "MPLBACKEND=Agg", "MPLCONFIGDIR=/tmp", "PATH=/usr/local/bin:/usr/bin:/bin"},
+		Cmd:        []string{"python3", "-I", "-c", runner.Script},
+		User:       o.User,
+		WorkingDir: "/tmp",
+		// The image's PATH stays (the engine gives a default to images
+		// without one).
+		Env:          []string{"HOME=/tmp", "LANG=C.UTF-8", "MPLBACKEND=Agg", "MPLCONFIGDIR=/tmp"},
 		AttachStdin:  true,
 		AttachStdout: true,
 		AttachStderr: true,
@@ -88,6 +90,10 @@ func (e *Executor) spec() spec {
 		Init:           initp,
 		Runtime:        o.Runtime,
 		AutoRemove:     false,
+		// No log driver: the attached stream carries the protocol (tool
+		// arguments and results) and whatever the code writes to stderr,
+		// neither of which may pile up on the host's disk.
+		LogConfig: ctr.LogConfig{Type: "none"},
 		Resources: ctr.Resources{
 			Memory:     o.Memory,
 			MemorySwap: o.Memory,
@@ -206,11 +212,22 @@ func (c *container) reason(code int64) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	oom := false
-	if info, err := c.cli.ContainerInspect(ctx, c.id); err == nil && info.State != nil {
+	for try := 0; try < 10; try++ {
+		info, err := c.cli.ContainerInspect(ctx, c.id)
+		if err != nil || info.State == nil {
+			break
+		}
 		oom = info.State.OOMKilled
 		if code < 0 || !info.State.Running {
 			code = int64(info.State.ExitCode)
 		}
+		// The engine records an OOM kill from an event of its own, which
+		// may trail the exit by a little: look again for a SIGKILL nobody
+		// here sent.
+		if oom || code != 137 || c.wasKilled() {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	stderr := strings.TrimSpace(c.stderr.String())
 	var parts []string
@@ -233,6 +250,15 @@ func (c *container) reason(code int64) string {
 }
 
 func (c *container) Session() *runner.Session { return c.sess }
+
+func (c *container) wasKilled() bool {
+	select {
+	case <-c.killed:
+		return true
+	default:
+		return false
+	}
+}
 
 // Kill removes the container in the background, bounded by removeTimeout.
 func (c *container) Kill() {

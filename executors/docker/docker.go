@@ -147,8 +147,8 @@ type Executor struct {
 	cli       client.APIClient
 	ownClient bool
 
-	checkOnce sync.Once
-	checkErr  error
+	checkMu sync.Mutex
+	checked bool
 }
 
 var _ executors.Executor = (*Executor)(nil)
@@ -253,11 +253,20 @@ func (e *Executor) Close() error {
 	return err
 }
 
-// Check verifies once that the engine answers and the image is present,
-// with an error that says what to do otherwise. Start runs it too.
+// Check verifies that the engine answers and the image is present, with
+// an error that says what to do otherwise. Start runs it until it passes
+// once (an image built meanwhile is found).
 func (e *Executor) Check(ctx context.Context) error {
-	e.checkOnce.Do(func() { e.checkErr = checkImage(ctx, e.cli, e.opts.Image) })
-	return e.checkErr
+	e.checkMu.Lock()
+	defer e.checkMu.Unlock()
+	if e.checked {
+		return nil
+	}
+	if err := checkImage(ctx, e.cli, e.opts.Image); err != nil {
+		return err
+	}
+	e.checked = true
+	return nil
 }
 
 func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {

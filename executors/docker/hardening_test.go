@@ -116,7 +116,7 @@ quota, _, period = cpu.partition(' ')
 	h := info.HostConfig
 	if h.Memory != 128<<20 || h.MemorySwap != 128<<20 || h.NanoCPUs != 1e9 || h.PidsLimit == nil || *h.PidsLimit != 64 ||
 		!h.ReadonlyRootfs || !slices.Equal(h.CapDrop, []string{"ALL"}) || len(h.CapAdd) != 0 || h.NetworkMode != "none" ||
-		h.Init == nil || !*h.Init || h.AutoRemove || len(h.Binds) != 0 || len(h.Mounts) != 0 || h.Privileged ||
+		h.Init == nil || !*h.Init || h.AutoRemove || h.LogConfig.Type != "none" || len(h.Binds) != 0 || len(h.Mounts) != 0 || h.Privileged ||
 		!slices.Contains(h.SecurityOpt, "no-new-privileges:true") || !strings.Contains(h.Tmpfs["/tmp"], "noexec") {
 		b, _ := json.MarshalIndent(h, "", " ")
 		t.Errorf("host config:\n%s", b)
