@@ -1,6 +1,8 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -34,6 +36,9 @@ type testNet struct {
 	names map[string][]netip.Addr
 	dials []string
 	seen  http.Header // the headers of the last request to /headers
+
+	bombOnce sync.Once
+	bomb     []byte
 }
 
 // newTestNet starts the server. Its names: search.test, api.test,
@@ -238,6 +243,24 @@ func (n *testNet) pages(w http.ResponseWriter, r *http.Request) {
 		n.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(`{"type":"search","web":{"results":[{"title":"t","url":"https://example.com/","description":"d"}]}}`))
+	case "/bigheader":
+		w.Header().Set("X-Padding", strings.Repeat("a", 100<<10))
+		w.Write([]byte("never read"))
+	case "/gzipbomb":
+		// 64 MiB of zeros, 64 KiB on the wire.
+		n.bombOnce.Do(func() {
+			var b bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+			zeros := make([]byte, 1<<20)
+			for range 64 {
+				zw.Write(zeros)
+			}
+			zw.Close()
+			n.bomb = b.Bytes()
+		})
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(n.bomb)
 	case "/redirect":
 		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
 	case "/loop":

@@ -61,10 +61,11 @@ func (f *fetcher) visit(ctx context.Context, raw string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", resp.url.Redacted(), err)
 	}
+	text = executors.CapText(text, f.opts.MaxChars)
 	if resp.truncated {
 		text += fmt.Sprintf("\n\n... [the page is longer than %d bytes; the rest was not read]", f.opts.MaxBytes)
 	}
-	return executors.CapText(text, f.opts.MaxChars), nil
+	return text, nil
 }
 
 // ErrNotText is the error of PageToMarkdown for content that is neither

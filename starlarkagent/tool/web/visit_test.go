@@ -120,6 +120,17 @@ func TestVisitLimits(t *testing.T) {
 	if err != nil || !strings.HasPrefix(got, "lorem ipsum") || !strings.Contains(got, " characters cut]") || len(got) > 1100 {
 		t.Errorf("MaxChars: %v\n%s", err, got)
 	}
+	// A compressed body is capped after decompression.
+	opts = n.options()
+	got, err = call(t, n.tool("visit_webpage", opts), map[string]any{"url": n.url("pages.test", "/gzipbomb")})
+	if err != nil || !strings.HasSuffix(got, " characters cut]\n\n... [the page is longer than 5242880 bytes; the rest was not read]") || len(got) > DefaultMaxChars+200 {
+		t.Errorf("gzip bomb: %v, %d bytes, ends %q", err, len(got), got[max(0, len(got)-120):])
+	}
+	// Response headers are capped too.
+	_, err = call(t, n.tool("visit_webpage", opts), map[string]any{"url": n.url("pages.test", "/bigheader")})
+	if err == nil || !strings.Contains(err.Error(), "server response headers exceeded") {
+		t.Errorf("100 KiB header: %v", err)
+	}
 	opts = n.options()
 	opts.Timeout = 100 * time.Millisecond
 	_, err = call(t, n.tool("visit_webpage", opts), map[string]any{"url": n.url("pages.test", "/slow")})
