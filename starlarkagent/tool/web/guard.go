@@ -363,7 +363,7 @@ func newClient(opts *Options) (*http.Client, *guard) {
 		MaxResponseHeaderBytes: 64 << 10,
 	}
 	return &http.Client{
-		Transport: tr,
+		Transport: userAgent{opts.UserAgent, tr},
 		Timeout:   opts.Timeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) > opts.MaxRedirects {
@@ -377,4 +377,18 @@ func newClient(opts *Options) (*http.Client, *guard) {
 			return g.checkURL(req.URL)
 		},
 	}, g
+}
+
+// userAgent sets the User-Agent of requests that have none.
+type userAgent struct {
+	ua string
+	rt http.RoundTripper
+}
+
+func (u userAgent) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Header.Get("User-Agent") == "" {
+		req = req.Clone(req.Context())
+		req.Header.Set("User-Agent", u.ua)
+	}
+	return u.rt.RoundTrip(req)
 }

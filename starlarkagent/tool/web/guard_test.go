@@ -338,3 +338,31 @@ func TestControl(t *testing.T) {
 		t.Errorf("dial: %v, want a refusal", err)
 	}
 }
+
+// TestClient: the client given to other Go code refuses what the tools
+// refuse, at the dial, and its errors say so.
+func TestClient(t *testing.T) {
+	n := newTestNet(t)
+	c := Client(Options{Resolver: n, Dial: noDial(t)})
+	for _, u := range []string{n.srv.URL + "/plain", "http://intranet.test/", "http://[::1]/", "http://2130706433/"} {
+		resp, err := c.Get(u)
+		if err == nil {
+			resp.Body.Close()
+			t.Errorf("%s: fetched", u)
+			continue
+		}
+		var re *RefusedError
+		if !errors.As(err, &re) || !errors.Is(err, errRefused) {
+			t.Errorf("%s: %v, want a *RefusedError", u, err)
+		}
+	}
+	opts := n.options()
+	resp, err := Client(opts).Get(n.url("pages.test", "/headers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if ua := n.seen.Get("User-Agent"); ua != DefaultUserAgent {
+		t.Errorf("User-Agent %q, want %q", ua, DefaultUserAgent)
+	}
+}

@@ -217,7 +217,6 @@ type response struct {
 // do sends req and reads at most MaxBytes of its body. Refusals come back
 // as *RefusedError naming the URL that was refused (a redirect's, if so).
 func (f *fetcher) do(req *http.Request) (*response, error) {
-	req.Header.Set("User-Agent", f.opts.UserAgent)
 	if err := f.guard.checkURL(req.URL); err != nil {
 		return nil, f.refused(err)
 	}
