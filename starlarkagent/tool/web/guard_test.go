@@ -362,7 +362,10 @@ func TestClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if ua := n.seen.Get("User-Agent"); ua != DefaultUserAgent {
+	n.mu.Lock()
+	ua := n.seen.Get("User-Agent")
+	n.mu.Unlock()
+	if ua != DefaultUserAgent {
 		t.Errorf("User-Agent %q, want %q", ua, DefaultUserAgent)
 	}
 }
