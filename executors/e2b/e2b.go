@@ -72,6 +72,8 @@ import (
 	"sync"
 	"time"
 
+	"connectrpc.com/connect"
+
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/runner"
 )
@@ -313,7 +315,9 @@ func (s *sandbox) startRunner(ctx context.Context) error {
 	for attempt := 1; ; attempt++ {
 		// The stream lives as long as the sandbox: its context has no
 		// deadline; ctx bounds only the wait for the start event.
-		stream, err := s.envd.startProcess(s.ctx, cfg)
+		stream, err := s.open(func(ctx context.Context) (*connect.ServerStreamForClient[eventResponse], error) {
+			return s.envd.startProcess(ctx, cfg)
+		})
 		if err == nil {
 			stop := context.AfterFunc(ctx, func() { stream.Close() })
 			ok := stream.Receive()

@@ -522,3 +522,34 @@ func TestCloseWhenDeleteFails(t *testing.T) {
 		t.Errorf("live %v after %d DELETEs", f2.Live(), f2.Calls("DELETE"))
 	}
 }
+
+// TestSilentStreamReattaches: a stream on which nothing arrives, not even
+// envd's keepalives, is taken for dead and re-attached.
+func TestSilentStreamReattaches(t *testing.T) {
+	defer func(k, i time.Duration) { keepaliveInterval, idleTimeout = k, i }(keepaliveInterval, idleTimeout)
+	keepaliveInterval, idleTimeout = time.Second, 3*time.Second
+	f := newFake(t)
+	f.Keepalive = 0 // envd's interval, as the client asks for it
+	e := newExec(t, f, options(f))
+	var id string
+	stall := sandboxTool("stall", func() {
+		f.Stall(id)
+		if !f.WaitAttached(id, 1, 30*time.Second) {
+			t.Error("the client did not re-attach")
+		}
+	})
+	if err := e.SetTools([]tool.Tool{stall}); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, e, "x = 1")
+	id = currentID(e)
+	// Idle for several keepalive intervals: keepalives keep the stream.
+	time.Sleep(4 * time.Second)
+	if n := f.Sandbox(id).Attaches; n != 0 {
+		t.Fatalf("%d re-attachments while keepalives arrived", n)
+	}
+	res := ok(t, e, "stall()\nx + 41")
+	if res.Value != int64(42) || e.Starts() != 1 {
+		t.Errorf("value %#v after %d starts", res.Value, e.Starts())
+	}
+}

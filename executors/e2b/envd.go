@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 	"time"
 
 	"connectrpc.com/connect"
@@ -152,15 +153,23 @@ func request[T any](e *envd, msg *T) *connect.Request[T] {
 	return r
 }
 
+// streamRequest is request with the keepalive interval envd should use
+// on the stream (its default is 90 s).
+func streamRequest[T any](e *envd, msg *T) *connect.Request[T] {
+	r := request(e, msg)
+	r.Header().Set("Keepalive-Ping-Interval", strconv.Itoa(int(keepaliveInterval/time.Second)))
+	return r
+}
+
 // The streams' contexts must have no deadline: connect would send it as
 // Connect-Timeout-Ms, and envd kills a process when that expires.
 
 func (e *envd) startProcess(ctx context.Context, cfg processConfig) (*connect.ServerStreamForClient[eventResponse], error) {
-	return e.start.CallServerStream(ctx, request(e, &startRequest{Process: cfg, Stdin: true}))
+	return e.start.CallServerStream(ctx, streamRequest(e, &startRequest{Process: cfg, Stdin: true}))
 }
 
 func (e *envd) connectProcess(ctx context.Context, pid uint32) (*connect.ServerStreamForClient[eventResponse], error) {
-	return e.connect.CallServerStream(ctx, request(e, &connectRequest{Process: processSelector{Pid: pid}}))
+	return e.connect.CallServerStream(ctx, streamRequest(e, &connectRequest{Process: processSelector{Pid: pid}}))
 }
 
 // unary calls f, retrying when a response said the call was not carried

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
@@ -129,7 +130,7 @@ func (s *sandbox) Ended() bool {
 
 // read copies the event stream into the Session's pipe, re-attaching when
 // the stream drops, until the runner ends or the sandbox is killed.
-func (s *sandbox) read(st *connect.ServerStreamForClient[eventResponse]) {
+func (s *sandbox) read(st *stream) {
 	for {
 		err := s.drain(st)
 		st.Close()
@@ -155,7 +156,7 @@ func (s *sandbox) read(st *connect.ServerStreamForClient[eventResponse]) {
 }
 
 // drain reads events until the runner ends (nil) or the stream breaks.
-func (s *sandbox) drain(st *connect.ServerStreamForClient[eventResponse]) error {
+func (s *sandbox) drain(st *stream) error {
 	for st.Receive() {
 		ev := st.Msg().Event
 		switch {
@@ -185,6 +186,60 @@ func (s *sandbox) drain(st *connect.ServerStreamForClient[eventResponse]) error 
 		return err
 	}
 	return io.ErrUnexpectedEOF // the stream ended without an end event
+}
+
+// idleTimeout is how long a stream may stay silent, with envd sending a
+// keepalive every keepaliveInterval, before it is taken for dropped (a
+// connection that died without a reset).
+var (
+	keepaliveInterval = 15 * time.Second
+	idleTimeout       = 3 * keepaliveInterval
+)
+
+// stream is an event stream with a watchdog: when nothing arrives for
+// idleTimeout, its context is cancelled and Err says so.
+type stream struct {
+	*connect.ServerStreamForClient[eventResponse]
+	cancel context.CancelFunc
+	idle   *time.Timer
+	silent atomic.Bool
+}
+
+func (s *sandbox) open(call func(context.Context) (*connect.ServerStreamForClient[eventResponse], error)) (*stream, error) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	cs, err := call(ctx)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	st := &stream{ServerStreamForClient: cs, cancel: cancel}
+	st.idle = time.AfterFunc(idleTimeout, func() {
+		st.silent.Store(true)
+		cancel()
+	})
+	return st, nil
+}
+
+func (st *stream) Receive() bool {
+	if !st.ServerStreamForClient.Receive() {
+		return false
+	}
+	st.idle.Reset(idleTimeout)
+	return true
+}
+
+func (st *stream) Err() error {
+	err := st.ServerStreamForClient.Err()
+	if err != nil && st.silent.Load() {
+		return fmt.Errorf("the stream was silent for %s, keepalives included", idleTimeout)
+	}
+	return err
+}
+
+func (st *stream) Close() error {
+	st.idle.Stop()
+	st.cancel()
+	return st.ServerStreamForClient.Close()
 }
 
 // lost says why a stream or call failed, and whether the runner is gone
@@ -218,11 +273,13 @@ func (s *sandbox) expired() string {
 
 // reattach connects to the runner again, with backoff, for up to about
 // 15 s. It returns nil after ending the sandbox's runner when it cannot.
-func (s *sandbox) reattach(why string) *connect.ServerStreamForClient[eventResponse] {
+func (s *sandbox) reattach(why string) *stream {
 	delay := 50 * time.Millisecond
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		st, err := s.envd.connectProcess(s.ctx, s.pid)
+		st, err := s.open(func(ctx context.Context) (*connect.ServerStreamForClient[eventResponse], error) {
+			return s.envd.connectProcess(ctx, s.pid)
+		})
 		if err == nil && st.Receive() {
 			if ev := st.Msg().Event; ev.Start != nil && ev.Start.Pid == s.pid {
 				s.mu.Lock()

@@ -53,7 +53,9 @@ type Server struct {
 	URL    string
 	APIKey string
 	Domain string
-	// Keepalive is the interval of keepalive events on streams.
+	// Keepalive, when set, is the interval of keepalive events on streams;
+	// else it is the request's Keepalive-Ping-Interval (seconds) or 90 s,
+	// as in envd.
 	Keepalive time.Duration
 	// MaxChunk bounds the size of one data event (envd reads 32 KiB at
 	// a time); set it before starting processes.
@@ -81,6 +83,8 @@ type Sandbox struct {
 	procs   map[uint32]*process
 	timer   *time.Timer
 	streams map[chan struct{}]struct{} // abort channels of open streams
+	// stalledStreams are streams that send nothing more.
+	stalledStreams map[chan struct{}]bool
 	// Attaches counts Connect calls that attached to a process.
 	Attaches int
 	// sent counts the stdout bytes sent on its streams; dropAt, when
@@ -212,6 +216,19 @@ func (s *Server) DropAfter(id string, n int64) {
 	defer s.mu.Unlock()
 	if sb := s.sandboxes[id]; sb != nil {
 		sb.dropAt = sb.sent + n
+	}
+}
+
+// Stall makes the open streams of a sandbox go silent, keepalives
+// included, without closing their connections (a connection that died
+// without a reset); streams opened later are not affected.
+func (s *Server) Stall(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sb := s.sandboxes[id]; sb != nil {
+		for c := range sb.streams {
+			sb.stalledStreams[c] = true
+		}
 	}
 }
 
@@ -359,7 +376,7 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		sb := &Sandbox{ID: "i" + randomID(10), Token: randomID(16), Timeout: timeout, EnvVars: req.EnvVars,
-			procs: map[uint32]*process{}, streams: map[chan struct{}]struct{}{}}
+			procs: map[uint32]*process{}, streams: map[chan struct{}]struct{}{}, stalledStreams: map[chan struct{}]bool{}}
 		s.sandboxes[sb.ID] = sb
 		s.arm(sb)
 		w.Header().Set("Content-Type", "application/json")
@@ -682,15 +699,37 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, sb *Sandbox, met
 	defer func() {
 		s.mu.Lock()
 		delete(sb.streams, abort)
+		delete(sb.stalledStreams, abort)
 		s.mu.Unlock()
 	}()
 	w.WriteHeader(http.StatusOK)
 	if err := f.send(0, map[string]any{"event": map[string]any{"start": map[string]any{"pid": p.pid}}}); err != nil {
 		return
 	}
-	keep := time.NewTicker(s.Keepalive)
+	interval := 90 * time.Second
+	if sec, err := strconv.Atoi(r.Header.Get("Keepalive-Ping-Interval")); err == nil && sec > 0 {
+		interval = time.Duration(sec) * time.Second
+	}
+	if s.Keepalive > 0 {
+		interval = s.Keepalive
+	}
+	keep := time.NewTicker(interval)
 	defer keep.Stop()
 	for {
+		s.mu.Lock()
+		stalled := sb.stalledStreams[abort]
+		s.mu.Unlock()
+		if stalled {
+			// What is sent now goes into a dead connection.
+			select {
+			case <-abort:
+				panic(http.ErrAbortHandler)
+			case <-r.Context().Done():
+				return
+			case <-events:
+			}
+			continue
+		}
 		select {
 		case <-abort:
 			// A network failure: the connection breaks without an
