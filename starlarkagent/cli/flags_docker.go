@@ -21,8 +21,8 @@ type dockerFlags struct {
 }
 
 func (f *dockerFlags) register(fl *pflag.FlagSet) {
-	fl.StringVar(&f.image, "docker-image", "", "image for --executor docker; it must already be in the local engine (nothing is pulled) and have python3 3.8 or later (default "+docker.DefaultImage+", made by `"+docker.BuildCommand+"`)")
-	fl.StringVar(&f.memory, "docker-memory", "", "memory limit of the --executor docker container, no swap, e.g. 512MiB or 2GiB; code past it is OOM-killed and the model gets a MemoryError (default: --max-memory)")
+	fl.StringVar(&f.image, "docker-image", "", "image for --executor docker; it must already be in the local engine (nothing is pulled) and have python3 3.8 or later (default "+docker.DefaultImage+", made by: "+docker.BuildCommand+")")
+	fl.StringVar(&f.memory, "docker-memory", "", "memory limit of the --executor docker container, no swap, e.g. 512MiB or 2GiB; code past it is OOM-killed and the model gets a MemoryError (default: the memory limit of an action, --max-memory where the command has it, else 256MiB)")
 	fl.Float64Var(&f.cpus, "docker-cpus", docker.DefaultCPUs, "CPU quota of the --executor docker container in CPUs, e.g. 0.5 or 2")
 	fl.StringVar(&f.network, "docker-network", docker.DefaultNetwork, "network of the --executor docker container: none (loopback only, no way out), or a Docker network such as bridge to give the code the network")
 	fl.StringVar(&f.runtime, "docker-runtime", "", "OCI runtime of the --executor docker container, e.g. runsc for gVisor where it is installed (default: the engine's, usually runc)")
