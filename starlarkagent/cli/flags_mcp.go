@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -20,12 +21,15 @@ type mcpFlags struct {
 	commands []string
 	urls     []string
 	headers  []string
+	env      []string
 }
 
 func (f *mcpFlags) register(fl *pflag.FlagSet) {
 	fl.StringArrayVar(&f.commands, "mcp", nil, "MCP server to start and speak to over stdio, one `COMMAND` line: "+
 		"--mcp 'npx -y @modelcontextprotocol/server-everything'. Split into words like a shell would (quotes and backslashes), "+
 		"but not run by one: no variables, pipes or ~. Its tools become functions the code calls; repeatable")
+	fl.StringArrayVar(&f.env, "mcp-env", nil, "environment variable for --mcp servers, which otherwise get only HOME, PATH, USER, locale, "+
+		"temporary-directory and proxy variables, not star-agent's API keys: `NAME` passes star-agent's value, NAME=VALUE sets one; repeatable")
 	fl.StringArrayVar(&f.urls, "mcp-url", nil, "MCP server to connect to over streamable HTTP at `URL`, e.g. http://127.0.0.1:8000/mcp; repeatable")
 	fl.StringArrayVar(&f.headers, "mcp-header", nil, "HTTP `HEADER` sent to every --mcp-url server, 'Name: value', "+
 		"e.g. 'Authorization: Bearer TOKEN'; repeatable")
@@ -36,11 +40,29 @@ const mcpConnectTimeout = 60 * time.Second
 
 // open connects the servers and returns their tools.
 func (f *mcpFlags) open(ctx context.Context, env ToolEnv) ([]tool.Tool, func() error, error) {
+	if len(f.headers) > 0 && len(f.urls) == 0 {
+		return nil, nil, usageError("--mcp-header is for --mcp-url servers, and none is given")
+	}
+	if len(f.env) > 0 && len(f.commands) == 0 {
+		return nil, nil, usageError("--mcp-env is for --mcp servers, and none is given")
+	}
 	if len(f.commands) == 0 && len(f.urls) == 0 {
-		if len(f.headers) > 0 {
-			return nil, nil, usageError("--mcp-header is for --mcp-url servers, and none is given")
-		}
 		return nil, nil, nil
+	}
+	var extraEnv []string
+	for _, e := range f.env {
+		name, _, hasValue := strings.Cut(e, "=")
+		if name == "" || strings.ContainsAny(name, " \t") {
+			return nil, nil, usageError("--mcp-env %q: want NAME or NAME=VALUE", e)
+		}
+		if !hasValue {
+			v, ok := os.LookupEnv(name)
+			if !ok {
+				return nil, nil, usageError("--mcp-env %s: star-agent's environment has no %s to pass on", name, name)
+			}
+			e = name + "=" + v
+		}
+		extraEnv = append(extraEnv, e)
 	}
 	var argvs [][]string
 	for _, c := range f.commands {
@@ -68,7 +90,7 @@ func (f *mcpFlags) open(ctx context.Context, env ToolEnv) ([]tool.Tool, func() e
 		}
 	}
 
-	opts := mcp.Options{Logger: env.Logger}
+	opts := mcp.Options{Logger: env.Logger, Env: extraEnv}
 	cctx, cancel := context.WithTimeout(ctx, mcpConnectTimeout)
 	defer cancel()
 	// Servers start in parallel: npx and uvx servers take seconds each.

@@ -103,8 +103,7 @@ func TestImageCap(t *testing.T) {
 // A server that writes megabytes to stderr: only the tail is kept and
 // shown.
 func TestStderrFlood(t *testing.T) {
-	t.Setenv(serverEnv, "1")
-	_, err := Stdio(ctxFor(t), []string{testBinary(), "-stderr-flood", "5000000", "-stderr", "the real reason", "-fail-start", "1"}, Options{})
+	_, err := Stdio(ctxFor(t), []string{testBinary(), "-stderr-flood", "5000000", "-stderr", "the real reason", "-fail-start", "1"}, Options{Env: []string{serverVar + "=1"}})
 	if err == nil || !strings.HasSuffix(err.Error(), "| the real reason") || len(err.Error()) > 3000 {
 		t.Errorf("err (%d bytes) ends %q", len(fmt.Sprint(err)), fmt.Sprint(err)[max(0, len(fmt.Sprint(err))-200):])
 	}

@@ -60,6 +60,10 @@ type Options struct {
 	// on http.DefaultTransport. Its transport is wrapped to add headers
 	// and cap responses.
 	HTTPClient *http.Client
+	// Env adds KEY=VALUE variables to the environment of stdio servers,
+	// which is otherwise only DefaultEnv(): this process's API keys and
+	// tokens are not passed on unless named here.
+	Env []string
 	// Client names the client to servers ("star-agent" if empty).
 	Client *sdk.Implementation
 }
@@ -127,8 +131,8 @@ func (c *conn) close() error {
 const maxRestarts = 1
 
 // Stdio starts argv as an MCP server speaking over its stdin and stdout,
-// and initializes a session. The process gets this process's environment;
-// what it writes to stderr is kept (the last lines) for error messages.
+// and initializes a session. The process gets DefaultEnv() plus
+// opts.Env, and a process group of its own; what it writes to stderr is kept (the last lines) for error messages.
 // The server is stopped by Close.
 func Stdio(ctx context.Context, argv []string, opts Options) (*Server, error) {
 	if len(argv) == 0 || argv[0] == "" {
@@ -423,17 +427,16 @@ func (s *Server) death(c *conn, cause error) (what, stderr string) {
 	if c.proc == nil {
 		return fmt.Sprintf("%s stopped answering (%v)", desc, cause), ""
 	}
-	stderr = c.proc.tail.String()
 	if c.proc.out != nil && c.proc.out.tooLarge.Load() {
-		return fmt.Sprintf("%s sent a message larger than %d bytes (the cap), so the connection was closed", desc, c.proc.out.max), stderr
+		return fmt.Sprintf("%s sent a message larger than %d bytes (the cap), so the connection was closed", desc, c.proc.out.max), c.proc.tail.String()
 	}
 	// The session ends when stdout closes, a moment before the process
-	// is reaped.
+	// is reaped (and its stderr read to the end).
 	select {
 	case <-c.proc.exited:
-		return fmt.Sprintf("%s exited (%s)", desc, c.proc.status()), stderr
+		return fmt.Sprintf("%s exited (%s)", desc, c.proc.status()), c.proc.tail.String()
 	case <-time.After(2 * time.Second):
-		return fmt.Sprintf("%s broke the connection (%v)", desc, cause), stderr
+		return fmt.Sprintf("%s broke the connection (%v)", desc, cause), c.proc.tail.String()
 	}
 }
 

@@ -24,10 +24,10 @@ import (
 
 // The test binary is also the stdio test server: run with this variable
 // set, it serves mcptest over stdio with its arguments.
-const serverEnv = "STAR_AGENT_MCPTEST_SERVER"
+const serverVar = "STAR_AGENT_MCPTEST_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(serverEnv) == "1" {
+	if os.Getenv(serverVar) == "1" {
 		os.Exit(mcptest.Main(os.Args[1:]))
 	}
 	// Short grace periods, so that stopping servers that ignore stdin
@@ -45,7 +45,7 @@ func ctxFor(t testing.TB) context.Context {
 // stdioServer starts the test server as a subprocess (this test binary).
 func stdioServer(t testing.TB, opts Options, args ...string) *Server {
 	t.Helper()
-	t.Setenv(serverEnv, "1")
+	opts.Env = append(opts.Env, serverVar+"=1")
 	s, err := Stdio(ctxFor(t), append([]string{os.Args[0]}, args...), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -418,7 +418,7 @@ func TestManyTools(t *testing.T) {
 	for _, tl := range ts {
 		names[tl.Spec().Name] = true
 	}
-	if len(ts) != 300+12 || len(names) != len(ts) {
+	if len(ts) != 300+13 || len(names) != len(ts) {
 		t.Errorf("%d tools, %d names", len(ts), len(names))
 	}
 }
@@ -453,14 +453,13 @@ func TestConcurrentCalls(t *testing.T) {
 }
 
 func TestConnectErrors(t *testing.T) {
-	t.Setenv(serverEnv, "1")
 	ctx := ctxFor(t)
 	_, err := Stdio(ctx, []string{"no-such-mcp-server-xyz", "--flag"}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "MCP server no-such-mcp-server-xyz --flag: cannot start no-such-mcp-server-xyz") ||
 		!strings.Contains(err.Error(), "check the command and $PATH") {
 		t.Errorf("missing command: %v", err)
 	}
-	_, err = Stdio(ctx, []string{os.Args[0], "-stderr", "fatal: no API key", "-fail-start", "3"}, Options{})
+	_, err = Stdio(ctx, []string{os.Args[0], "-stderr", "fatal: no API key", "-fail-start", "3"}, Options{Env: []string{serverVar + "=1"}})
 	if err == nil || !strings.Contains(err.Error(), "exited (exit status 3) before completing the MCP handshake (check that the command starts an MCP server on stdio). Its stderr ended with: fatal: no API key") {
 		t.Errorf("failing server: %v", err)
 	}
@@ -554,7 +553,7 @@ func TestRestartChangesTools(t *testing.T) {
 	s := stdioServer(t, Options{}, "-restart-marker", marker, "-restart-only", "echo,exit,lines")
 	e := newLocal(t, 0, toolsOf(t, s))
 	res := run(t, e, "mcptest_exit(1)")
-	if res.Err == nil || !strings.Contains(res.Err.Message, "it was restarted; its tools changed: gone add, big, captioned, fail, get-weather, hang, pixel, rows, sleep") {
+	if res.Err == nil || !strings.Contains(res.Err.Message, "it was restarted; its tools changed: gone add, big, captioned, fail, get-weather, getenv, hang, pixel, rows, sleep") {
 		t.Fatalf("exit: %+v", res.Err)
 	}
 	res = run(t, e, "print(lines())\nadd(1, 2)")
@@ -593,5 +592,19 @@ func TestDeathUnderConcurrentCalls(t *testing.T) {
 	}
 	if s.restarts != 1 {
 		t.Errorf("%d restarts", s.restarts)
+	}
+}
+
+// TestServerEnv: a stdio server does not get this process's secrets,
+// only the variables it is given.
+func TestServerEnv(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-must-not-leak")
+	t.Setenv("GITHUB_TOKEN", "ghp-given")
+	s := stdioServer(t, Options{Env: []string{"GITHUB_TOKEN=" + os.Getenv("GITHUB_TOKEN"), "HOME=/srv/home"}})
+	getenv := byName(toolsOf(t, s))["getenv"]
+	for name, want := range map[string]string{"OPENAI_API_KEY": "", "GITHUB_TOKEN": "ghp-given", "HOME": "/srv/home", "PATH": os.Getenv("PATH")} {
+		if out, err := getenv.Call(ctxFor(t), map[string]any{"name": name}); err != nil || out != want {
+			t.Errorf("server's %s = %q, %v; want %q", name, out, err, want)
+		}
 	}
 }

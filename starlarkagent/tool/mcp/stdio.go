@@ -102,6 +102,7 @@ func dialStdio(ctx context.Context, label string, argv []string, opts Options) (
 	t := &tail{max: tailBytes, log: opts.logger(), label: label}
 	cmd := exec.Command(path, argv[1:]...)
 	cmd.Args[0] = argv[0]
+	cmd.Env = serverEnv(opts.Env)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, t
 	cmd.WaitDelay = time.Second // a grandchild holding stderr does not block Wait
 	setGroup(cmd)

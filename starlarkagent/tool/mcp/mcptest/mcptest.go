@@ -33,8 +33,8 @@ type Options struct {
 	// Tools is how many generated tools (get_invoice, list_customers, ...)
 	// are offered besides the fixed ones.
 	Tools int
-	// Exit offers the tool exit(code), which ends the process: only for
-	// servers that run in a process of their own.
+	// Exit offers the tools exit(code), which ends the process, and
+	// getenv(name): only for servers that run in a process of their own.
 	Exit bool
 	// Done ends the calls of hang (which otherwise wait forever, ignoring
 	// cancellation, as a stuck server does). Close it when the test ends.
@@ -102,6 +102,10 @@ type table struct {
 type row struct {
 	ID   int    `json:"id"`
 	Name string `json:"name"`
+}
+
+type getenvArgs struct {
+	Name string `json:"name" jsonschema:"The variable's name."`
 }
 
 type exitArgs struct {
@@ -231,6 +235,12 @@ func New(opts Options) *sdk.Server {
 			func(context.Context, *sdk.CallToolRequest, empty) (*sdk.CallToolResult, any, error) {
 				<-done // nil: forever
 				return nil, nil, errors.New("server stopped")
+			})
+	}
+	if opts.Exit && want("getenv") {
+		sdk.AddTool(s, &sdk.Tool{Name: "getenv", Description: "Returns the value of an environment variable of the server process."},
+			func(_ context.Context, _ *sdk.CallToolRequest, a getenvArgs) (*sdk.CallToolResult, any, error) {
+				return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: os.Getenv(a.Name)}}}, nil, nil
 			})
 	}
 	if opts.Exit && want("exit") {
