@@ -51,11 +51,12 @@ imports. It holds python3 3.11 and the data stack: numpy, pandas, scipy,
 matplotlib (Agg backend), sympy, scikit-learn and pillow, runs as the
 non-root user 1000, and has no apt: nothing is ever installed at run time.
 
-The first build downloads about 130 MB of packages and takes one to three
-minutes; the image is about 600 MB. The image carries the hash of its recipe
-(packages, sources, build steps) in the label io.star-agent.recipe: when an
-image with the tag and the same recipe is present, build says "up to date"
-and returns at once. --force rebuilds anyway.
+The first build downloads about 120 MB of packages and takes one and a half
+to three minutes, mostly unpacking and configuring them; the image is about
+640 MB. The image carries the hash of its recipe (packages, sources, build
+steps) in the label io.star-agent.recipe: when an image with the tag and the
+same recipe is present, build says "up to date" and returns at once.
+--force rebuilds anyway.
 
 --add-debian bakes more Debian packages into another root filesystem (tag
 star-agent/python:<recipe hash> unless --tag). --packages adds a directory of

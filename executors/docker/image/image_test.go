@@ -294,3 +294,25 @@ func TestPruneRemovesOnlyLabelled(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// BenchmarkBuildUpToDate is "star-agent sandbox image build" on a present,
+// current image: one inspect of the tag.
+func BenchmarkBuildUpToDate(b *testing.B) {
+	cli, err := NewClient()
+	if err != nil {
+		b.Skip(err)
+	}
+	defer cli.Close()
+	ctx := context.Background()
+	if res, err := Build(ctx, Options{Client: cli}); err != nil {
+		b.Skip(err)
+	} else {
+		b.ReportMetric(float64(res.Size)/1e6, "image-MB")
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if res, err := Build(ctx, Options{Client: cli}); err != nil || !res.UpToDate {
+			b.Fatalf("%+v, %v", res, err)
+		}
+	}
+}
