@@ -50,7 +50,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// leftovers reports containers, volumes and networks with our labels.
+// leftovers reports containers, volumes and networks with the executor's
+// labels and this run's.
 func leftovers() error {
 	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
 	if err != nil {
@@ -74,15 +75,16 @@ func leftovers() error {
 		}
 		return fmt.Errorf("%d container(s) left behind: %s", len(cs), strings.Join(ids, ", "))
 	}
-	vf := filters.NewArgs(filters.Arg("label", docker.LabelManaged+"=true"), filters.Arg("label", docker.LabelRole+"="+docker.RoleExecutor))
-	vs, err := cli.VolumeList(ctx, volumeList(vf))
+	// The executor puts its labels, and so the run label, on whatever it
+	// creates; other suites may hold labelled volumes and networks now.
+	vs, err := cli.VolumeList(ctx, volumeList(f))
 	if err != nil {
 		return err
 	}
 	if len(vs.Volumes) > 0 {
 		return fmt.Errorf("%d volume(s) left behind", len(vs.Volumes))
 	}
-	ns, err := cli.NetworkList(ctx, networkList(vf))
+	ns, err := cli.NetworkList(ctx, networkList(f))
 	if err != nil {
 		return err
 	}
