@@ -1,0 +1,353 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The benchmarks drive a real "star-agent serve", built with go build and
+// started as a separate process on loopback, with a recorded model whose
+// action is trivial, so that they measure the server: admission, the
+// agent loop around one Starlark execution, the store, the event stream.
+//
+//	go test -run '^$' -bench . -benchtime 2000x ./starlarkagent/serve/
+//
+// Each level stops after benchDeadline whatever b.N says.
+
+const benchDeadline = 60 * time.Second
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// starAgent builds the star-agent command once per test binary.
+func starAgent(b *testing.B) string {
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "star-agent-bench-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "star-agent")
+		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/star-agent").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		b.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// recording writes a replay recording of task answered by the given
+// actions, one model call each.
+func recording(b *testing.B, task string, actions ...string) string {
+	var buf bytes.Buffer
+	last := "New task:\n" + task
+	for i, a := range actions {
+		ex := map[string]any{"v": 1, "n": i + 1, "time": "2026-11-24T00:00:00Z", "model": "bench-model", "messages": 2 + 2*i,
+			"messages_sha256": "-", "last": map[string]any{"role": "user", "content": last},
+			"content": "Thought: go.\n<code>\n" + a + "\n</code>", "usage": map[string]int{"input_tokens": 800, "output_tokens": 20}, "duration_ms": 0}
+		line, _ := json.Marshal(ex)
+		buf.Write(line)
+		buf.WriteByte('\n')
+	}
+	// The player matches each call's last message: the task for the
+	// first; later calls would need the observations, so the
+	// benchmarks use one action.
+	p := filepath.Join(b.TempDir(), "rec.jsonl")
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// server is a star-agent serve process.
+type server struct {
+	cmd  *exec.Cmd
+	base string
+}
+
+func startServer(b *testing.B, rec string, args ...string) *server {
+	dir := b.TempDir()
+	addrFile := filepath.Join(dir, "addr")
+	args = append([]string{"serve", "--replay", rec, "--db", filepath.Join(dir, "runs.db"), "--addr", "127.0.0.1:0",
+		"--addr-file", addrFile, "--log-format", "json"}, args...)
+	cmd := exec.Command(starAgent(b), args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	s := &server{cmd: cmd}
+	b.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			<-done
+			b.Errorf("serve did not stop within 30 s of SIGINT")
+		}
+	})
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if a, err := os.ReadFile(addrFile); err == nil && len(a) > 0 {
+			s.base = "http://" + strings.TrimSpace(string(a))
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("serve did not start: %s", stderr.String())
+		}
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if resp, err := http.Get(s.base + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("serve not ready: %s", stderr.String())
+		}
+	}
+	return s
+}
+
+// rss reads the server's resident and peak resident memory, in MiB.
+func (s *server) rss() (cur, peak float64) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+	if err != nil {
+		return 0, 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseFloat(f[1], 64)
+		switch f[0] {
+		case "VmRSS:":
+			cur = kb / 1024
+		case "VmHWM:":
+			peak = kb / 1024
+		}
+	}
+	return cur, peak
+}
+
+var benchClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 512, MaxConnsPerHost: 0}}
+
+// runOnce posts a run and follows its events to the end; it returns the
+// final state. A 429 is retried after its Retry-After.
+func (s *server) runOnce(ctx context.Context, task string) (string, error) {
+	body := `{"task":` + strconv.Quote(task) + `}`
+	var id string
+	for {
+		req, _ := http.NewRequestWithContext(ctx, "POST", s.base+"/v1/runs", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := benchClient.Do(req)
+		if err != nil {
+			return "", err
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode == 429 {
+			secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+			select {
+			case <-time.After(time.Duration(secs) * time.Second):
+				continue
+			case <-ctx.Done():
+				return "", ctx.Err()
+			}
+		}
+		if resp.StatusCode != 202 {
+			return "", fmt.Errorf("POST: %d %s", resp.StatusCode, b)
+		}
+		var r struct{ ID string }
+		json.Unmarshal(b, &r)
+		id = r.ID
+		break
+	}
+	return s.follow(ctx, id, nil)
+}
+
+// follow reads the events of a run until its end event, and returns the
+// final state. onEnd, when set, is called as the end event arrives.
+func (s *server) follow(ctx context.Context, id string, onEnd func(data []byte)) (string, error) {
+	req, _ := http.NewRequestWithContext(ctx, "GET", s.base+"/v1/runs/"+id+"/events", nil)
+	resp, err := benchClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	isEnd := false
+	for sc.Scan() {
+		line := sc.Bytes()
+		switch {
+		case bytes.Equal(line, []byte("event: end")):
+			isEnd = true
+		case isEnd && bytes.HasPrefix(line, []byte("data: ")):
+			if onEnd != nil {
+				onEnd(line[6:])
+			}
+			var e struct{ State string }
+			json.Unmarshal(line[6:], &e)
+			return e.State, nil
+		}
+	}
+	return "", fmt.Errorf("run %s: the stream ended without an end event (%v)", id, sc.Err())
+}
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	slices.Sort(d)
+	return d[min(len(d)-1, int(float64(len(d))*p))]
+}
+
+// BenchmarkServeRuns measures runs per second and the latency from POST
+// /v1/runs to the end event, with 1, 16 and 256 concurrent clients, and
+// the server's memory at each level. The Starlark engine runs in the
+// server's process (--isolation none) and, in the "isolated" variants, in
+// a child process per run (the default).
+func BenchmarkServeRuns(b *testing.B) {
+	const task = "Answer with 1."
+	rec := recording(b, task, "final_answer(1)")
+	for _, iso := range []string{"none", "process"} {
+		srv := startServer(b, rec, "--isolation", iso, "--max-concurrent", "64", "--queue", "4096")
+		for _, clients := range []int{1, 16, 256} {
+			b.Run(fmt.Sprintf("isolation=%s/clients=%d", iso, clients), func(b *testing.B) {
+				ctx, cancel := context.WithTimeout(context.Background(), benchDeadline)
+				defer cancel()
+				var next atomic.Int64
+				var mu sync.Mutex
+				var lat []time.Duration
+				var failed atomic.Int64
+				var firstErr atomic.Value
+				b.ResetTimer()
+				start := time.Now()
+				var wg sync.WaitGroup
+				for range clients {
+					wg.Go(func() {
+						for next.Add(1) <= int64(b.N) && ctx.Err() == nil {
+							t0 := time.Now()
+							state, err := srv.runOnce(ctx, task)
+							d := time.Since(t0)
+							if err != nil || state != "success" {
+								if failed.Add(1) == 1 {
+									firstErr.Store(fmt.Sprintf("state %q, error %v", state, err))
+								}
+								continue
+							}
+							mu.Lock()
+							lat = append(lat, d)
+							mu.Unlock()
+						}
+					})
+				}
+				wg.Wait()
+				elapsed := time.Since(start)
+				b.StopTimer()
+				if n := failed.Load(); n > 0 && ctx.Err() == nil {
+					b.Fatalf("%d runs failed; first: %v", n, firstErr.Load())
+				}
+				cur, peak := srv.rss()
+				b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "runs/s")
+				b.ReportMetric(float64(percentile(lat, 0.50).Microseconds())/1000, "p50-ms")
+				b.ReportMetric(float64(percentile(lat, 0.99).Microseconds())/1000, "p99-ms")
+				b.ReportMetric(cur, "rss-MiB")
+				b.ReportMetric(peak, "peak-rss-MiB")
+				b.ReportMetric(0, "ns/op")
+			})
+		}
+	}
+}
+
+// BenchmarkServeFanOut measures one run watched by 100 clients: the
+// delay between the run's end (its end event's time, same clock) and each
+// watcher receiving it live, and the time for 100 clients to replay the
+// ended run's whole stream from the database.
+func BenchmarkServeFanOut(b *testing.B) {
+	const task = "Wait, print, answer."
+	const watchers = 100
+	rec := recording(b, task, "import time\ntime.sleep(0.5)\nfor i in range(20):\n    print('line', i)\nfinal_answer('done')")
+	srv := startServer(b, rec, "--isolation", "none")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ctx, cancel := context.WithTimeout(context.Background(), benchDeadline)
+		req, _ := http.NewRequestWithContext(ctx, "POST", srv.base+"/v1/runs", strings.NewReader(`{"task":"`+task+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := benchClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var r struct{ ID string }
+		json.NewDecoder(resp.Body).Decode(&r)
+		resp.Body.Close()
+
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var live []time.Duration
+		for range watchers {
+			wg.Go(func() {
+				state, err := srv.follow(ctx, r.ID, func(data []byte) {
+					got := time.Now()
+					var e struct {
+						Timing struct {
+							End time.Time `json:"end_time"`
+						}
+					}
+					json.Unmarshal(data, &e)
+					mu.Lock()
+					live = append(live, got.Sub(e.Timing.End))
+					mu.Unlock()
+				})
+				if err != nil || state != "success" {
+					b.Errorf("watcher: state %q, %v", state, err)
+				}
+			})
+		}
+		wg.Wait()
+		// Replay of the ended run (from the database once it left memory).
+		time.Sleep(50 * time.Millisecond)
+		t0 := time.Now()
+		for range watchers {
+			wg.Go(func() {
+				if state, err := srv.follow(ctx, r.ID, nil); err != nil || state != "success" {
+					b.Errorf("replay: state %q, %v", state, err)
+				}
+			})
+		}
+		wg.Wait()
+		replay := time.Since(t0)
+		cancel()
+		b.ReportMetric(float64(percentile(live, 0.50).Microseconds())/1000, "live-p50-ms")
+		b.ReportMetric(float64(percentile(live, 0.99).Microseconds())/1000, "live-p99-ms")
+		b.ReportMetric(float64(replay.Microseconds())/1000, "replay-100-ms")
+	}
+	cur, _ := srv.rss()
+	b.ReportMetric(cur, "rss-MiB")
+}
