@@ -374,6 +374,13 @@ func TestCollisions(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("names:\n%s\nwant:\n%s", strings.Join(got, " "), want)
 	}
+	groups := map[string]string{}
+	for _, tl := range toolsOf(t, a, b, c) {
+		groups[tl.Spec().Name] = tl.Spec().Group
+	}
+	if groups["git_hub_search"] != "git_hub" || groups["create"] != "jira" || groups["jira_2_search"] != "jira_2" {
+		t.Errorf("groups %v", groups)
+	}
 	// Each name calls its own tool.
 	for _, tl := range toolsOf(t, a, b, c) {
 		out, err := tl.Call(ctxFor(t), nil)

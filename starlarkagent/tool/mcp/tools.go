@@ -53,7 +53,8 @@ const (
 )
 
 // Tools returns the tools of the servers, listed now, in server order then
-// in each server's order. A tool is named by its MCP name made a Python
+// in each server's order. Spec.Group is the server's name (numbered if
+// two servers have the same). A tool is named by its MCP name made a Python
 // identifier; when two tools would get the same name (on different
 // servers, or on one server after the name was made an identifier), or the
 // name is a Python keyword, builtin or one of the agent's own functions,
@@ -100,7 +101,7 @@ func Tools(ctx context.Context, servers ...*Server) ([]tool.Tool, error) {
 			name = fmt.Sprintf("%s_%s_%d", prefix[e.srv], e.base, k)
 		}
 		taken[name] = true
-		t, err := newTool(e.srv, e.t, name)
+		t, err := newTool(e.srv, e.t, name, prefix[e.srv])
 		if err != nil {
 			return nil, err
 		}
@@ -109,7 +110,7 @@ func Tools(ctx context.Context, servers ...*Server) ([]tool.Tool, error) {
 	return out, nil
 }
 
-func newTool(s *Server, t *sdk.Tool, name string) (*Tool, error) {
+func newTool(s *Server, t *sdk.Tool, name, group string) (*Tool, error) {
 	desc := t.Description
 	if desc == "" {
 		desc = t.Title
@@ -117,7 +118,7 @@ func newTool(s *Server, t *sdk.Tool, name string) (*Tool, error) {
 	if desc == "" && t.Annotations != nil {
 		desc = t.Annotations.Title
 	}
-	spec := tool.Spec{Name: name, Description: trimRunes(strings.TrimSpace(desc), maxDescription), Output: tool.String}
+	spec := tool.Spec{Name: name, Description: trimRunes(strings.TrimSpace(desc), maxDescription), Output: tool.String, Group: group}
 	in, _ := asMap(t.InputSchema)
 	props, _ := in["properties"].(map[string]any)
 	required := map[string]bool{}
