@@ -151,8 +151,12 @@ func (a *api) create(ctx context.Context, r createRequest) (*sandboxInfo, error)
 	if err := a.do(ctx, "create sandbox", http.MethodPost, "/sandboxes", r, &info); err != nil {
 		return nil, err
 	}
-	if info.SandboxID == "" || strings.ContainsAny(info.SandboxID, "./:@ ") {
+	// Both name the host the access token is sent to.
+	if !hostLabel(info.SandboxID, false) {
 		return nil, fmt.Errorf("create sandbox: E2B answered with a bad sandbox id %q", capString(info.SandboxID, 80))
+	}
+	if info.Domain != "" && !hostLabel(info.Domain, true) {
+		return nil, fmt.Errorf("create sandbox: E2B answered with a bad domain %q", capString(info.Domain, 80))
 	}
 	return &info, nil
 }
@@ -171,6 +175,23 @@ func (a *api) info(ctx context.Context, id string) (*sandboxInfo, error) {
 		return nil, err
 	}
 	return &info, nil
+}
+
+// hostLabel reports whether s is made of letters, digits and hyphens (and
+// dots, if dots), as a DNS name is.
+func hostLabel(s string, dots bool) bool {
+	if s == "" || len(s) > 200 {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-':
+		case c == '.' && dots:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // seconds rounds d up to whole seconds, at least 1.

@@ -311,7 +311,8 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 // startRunner starts python3 with the runner and waits for envd to say
 // it started; the stream then feeds the Session until the runner ends.
 func (s *sandbox) startRunner(ctx context.Context) error {
-	cfg := processConfig{Cmd: "python3", Args: []string{"-I", "-u", "-c", runner.Script}, Envs: s.e.envVars}
+	// The environment variables were given to the sandbox at creation.
+	cfg := processConfig{Cmd: "python3", Args: []string{"-I", "-u", "-c", runner.Script}}
 	for attempt := 1; ; attempt++ {
 		// The stream lives as long as the sandbox: its context has no
 		// deadline; ctx bounds only the wait for the start event.

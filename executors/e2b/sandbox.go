@@ -162,7 +162,12 @@ func (s *sandbox) drain(st *stream) error {
 		switch {
 		case ev.Data != nil:
 			if len(ev.Data.Stdout) > 0 {
-				if _, err := s.out.Write(ev.Data.Stdout); err != nil {
+				// The Session may take its time to read (a tool call
+				// runs): that is not the stream going silent.
+				st.idle.Stop()
+				_, err := s.out.Write(ev.Data.Stdout)
+				st.idle.Reset(idleTimeout)
+				if err != nil {
 					return nil // the Session is gone (killed)
 				}
 				s.lineOpen = ev.Data.Stdout[len(ev.Data.Stdout)-1] != '\n'
@@ -252,7 +257,9 @@ func (s *sandbox) lost(err error) (string, bool) {
 		case connect.CodeNotFound:
 			return fmt.Sprintf("the runner process %d has ended (envd: %s)", s.pid, capString(ce.Message(), 200)), true
 		case connect.CodeResourceExhausted:
-			return "the sandbox sent an output event bigger than " + fmt.Sprint(maxEvent) + " bytes", true
+			if strings.Contains(ce.Message(), "larger than configured max") {
+				return "the sandbox sent an output event bigger than " + fmt.Sprint(maxEvent) + " bytes", true
+			}
 		case connect.CodeUnauthenticated, connect.CodePermissionDenied:
 			return "envd refused the access token: " + capString(ce.Message(), 200), true
 		}
@@ -356,11 +363,17 @@ type stdin struct {
 // third bigger).
 var maxInput = 256 << 10
 
+// inputTimeout bounds one SendInput, retries included.
+const inputTimeout = 30 * time.Second
+
 func (w stdin) Write(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
 		chunk := p[n:min(len(p), n+maxInput)]
-		if err := w.s.envd.input(w.s.ctx, w.s.pid, chunk); err != nil {
+		ctx, cancel := context.WithTimeout(w.s.ctx, inputTimeout)
+		err := w.s.envd.input(ctx, w.s.pid, chunk)
+		cancel()
+		if err != nil {
 			if w.s.killed() {
 				return n, errors.New("e2b: sandbox killed")
 			}
