@@ -37,7 +37,9 @@
 // since input must not arrive twice. While the executor is open, each
 // sandbox's lifetime is extended every half timeout (Options.Timeout).
 //
-// A dropped output stream is re-attached with Connect{pid}. envd does not
+// A dropped output stream is re-attached with Connect{pid}, and so is a
+// stream on which nothing arrives for three keepalive intervals (envd is
+// asked for one every 15 s). envd does not
 // replay output written while no client is attached (its multiplexer
 // drops events without a subscriber) and sends nothing twice, so output is
 // never duplicated; a drop between protocol lines (the usual case: a long
