@@ -15,10 +15,12 @@ import (
 // help(tool) (Stub).
 
 // DefaultToolListBudget is the size in bytes of the tool listing of a
-// system prompt in discovery mode, about 1,000 tokens at four bytes a
-// token: it keeps the first prompt of an agent with hundreds of tools
-// within twice the size of one with a single tool.
-const DefaultToolListBudget = 4000
+// system prompt in discovery mode, about 500 tokens at four bytes a
+// token: with the stubs of search_tools and help and the text that
+// explains them, it keeps the first prompt of an agent with hundreds of
+// tools within twice the size of one with a single tool (whose prompt
+// is about 4,100 bytes).
+const DefaultToolListBudget = 2000
 
 // Detail levels of a tool listing, richest first.
 const (
@@ -27,8 +29,8 @@ const (
 	ListSummaries = "summaries"
 	// ListNames lists every tool's name.
 	ListNames = "names"
-	// ListCounts lists each group with its number of tools and the names
-	// of as many as fit.
+	// ListCounts lists each group with its number of tools and the words
+	// their names are made of, most common first, as many as fit.
 	ListCounts = "counts"
 )
 
@@ -130,36 +132,51 @@ func listNames(groups []toolGroup) string {
 	return b.String()
 }
 
-// listCounts gives each group an equal share of the budget for the names
-// it shows after its header.
+// listCounts shows each group's number of tools and the words their
+// names are made of, most common first (what a search_tools query can
+// use), each group taking an equal share of the budget.
 func listCounts(groups []toolGroup, budget int) string {
 	var b strings.Builder
+	const lead = "; words in their names: "
 	headers := 0
 	for _, g := range groups {
-		headers += len(groupHeader(g)) + len(", such as ...\n")
+		headers += len(groupHeader(g)) + len(lead) + len(", ...\n")
 	}
 	share := max((budget-headers)/max(len(groups), 1), 0)
 	for _, g := range groups {
 		b.WriteString(groupHeader(g))
-		used := 0
-		shown := 0
+		count := map[string]int{}
 		for _, t := range g.tools {
-			if used+len(t.Name)+2 > share {
+			for _, w := range uniqueWords(t.Name) {
+				count[w]++
+			}
+		}
+		ws := make([]string, 0, len(count))
+		for w := range count {
+			ws = append(ws, w)
+		}
+		slices.SortFunc(ws, func(a, b string) int {
+			if count[a] != count[b] {
+				return count[b] - count[a]
+			}
+			return strings.Compare(a, b)
+		})
+		used, shown := 0, 0
+		for _, w := range ws {
+			if used+len(w)+2 > share {
 				break
 			}
 			if shown == 0 {
-				b.WriteString(", such as ")
+				b.WriteString(lead)
 			} else {
 				b.WriteString(", ")
 			}
-			b.WriteString(t.Name)
-			used += len(t.Name) + 2
+			b.WriteString(w)
+			used += len(w) + 2
 			shown++
 		}
-		if shown < len(g.tools) {
-			if shown > 0 {
-				b.WriteString(", ...")
-			}
+		if shown > 0 && shown < len(ws) {
+			b.WriteString(", ...")
 		}
 		b.WriteByte('\n')
 	}

@@ -145,7 +145,12 @@ func TestListToolsDetail(t *testing.T) {
 			t.Errorf("%d tools: groups missing or out of order:\n%s", c.n, text)
 		}
 	}
-	text, _ := ListTools(manyTools(31, "crm"), 0)
+	text, _ := ListTools(manyTools(300, "crm"), 0)
+	// 15 verbs and 20 nouns: each verb names 20 tools, each noun 15.
+	if !strings.HasPrefix(text, "crm (300 tools); words in their names: approve, archive, assign, count, create, delete, export, get, import, list, reject, search, share, summarize, update, alert, calendar, ") {
+		t.Errorf("counts:\n%s", text)
+	}
+	text, _ = ListTools(manyTools(31, "crm"), 0)
 	if !strings.Contains(text, "- get_invoice: Get the invoice with the given id.\n") {
 		t.Errorf("summaries:\n%s", text)
 	}

@@ -7,8 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/star-agent/star-agent/providers/scripted"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/starlarkagent/tool/mcp"
+	"github.com/star-agent/star-agent/starlarkagent/tool/mcp/mcptest"
 )
 
 // specTool is a tool of a given spec that returns its name and arguments.
@@ -222,5 +226,44 @@ func BenchmarkFirstPromptTokens(b *testing.B) {
 				b.ReportMetric(float64(tokens), "input_tokens")
 			})
 		}
+	}
+}
+
+// mcpTools connects to an mcptest server (a real MCP server built with
+// the official SDK) over the SDK's in-memory transport and returns its
+// tools as the MCP client makes them.
+func mcpTools(t testing.TB, opts mcptest.Options) []tool.Tool {
+	t.Helper()
+	ctx := context.Background()
+	ct, st := sdk.NewInMemoryTransports()
+	ss, err := mcptest.New(opts).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	tools, err := mcp.SessionTools(ctx, cs, mcp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tools
+}
+
+// TestDiscoveryPromptSizeMCP: the ratio with the tools of a 300-tool MCP
+// server against those of a 1-tool one.
+func TestDiscoveryPromptSizeMCP(t *testing.T) {
+	one := mcpTools(t, mcptest.Options{Only: []string{"echo"}})
+	many := mcpTools(t, mcptest.Options{Only: []string{"echo"}, Tools: 299})
+	if len(one) != 1 || len(many) != 300 {
+		t.Fatalf("%d and %d tools, want 1 and 300", len(one), len(many))
+	}
+	a, b, full := firstPromptTokens(t, one, 0), firstPromptTokens(t, many, 0), firstPromptTokens(t, many, -1)
+	t.Logf("first prompt, input tokens (bytes/4): 1 MCP tool %d, 300 with discovery %d (%.2fx), 300 without %d", a, b, float64(b)/float64(a), full)
+	if b > 2*a {
+		t.Errorf("300 MCP tools with discovery: %d tokens, more than twice the %d of 1 tool", b, a)
 	}
 }
