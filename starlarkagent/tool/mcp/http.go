@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,7 +16,11 @@ func dialHTTP(ctx context.Context, url string, header http.Header, opts Options)
 	if opts.HTTPClient != nil && opts.HTTPClient.Transport != nil {
 		base = opts.HTTPClient.Transport
 	}
-	hc := &http.Client{Transport: &capTransport{base: base, header: header, max: int64(opts.maxMessage())}}
+	u, err := neturl.Parse(url)
+	if err != nil {
+		return nil, fmt.Errorf("MCP server %s: bad URL: %v", url, err)
+	}
+	hc := &http.Client{Transport: &capTransport{base: base, header: header, scheme: u.Scheme, host: u.Host, max: int64(opts.maxMessage())}}
 	if opts.HTTPClient != nil {
 		hc.CheckRedirect, hc.Jar = opts.HTTPClient.CheckRedirect, opts.HTTPClient.Jar
 	}
@@ -43,17 +48,20 @@ func dialHTTP(ctx context.Context, url string, header http.Header, opts Options)
 	return &conn{cs: cs}, nil
 }
 
-// capTransport adds the user's headers to every request and caps
+// capTransport adds the user's headers to the requests for the server's
+// origin (not to another host a redirect leads to: they are credentials)
+// and caps
 // response bodies other than event streams (whose events the SDK caps
 // itself), since the SDK reads JSON responses whole.
 type capTransport struct {
-	base   http.RoundTripper
-	header http.Header
-	max    int64
+	base         http.RoundTripper
+	header       http.Header
+	scheme, host string // the server's origin
+	max          int64
 }
 
 func (t *capTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.header) > 0 {
+	if len(t.header) > 0 && req.URL.Scheme == t.scheme && req.URL.Host == t.host {
 		req = req.Clone(req.Context())
 		for k, vs := range t.header {
 			req.Header.Del(k)

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
@@ -131,4 +132,28 @@ func httptestServer(t testing.TB, h http.Handler) *httptest.Server {
 	hs := httptest.NewServer(h)
 	t.Cleanup(func() { hs.CloseClientConnections(); hs.Close() })
 	return hs
+}
+
+// TestHeadersNotRedirected: the --mcp-header credentials go to the
+// server's origin only, not to a host a redirect points to.
+func TestHeadersNotRedirected(t *testing.T) {
+	var leaked atomic.Value
+	elsewhere := httptestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		leaked.Store(r.Header.Get("Authorization"))
+		mcptest.Handler(mcptest.NewServer(0)).ServeHTTP(w, r)
+	}))
+	origin := httptestServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer s3cret" {
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		http.Redirect(w, r, elsewhere.URL+"/mcp", http.StatusTemporaryRedirect)
+	}))
+	s, err := HTTP(ctxFor(t), origin.URL, http.Header{"Authorization": {"Bearer s3cret"}}, Options{})
+	if err == nil {
+		s.Close()
+	}
+	if v, _ := leaked.Load().(string); v != "" || leaked.Load() == nil {
+		t.Errorf("the redirect target got Authorization %q (reached: %v)", v, leaked.Load() != nil)
+	}
 }

@@ -164,7 +164,11 @@ func HTTP(ctx context.Context, url string, header http.Header, opts Options) (*S
 // FromSession wraps a session the caller opened and owns (Close does not
 // close it); a session that breaks is not restarted.
 func FromSession(cs *sdk.ClientSession, opts Options) *Server {
-	s := &Server{label: "session " + cs.ID(), opts: opts, cur: &conn{cs: cs}}
+	label := "session"
+	if cs.ID() != "" {
+		label += " " + cs.ID()
+	}
+	s := &Server{label: label, opts: opts, cur: &conn{cs: cs}}
 	s.name = serverName(cs)
 	return s
 }
@@ -390,6 +394,12 @@ func (s *Server) call(ctx context.Context, mcpName, name string, args map[string
 // happened to the server (and what it last wrote to stderr) and restarts
 // it once.
 func (s *Server) broken(ctx context.Context, c *conn, tool string, cause error) error {
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return fmt.Errorf("%s was closed during the call of %s (the run is ending)", s.String(), tool)
+	}
 	what, stderr := s.death(c, cause)
 	what += " while calling " + tool
 	if stderr != "" {
