@@ -20,10 +20,13 @@
 // tmpfs on /tmp (noexec, nosuid, nodev), network "none" (loopback only),
 // memory limit equal to memory+swap (no swap), one CPU, 64 PIDs, no host
 // mounts unless Options.Mounts or PackageDirs name some (read-only unless
-// marked writable), and the labels io.star-agent.managed=true and
-// io.star-agent.role=executor on every container, which is what
-// `star-agent sandbox prune` removes after a crash of star-agent.
-// Options.Runtime selects another OCI runtime, such as gVisor's runsc.
+// marked writable), no log driver (the attached stream carries tool
+// arguments and results, which must not pile up in the engine's logs), and
+// the labels io.star-agent.managed=true and io.star-agent.role=executor on
+// every container, which is what `star-agent sandbox prune` removes after
+// a crash of star-agent. Options.Runtime selects another OCI runtime, such
+// as gVisor's runsc. A container whose host dies reads end-of-file on its
+// stdin (the attachment is its only writer) and exits.
 //
 // A container that dies (killed from outside, OOM-killed at its memory
 // limit, a fork bomb that breaks the runner) is detected when the attached
@@ -288,15 +291,6 @@ func crash(why string) (string, string) {
 // break it). It must not be called while an execution runs.
 func (e *Executor) ContainerID() string {
 	if c, ok := e.Current().(*container); ok {
-		return c.id
-	}
-	return ""
-}
-
-// RunningContainerID is ContainerID for a caller that knows an execution
-// is running.
-func (e *Executor) RunningContainerID() string {
-	if c, ok := e.CurrentLocked().(*container); ok {
 		return c.id
 	}
 	return ""
