@@ -151,9 +151,9 @@ type Executor struct {
 	closeIt context.CancelFunc
 
 	mu     sync.Mutex
-	live   map[*sandbox]struct{}
+	live   map[*sandbox]struct{} // started and not yet deleted
 	closed bool
-	last   *sandbox
+	last   *sandbox // the latest started (for tests)
 }
 
 var _ executors.Executor = (*Executor)(nil)

@@ -46,9 +46,6 @@ type sandbox struct {
 	deleteDone chan struct{} // closed when the DELETE after Kill has been answered
 	gone       bool          // the DELETE succeeded (or found it gone already)
 	overOne    sync.Once
-
-	// reattaches counts successful re-attachments (for tests).
-	reattaches int
 }
 
 var _ runner.Sandbox = (*sandbox)(nil)
@@ -289,9 +286,6 @@ func (s *sandbox) reattach(why string) *stream {
 		})
 		if err == nil && st.Receive() {
 			if ev := st.Msg().Event; ev.Start != nil && ev.Start.Pid == s.pid {
-				s.mu.Lock()
-				s.reattaches++
-				s.mu.Unlock()
 				return st
 			}
 			st.Close()
