@@ -46,8 +46,10 @@ func (e *Executor) spec() spec {
 	cfg := &ctr.Config{
 		Image: o.Image,
 		// -I: no PYTHON* variables, no user site directory, no script
-		// directory on sys.path.
-		Cmd:        []string{"python3", "-I", "-c", runner.Script},
+		// directory on sys.path. As the entry point, so that an image's
+		// own ENTRYPOINT and CMD (star-agent/agent's is star-agent) play
+		// no part.
+		Entrypoint: []string{"python3", "-I", "-c", runner.Script},
 		User:       o.User,
 		WorkingDir: "/tmp",
 		// The image's PATH stays (the engine gives a default to images

@@ -241,6 +241,14 @@ func TestImageErrors(t *testing.T) {
 	}
 }
 
+// An image's own ENTRYPOINT and CMD do not run: the runner does.
+func TestImageEntrypointIgnored(t *testing.T) {
+	e := newExec(t, docker.Options{Image: entrypointImage(t)})
+	if res := ok(t, e, "6 * 7"); res.Value != int64(42) {
+		t.Errorf("got %#v", res.Value)
+	}
+}
+
 func TestNoEngine(t *testing.T) {
 	t.Setenv("DOCKER_HOST", "unix://"+filepath.Join(t.TempDir(), "no.sock"))
 	e, err := docker.New(docker.Options{})

@@ -147,7 +147,18 @@ func testImage(t testing.TB) string {
 	if img := os.Getenv("STAR_AGENT_DOCKER_TEST_IMAGE"); img != "" {
 		return img
 	}
-	return hostImage(t, "python", func(b *rootBuilder) error {
+	return hostImage(t, "python", nil, fillPython)
+}
+
+// entrypointImage is testImage with an ENTRYPOINT and a CMD of its own,
+// which the executor must not run.
+func entrypointImage(t testing.TB) string {
+	t.Helper()
+	return hostImage(t, "entrypoint", []string{`ENTRYPOINT ["/usr/bin/python3", "-c", "import sys; sys.exit(9)"]`, `CMD ["--help"]`}, fillPython)
+}
+
+func fillPython(b *rootBuilder) error {
+	{
 		py, err := filepath.EvalSymlinks("/usr/bin/python3")
 		if err != nil {
 			return fmt.Errorf("no /usr/bin/python3 on this machine: %w", err)
@@ -170,18 +181,18 @@ func testImage(t testing.TB) string {
 			}
 			return nil
 		})
-	})
+	}
 }
 
 // noPythonImage has no python3 at all.
 func noPythonImage(t testing.TB) string {
-	return hostImage(t, "nopython", func(b *rootBuilder) error { return nil })
+	return hostImage(t, "nopython", nil, func(b *rootBuilder) error { return nil })
 }
 
 // falsePythonImage has a python3 that exits at once with status 1 (a
 // runner that cannot start).
 func falsePythonImage(t testing.TB) string {
-	return hostImage(t, "falsepython", func(b *rootBuilder) error {
+	return hostImage(t, "falsepython", nil, func(b *rootBuilder) error {
 		b.file("/usr/bin/python3", "/usr/bin/false")
 		b.libs("/usr/bin/false")
 		return nil
@@ -190,7 +201,7 @@ func falsePythonImage(t testing.TB) string {
 
 // hostImage builds star-agent/test-<kind>:<hash of the files> by docker
 // import of a root filesystem that fill makes, unless it exists.
-func hostImage(t testing.TB, kind string, fill func(*rootBuilder) error) string {
+func hostImage(t testing.TB, kind string, changes []string, fill func(*rootBuilder) error) string {
 	t.Helper()
 	cli := engine(t)
 	imagesMu.Lock()
@@ -209,7 +220,8 @@ func hostImage(t testing.TB, kind string, fill func(*rootBuilder) error) string 
 	if b.err != nil {
 		t.Fatal(b.err)
 	}
-	ref := "star-agent/test-" + kind + ":" + b.hash()
+	changes = append(changes, "LABEL "+docker.LabelManaged+"=true "+docker.LabelRole+"=test-image")
+	ref := "star-agent/test-" + kind + ":" + b.hash(changes)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	if _, err := cli.ImageInspect(ctx, ref); err == nil {
@@ -220,9 +232,7 @@ func hostImage(t testing.TB, kind string, fill func(*rootBuilder) error) string 
 	}
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(b.write(pw)) }()
-	rc, err := cli.ImageImport(ctx, image.ImportSource{Source: pr, SourceName: "-"}, ref, image.ImportOptions{
-		Changes: []string{"LABEL " + docker.LabelManaged + "=true " + docker.LabelRole + "=test-image"},
-	})
+	rc, err := cli.ImageImport(ctx, image.ImportSource{Source: pr, SourceName: "-"}, ref, image.ImportOptions{Changes: changes})
 	if err != nil {
 		pr.CloseWithError(err)
 		t.Fatalf("import test image %s: %v", ref, err)
@@ -385,9 +395,9 @@ func (b *rootBuilder) libs(p string) {
 	}
 }
 
-func (b *rootBuilder) hash() string {
+func (b *rootBuilder) hash(changes []string) string {
 	h := sha256.New()
-	fmt.Fprintln(h, "recipe 1")
+	fmt.Fprintln(h, "recipe 1", changes)
 	sorted := append([]entry(nil), b.entries...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].name < sorted[j].name })
 	for _, e := range sorted {
