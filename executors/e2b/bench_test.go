@@ -3,9 +3,12 @@ package e2b
 import (
 	"context"
 	"net/http"
+	"os/exec"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/star-agent/star-agent/executors/runner"
 )
 
 // BenchmarkTransportRoundTrip is the fake's raw round trip: one SendInput
@@ -127,5 +130,44 @@ func BenchmarkMemoryPerSandbox(b *testing.B) {
 			e.Close()
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// BenchmarkRunnerLocalPipes is the runner's own cost for "1" over plain
+// pipes to a local python3, with no E2B in between: of
+// BenchmarkExecuteTrivial, this part is Python's and the rest is the
+// transport and the executor.
+func BenchmarkRunnerLocalPipes(b *testing.B) {
+	needPython(b)
+	cmd := exec.Command("python3", "-I", "-u", "-c", runner.Script)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	ctx := context.Background()
+	s := runner.NewSession(out, in)
+	if _, err := s.Ready(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Configure(ctx, runner.Config{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		res, err := s.Exec(ctx, "1")
+		if err != nil || res.Err != nil {
+			b.Fatal(err, res.Err)
+		}
 	}
 }
