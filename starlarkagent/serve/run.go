@@ -307,6 +307,10 @@ func (s *Server) finish(r *run, state State, errText string, res *starlarkagent.
 	// The state turns final with the end event, under one lock, so that a
 	// watcher that sees the final state also has the end event.
 	b, _ := json.Marshal(end)
+	// Its place is free before anyone can see it ended.
+	s.mu.Lock()
+	s.pending--
+	s.mu.Unlock()
 	r.mu.Lock()
 	ev := storedEvent{ID: int64(len(r.events) + 1), Type: "end", Data: b}
 	r.events = append(r.events, ev)

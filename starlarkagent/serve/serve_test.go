@@ -48,6 +48,10 @@ type countingExecutor struct {
 	closed atomic.Bool
 }
 
+// Starts makes the executor counted as one sandbox start, as runner.Host
+// counts its sandboxes.
+func (e *countingExecutor) Starts() int { return 1 }
+
 func (e *countingExecutor) Close() error {
 	if e.closed.CompareAndSwap(false, true) {
 		e.open.Add(-1)
@@ -124,6 +128,7 @@ func newHarness(t *testing.T, ho harnessOpts) (*harness, chan string) {
 			}
 			h.open.Add(1)
 			exec := &countingExecutor{Executor: l, open: &h.open}
+			req.AddExecutor("local", exec)
 			model := scripted.New(h.script(req.Task)...)
 			a, err := starlarkagent.New(starlarkagent.Options{
 				Model:    req.WrapModel(model),
@@ -474,6 +479,10 @@ func TestBadRequests(t *testing.T) {
 		{"max_steps not a number", "POST", "/v1/runs", `{"task":"x","max_steps":"5"}`, "", 400, "not a run request"},
 		{"images", "POST", "/v1/runs", `{"task":"x","images":["data:image/png;base64,AAAA"]}`, "", 400, "images"},
 		{"bad import", "POST", "/v1/runs", `{"task":"x","imports":["os; rm -rf /"]}`, "", 400, "not a module name"},
+		{"import everything", "POST", "/v1/runs", `{"task":"x","imports":["*"]}`, "", 400, "may not authorize"},
+		{"import os", "POST", "/v1/runs", `{"task":"x","imports":["os.path"]}`, "", 400, "may not authorize"},
+		{"import subprocess", "POST", "/v1/runs", `{"task":"x","imports":["subprocess.*"]}`, "", 400, "may not authorize"},
+		{"import wildcard inside", "POST", "/v1/runs", `{"task":"x","imports":["a*b"]}`, "", 400, "may not authorize"},
 		{"too many imports", "POST", "/v1/runs", `{"task":"x","imports":[` + strings.Repeat(`"m",`, maxImports) + `"m"]}`, "", 400, "over the limit"},
 		{"bad argument name", "POST", "/v1/runs", `{"task":"x","additional_args":{"__class__":1,"a b":2}}`, "", 400, "not a Python identifier"},
 		{"form body", "POST", "/v1/runs", `{"task":"x"}`, "application/x-www-form-urlencoded", 415, "must be JSON"},
@@ -527,7 +536,7 @@ func TestAdditionalArgsAndImports(t *testing.T) {
 	h, _ := newHarness(t, harnessOpts{script: func(string) []string {
 		return []string{"<code>\nimport statistics\nfinal_answer([n * 2, statistics.mean(xs), label])\n</code>"}
 	}})
-	code, _, body := h.do("POST", "/v1/runs", `{"task":"t","max_steps":3,"additional_args":{"n":21,"xs":[1,2,3.5],"label":"é"},"imports":["statistics"]}`)
+	code, _, body := h.do("POST", "/v1/runs", `{"task":"t","max_steps":3,"additional_args":{"n":21,"xs":[1,2,3.5],"label":"é"},"imports":["statistics.*","numpy"]}`)
 	if code != 202 {
 		t.Fatalf("%d %s", code, body)
 	}
@@ -675,7 +684,7 @@ func TestSSEReplayAndReconnect(t *testing.T) {
 		t.Errorf("negative Last-Event-ID: %d", code)
 	}
 	code, _, body := h.do("GET", "/v1/runs/"+id+"/events?last_event_id=3", "")
-	if code != 200 || !strings.HasPrefix(string(body), "id: 4\n") {
+	if i := strings.Index(string(body), "id: "); code != 200 || i < 0 || !strings.HasPrefix(string(body[i:]), "id: 4\n") {
 		t.Errorf("last_event_id=3: %d %.80q", code, body)
 	}
 }
@@ -939,6 +948,7 @@ func TestMetricsAndProbes(t *testing.T) {
 		`star_agent_model_call_duration_seconds_count{model="scripted"} 2`,
 		`star_agent_step_duration_seconds_count{type="action"} 2`,
 		`star_agent_runs_in_flight{state="running"} 0`,
+		`star_agent_sandbox_starts_total{executor="local"} 1`,
 		`star_agent_http_requests_total{code="202",route="/v1/runs"} 1`,
 		`go_goroutines`,
 	} {

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -383,6 +384,14 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*RunRequ
 		if !moduleName.MatchString(m) {
 			return bad(`"imports": %q is not a module name`, m)
 		}
+		// A client may widen the defaults, not open the host: "*" and
+		// the modules that reach files, processes or the network are
+		// the operator's to grant (--imports), never a request's.
+		name := strings.TrimSuffix(m, ".*") // "pkg.*" is pkg
+		top, _, _ := strings.Cut(name, ".")
+		if strings.Contains(name, "*") || slices.Contains(executors.NeverImportable, top) {
+			return bad(`"imports": a run may not authorize %q; it reaches the host (or everything): only the server's --imports can`, m)
+		}
 	}
 	if len(req.Images) > 0 {
 		return bad(`"images" are not supported yet: the agent does not take images; send the task without them`)
@@ -470,12 +479,7 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 	}
 	admitted = true
 	s.add(rn, "state", stateEvent{State: StateQueued, Time: now.UTC()})
-	go func() {
-		s.execute(rn)
-		s.mu.Lock()
-		s.pending--
-		s.mu.Unlock()
-	}()
+	go s.execute(rn)
 	w.Header().Set("Location", "/v1/runs/"+rn.id)
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": rn.id, "state": StateQueued})
 }
