@@ -971,3 +971,22 @@ func TestMetricsAndProbes(t *testing.T) {
 		t.Errorf("healthz: %d", code)
 	}
 }
+
+func TestStreamOutlivesReadTimeout(t *testing.T) {
+	defer func(d time.Duration) { readTimeout = d }(readTimeout)
+	readTimeout = 100 * time.Millisecond
+	h, started := newHarness(t, harnessOpts{})
+	id := h.start("block past the read timeout")
+	<-started
+	resp := h.openStream(id, "")
+	defer resp.Body.Close()
+	time.Sleep(3 * readTimeout)
+	h.do("POST", "/v1/runs/"+id+"/cancel", "")
+	var last sseEvent
+	for ev := range readEvents(t, resp.Body) {
+		last = ev
+	}
+	if last.Type != "end" || !strings.Contains(last.Data, `"state":"cancelled"`) {
+		t.Errorf("a stream open longer than the read timeout ended with %+v", last)
+	}
+}
