@@ -990,3 +990,41 @@ func TestStreamOutlivesReadTimeout(t *testing.T) {
 		t.Errorf("a stream open longer than the read timeout ended with %+v", last)
 	}
 }
+
+func TestHostCheckWithoutToken(t *testing.T) {
+	h, _ := newHarness(t, harnessOpts{})
+	for host, want := range map[string]int{
+		"attacker.example":      403,
+		"attacker.example:8080": 403,
+		"localhost:8080":        200,
+		"LOCALHOST":             200,
+		"127.0.0.1:9":           200,
+		"[::1]:8080":            200,
+		"10.1.2.3":              200,
+	} {
+		req, _ := http.NewRequest("GET", h.url+"/v1/runs", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("Host %s: %d %s, want %d", host, resp.StatusCode, body, want)
+		}
+	}
+	// With a token, any name is served (the token is the guard).
+	h2, _ := newHarness(t, harnessOpts{token: "tok"})
+	req, _ := http.NewRequest("GET", h2.url+"/v1/runs", nil)
+	req.Host = "agents.example.com"
+	req.Header.Set("Authorization", "Bearer tok")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("named host with a token: %d", resp.StatusCode)
+	}
+}

@@ -260,7 +260,39 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /readyz", s.count("/readyz", http.HandlerFunc(s.ready)))
 	mux.Handle("GET /metrics", s.metrics.handler())
 	mux.Handle("/", staticHandler())
-	return mux
+	return s.guard(mux)
+}
+
+// guard sets the headers every answer carries, and, on a server without
+// a token, refuses requests whose Host is a name other than localhost:
+// otherwise a web page whose domain an attacker re-points at 127.0.0.1
+// (DNS rebinding) could use the API as its own origin. An IP address or
+// localhost is what a browser sends when it really means this machine.
+func (s *Server) guard(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("Referrer-Policy", "no-referrer")
+		if s.opts.Token == "" && !localHost(r.Host) {
+			writeError(w, http.StatusForbidden, "forbidden", fmt.Sprintf("this server has no token, so it answers only requests for localhost or an IP address, not %q: start it with --token (or STAR_AGENT_TOKEN) to serve it under a name", clip(r.Host, 100)))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// localHost reports whether host (with or without a port) is localhost
+// or an IP address.
+func localHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	return net.ParseIP(host) != nil
 }
 
 // count counts requests by route and status code.
