@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -381,6 +382,11 @@ func (s *Server) call(ctx context.Context, mcpName, name string, args map[string
 		// stays usable.
 		return nil, fmt.Errorf("%s: tool %s did not answer in time: %w", s.String(), name, ctx.Err())
 	}
+	if c.proc == nil && unreachable(err) {
+		// An HTTP server that is down: nothing to restart on this side,
+		// and the session may still be valid when it is back.
+		return nil, fmt.Errorf("%s is unreachable while calling %s (%v): check that it is still running; the next call tries again", s.String(), name, err)
+	}
 	if wire := wireError(err); wire != "" {
 		if note != "" {
 			wire += " (" + note + ")"
@@ -448,6 +454,12 @@ func (s *Server) death(c *conn, cause error) (what, stderr string) {
 	case <-time.After(2 * time.Second):
 		return fmt.Sprintf("%s broke the connection (%v)", desc, cause), c.proc.tail.String()
 	}
+}
+
+// unreachable reports a failure to reach an HTTP server at all.
+func unreachable(err error) bool {
+	var ne *net.OpError
+	return errors.As(err, &ne)
 }
 
 // wireError returns the message of a JSON-RPC error the server (or the

@@ -615,3 +615,38 @@ func TestServerEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPServerDown: an HTTP server that stops listening is reported as
+// unreachable, every call, and answers again when it is back.
+func TestHTTPServerDown(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	handler := mcptest.Handler(mcptest.New(mcptest.Options{}))
+	serve := func(l net.Listener) *http.Server {
+		hs := &http.Server{Handler: handler}
+		go hs.Serve(l)
+		return hs
+	}
+	hs := serve(l)
+	s := connectHTTP(t, "http://"+addr+"/mcp", nil, Options{})
+	echo := byName(toolsOf(t, s))["echo"]
+	hs.Close()
+	for range 2 {
+		_, err := echo.Call(ctxFor(t), map[string]any{"text": "x"})
+		if err == nil || !strings.Contains(err.Error(), "is unreachable while calling echo") || !strings.Contains(err.Error(), "connection refused") {
+			t.Fatalf("server down: %v", err)
+		}
+	}
+	l, err = net.Listen("tcp", addr)
+	if err != nil {
+		t.Skipf("cannot listen on %s again: %v", addr, err)
+	}
+	hs = serve(l)
+	defer hs.Close()
+	if out, err := echo.Call(ctxFor(t), map[string]any{"text": "back"}); err != nil || out != "back" {
+		t.Fatalf("server back: %v %v", out, err)
+	}
+}
