@@ -16,11 +16,15 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/star-agent/star-agent/starlarkagent/tool/mcp/mcptest"
 )
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"star-agent": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// A real MCP server built with the official SDK, for --mcp.
+		"mcptest-server": func() { os.Exit(mcptest.Main(os.Args[1:])) },
 	})
 }
 
