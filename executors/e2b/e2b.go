@@ -91,6 +91,9 @@ const DefaultTemplate = "base"
 // DefaultTimeout is a sandbox's lifetime between extensions.
 const DefaultTimeout = 5 * time.Minute
 
+// startTimeout bounds creating a sandbox and starting its runner.
+var startTimeout = 90 * time.Second
+
 // DefaultDomain is E2B's domain.
 const DefaultDomain = "e2b.app"
 
@@ -221,7 +224,7 @@ func New(opts Options) (*Executor, error) {
 		Limits:       limits,
 		Config:       runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, MaxValue: limits.MaxValue, Imports: imports},
 		Start:        e.start,
-		StartTimeout: 90 * time.Second,
+		StartTimeout: startTimeout,
 		Crash:        crash,
 		ReapTimeout:  e.killTimeout + 2*time.Second,
 	})

@@ -553,3 +553,18 @@ func TestSilentStreamReattaches(t *testing.T) {
 		t.Errorf("value %#v after %d starts", res.Value, e.Starts())
 	}
 }
+
+func TestStartTimesOut(t *testing.T) {
+	defer func(d time.Duration) { startTimeout = d }(startTimeout)
+	startTimeout = time.Second
+	f := newFake(t)
+	f.CreateDelay = time.Minute
+	e := newExec(t, f, options(f))
+	_, err := e.Execute(context.Background(), "1")
+	if err == nil || !strings.Contains(err.Error(), "E2B did not create a sandbox in time") {
+		t.Errorf("got %v", err)
+	}
+	if n := f.Calls("POST /sandboxes"); n != 0 {
+		t.Errorf("a creation was answered: %d", n)
+	}
+}

@@ -20,6 +20,7 @@ package e2bfake
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -57,6 +58,9 @@ type Server struct {
 	// else it is the request's Keepalive-Ping-Interval (seconds) or 90 s,
 	// as in envd.
 	Keepalive time.Duration
+	// CreateDelay holds every creation this long before it is answered
+	// (a slow or stuck service); set it before use.
+	CreateDelay time.Duration
 	// MaxChunk bounds the size of one data event (envd reads 32 KiB at
 	// a time); set it before starting processes.
 	MaxChunk int
@@ -327,9 +331,20 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 		apiError(w, http.StatusUnauthorized, "Invalid API key, it must start with 'e2b_' prefix and be a valid key")
 		return
 	}
+	path := strings.TrimPrefix(r.URL.Path, "/sandboxes")
+	if r.Method == http.MethodPost && path == "" && s.CreateDelay > 0 {
+		// Read the body first: only then does the server notice a client
+		// that gives up.
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		select {
+		case <-time.After(s.CreateDelay):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	path := strings.TrimPrefix(r.URL.Path, "/sandboxes")
 	switch {
 	case r.Method == http.MethodPost && path == "":
 		s.count("POST /sandboxes")
