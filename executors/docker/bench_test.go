@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -148,8 +150,15 @@ func BenchmarkMemoryPerExecutor(b *testing.B) {
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after)
-		var ctrMem uint64
+		var ctrMem, shimMem uint64
 		for _, e := range running {
+			// The engine keeps a containerd shim per container: the
+			// parent of the container's first process.
+			if info, err := cli.ContainerInspect(context.Background(), e.ContainerID()); err == nil && info.State != nil {
+				if ppid := procField(info.State.Pid, "PPid:"); ppid > 0 && strings.HasPrefix(procName(int(ppid)), "containerd-shim") {
+					shimMem += procField(int(ppid), "VmRSS:") << 10
+				}
+			}
 			s, err := cli.ContainerStatsOneShot(context.Background(), e.ContainerID())
 			if err != nil {
 				b.Fatal(err)
@@ -177,6 +186,7 @@ func BenchmarkMemoryPerExecutor(b *testing.B) {
 		}
 		b.ReportMetric(float64(int64(after.HeapInuse)-int64(before.HeapInuse))/n/1024, "host-heap-KiB/executor")
 		b.ReportMetric(float64(ctrMem)/n/(1<<20), "container-RSS-MiB/executor")
+		b.ReportMetric(float64(shimMem)/n/(1<<20), "shim-RSS-MiB/executor")
 		b.ReportMetric(float64(runtime.NumGoroutine()), "goroutines-after-close")
 	}
 }
@@ -215,3 +225,20 @@ result = {"top": top, "big": big_orders, "count": len(orders)}
 `
 
 func getenv(k string) string { return os.Getenv(k) }
+
+// procField reads a number field of /proc/PID/status (kB for sizes), or 0.
+func procField(pid int, field string) uint64 {
+	data, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	for _, line := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == field {
+			n, _ := strconv.ParseUint(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+func procName(pid int) string {
+	data, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
+	return strings.TrimSpace(string(data))
+}
