@@ -91,6 +91,10 @@ var reportTool = func(started chan<- string) tool.Tool {
 	})
 }
 
+var pingTool = tool.MustNew("ping", "Answers pong.", func(_ context.Context, _ struct{}) (string, error) {
+	return "pong", nil
+})
+
 func newHarness(t *testing.T, ho harnessOpts) (*harness, chan string) {
 	t.Helper()
 	h := &harness{t: t, token: ho.token, script: ho.script}
@@ -133,7 +137,7 @@ func newHarness(t *testing.T, ho harnessOpts) (*harness, chan string) {
 			a, err := starlarkagent.New(starlarkagent.Options{
 				Model:    req.WrapModel(model),
 				Executor: exec,
-				Tools:    []tool.Tool{reportTool(started)},
+				Tools:    []tool.Tool{reportTool(started), pingTool},
 			})
 			if err != nil {
 				exec.Close()
@@ -1026,5 +1030,41 @@ func TestHostCheckWithoutToken(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Errorf("named host with a token: %d", resp.StatusCode)
+	}
+}
+
+func TestLongStreamAfterRestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "runs.db")
+	script := func(string) []string {
+		return []string{"<code>\nn = 0\nfor i in range(700):\n    if ping() == \"pong\":\n        n += 1\nfinal_answer(n)\n</code>"}
+	}
+	h, _ := newHarness(t, harnessOpts{db: db, script: script})
+	id := h.start("Ping 700 times.")
+	live := h.stream(id, "")
+	if len(live) < 700 {
+		t.Fatalf("%d events, want over 700 (one per tool call)", len(live))
+	}
+	h.shutdown()
+	h2, _ := newHarness(t, harnessOpts{db: db, script: script})
+	stored := h2.stream(id, "")
+	if len(stored) != len(live) {
+		t.Fatalf("after restart %d events, live %d", len(stored), len(live))
+	}
+	for i := range stored {
+		if stored[i] != live[i] || stored[i].ID != int64(i+1) {
+			t.Fatalf("event %d: %+v, live %+v", i, stored[i], live[i])
+		}
+	}
+	if r := h2.get(id); r.State != StateSuccess || fmt.Sprint(r.Output) != "700" {
+		t.Errorf("run: %+v", r)
+	}
+}
+
+func TestConfig(t *testing.T) {
+	h, _ := newHarness(t, harnessOpts{modify: func(o *Options) { o.RunTimeout = time.Minute }})
+	code, _, body := h.do("GET", "/v1/config", "")
+	var c map[string]any
+	if code != 200 || json.Unmarshal(body, &c) != nil || c["model"] != "scripted" || c["max_concurrent"] != 4.0 || c["queue"] != 8.0 || c["run_timeout"] != 60.0 || c["max_steps"] != 20.0 {
+		t.Errorf("config: %d %s", code, body)
 	}
 }

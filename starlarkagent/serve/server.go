@@ -500,7 +500,11 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	rn := &run{id: newRunID(now), task: req.Task, req: *req, created: now, ctx: ctx, cancel: cancel, state: StateQueued, changed: make(chan struct{})}
 	reqJSON, _ := json.Marshal(req)
-	if err := s.store.createRun(r.Context(), &runRecord{ID: rn.id, Task: req.Task, Request: reqJSON, State: StateQueued, CreatedAt: now}); err != nil {
+	// Not the request's context: a client that hangs up must not leave
+	// a run stored as queued that nothing runs.
+	sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer scancel()
+	if err := s.store.createRun(sctx, &runRecord{ID: rn.id, Task: req.Task, Request: reqJSON, State: StateQueued, CreatedAt: now}); err != nil {
 		cancel(nil)
 		writeError(w, http.StatusInternalServerError, "internal", "could not store the run: "+err.Error())
 		return
