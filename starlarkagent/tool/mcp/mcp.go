@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	neturl "net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -456,10 +457,13 @@ func (s *Server) death(c *conn, cause error) (what, stderr string) {
 	}
 }
 
-// unreachable reports a failure to reach an HTTP server at all.
+// unreachable reports a request the HTTP client could not complete: the
+// server refused the connection, or closed it (a server that stopped
+// closes its kept-alive connections).
 func unreachable(err error) bool {
 	var ne *net.OpError
-	return errors.As(err, &ne)
+	var ue *neturl.Error
+	return errors.As(err, &ne) || errors.As(err, &ue)
 }
 
 // wireError returns the message of a JSON-RPC error the server (or the
