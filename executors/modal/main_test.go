@@ -1,0 +1,106 @@
+package modal
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/modal/modalfake"
+)
+
+// TestMain selects the SDK's control-plane sandbox backend, which the fake
+// speaks, and keeps the SDK away from any ~/.modal.toml and real service.
+func TestMain(m *testing.M) {
+	os.Setenv("MODAL_SANDBOX_V2", "0")
+	dir, err := os.MkdirTemp("", "modal-test")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("MODAL_CONFIG_PATH", filepath.Join(dir, "absent.toml"))
+	for _, k := range []string{"MODAL_TOKEN_ID", "MODAL_TOKEN_SECRET", "MODAL_PROFILE", "MODAL_ENVIRONMENT", "MODAL_IMAGE_BUILDER_VERSION"} {
+		os.Unsetenv(k)
+	}
+	os.Setenv("MODAL_SERVER_URL", "http://127.0.0.1:1") // nothing listens there
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var allImports = executors.ImportPolicy{Authorized: []string{"*"}}
+
+func needPython(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 for the fake sandbox")
+	}
+}
+
+// newFake starts a fake, points the SDK at it, and checks, when the test
+// ends, that it left no process running.
+func newFake(t testing.TB) *modalfake.Server {
+	t.Helper()
+	needPython(t)
+	f := modalfake.New()
+	t.Setenv("MODAL_SERVER_URL", f.URL)
+	t.Cleanup(func() {
+		f.Close()
+		waitNoProcesses(t, f)
+	})
+	return f
+}
+
+// waitNoProcesses checks that no process of the fake's sandboxes exists.
+func waitNoProcesses(t testing.TB, f *modalfake.Server) {
+	t.Helper()
+	for _, sb := range f.Sandboxes() {
+		if pid := sb.Pid(); pid != 0 {
+			if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+				t.Errorf("process %d of the fake sandbox %s is still running", pid, sb.ID)
+			}
+		}
+	}
+}
+
+func options(f *modalfake.Server) Options {
+	return Options{TokenID: f.TokenID, TokenSecret: f.TokenSecret, Imports: allImports, createBackoff: 10 * time.Millisecond}
+}
+
+func newExec(t testing.TB, opts Options) *Executor {
+	t.Helper()
+	e, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return e
+}
+
+func run(t testing.TB, e *Executor, code string) executors.Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := e.Execute(ctx, code)
+	if err != nil {
+		t.Fatalf("Execute(%q): %v", code, err)
+	}
+	return res
+}
+
+func ok(t testing.TB, e *Executor, code string) executors.Result {
+	t.Helper()
+	res := run(t, e, code)
+	if res.Err != nil {
+		t.Fatalf("Execute(%q): %v\n%s", code, res.Err, res.Err.Traceback)
+	}
+	return res
+}
