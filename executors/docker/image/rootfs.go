@@ -119,7 +119,11 @@ func (r *rootfsRecipe) build(ctx context.Context, cli *client.Client, p *progres
 	if err != nil {
 		return fmt.Errorf("image: %w", err)
 	}
-	defer os.RemoveAll(dir)
+	defer func() {
+		if err := removeTree(dir); err != nil {
+			p.say("%v", err)
+		}
+	}()
 	// In unshare mode (not root) the unshared user must read the stub.
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return fmt.Errorf("image: %w", err)
@@ -135,6 +139,9 @@ func (r *rootfsRecipe) build(ctx context.Context, cli *client.Client, p *progres
 
 	p.say("mmdebstrap %s: %s", Suite, strings.Join(r.packages, " "))
 	cmd := exec.Command(mm, args...)
+	// mmdebstrap's own temporary tree goes under dir too, so that a build
+	// killed half-way leaves nothing behind once dir is removed.
+	cmd.Env = append(os.Environ(), "TMPDIR="+dir)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw := io.Pipe()
 	counted := &countingWriter{w: pw}
@@ -146,8 +153,9 @@ func (r *rootfsRecipe) build(ctx context.Context, cli *client.Client, p *progres
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("image: start mmdebstrap: %w", err)
 	}
-	// mmdebstrap runs apt and dpkg as its children: a cancelled build ends
-	// the whole process group.
+	// A cancelled build kills mmdebstrap's whole process group (apt and
+	// dpkg too): on SIGTERM mmdebstrap would first finish installing, a
+	// minute or more. removeTree then unmounts and removes what it left.
 	stop := context.AfterFunc(ctx, func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) })
 	defer stop()
 
