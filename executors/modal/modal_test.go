@@ -42,6 +42,9 @@ func TestFirstRun(t *testing.T) {
 		t.Fatalf("%d sandboxes, want 1", len(sbs))
 	}
 	def := sbs[0].Definition
+	if sbs[0].Image != DefaultImage {
+		t.Errorf("image %q, want %s", sbs[0].Image, DefaultImage)
+	}
 	if got := def.GetEntrypointArgs(); len(got) != 5 || got[0] != "python3" || got[1] != "-I" || got[3] != "-c" {
 		t.Errorf("entrypoint %q", got[:min(len(got), 4)])
 	}

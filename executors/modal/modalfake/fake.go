@@ -79,7 +79,8 @@ type Server struct {
 	calls      []string
 	apps       map[string]string // env/name -> id
 	appIDs     map[string]bool
-	images     map[string]bool // id -> built
+	images     map[string]bool   // id -> built
+	imageRefs  map[string]string // id -> the registry reference it is FROM
 	sandboxes  map[string]*Sandbox
 	createErrs []error
 	dropLogs   int
@@ -93,6 +94,8 @@ type Sandbox struct {
 	ID         string
 	TaskID     string
 	Definition *pb.Sandbox
+	// Image is the registry reference of the sandbox's image.
+	Image string
 
 	srv     *Server
 	cmd     *exec.Cmd
@@ -135,6 +138,7 @@ func New() *Server {
 		apps:        map[string]string{},
 		appIDs:      map[string]bool{},
 		images:      map[string]bool{},
+		imageRefs:   map[string]string{},
 		sandboxes:   map[string]*Sandbox{},
 	}
 	s.srv = grpc.NewServer(grpc.ChainUnaryInterceptor(s.unaryAuth), grpc.ChainStreamInterceptor(s.streamAuth))
@@ -429,6 +433,7 @@ func (s *Server) ImageGetOrCreate(ctx context.Context, req *pb.ImageGetOrCreateR
 	id := "im-" + b64.EncodeToString(sum[:])[:22]
 	built, ok := s.images[id]
 	s.images[id] = true
+	s.imageRefs[id] = strings.TrimSpace(cmds[0][5:])
 	if !ok || !built {
 		return pb.ImageGetOrCreateResponse_builder{ImageId: id}.Build(), nil
 	}
@@ -496,7 +501,7 @@ func (s *Server) SandboxCreate(ctx context.Context, req *pb.SandboxCreateRequest
 		return nil, status.Errorf(codes.InvalidArgument, "idle_timeout_secs %d: too long", def.GetIdleTimeoutSecs())
 	}
 	sb := &Sandbox{
-		ID: "sb-" + randomID(22), TaskID: "ta-" + randomID(22), Definition: def, srv: s,
+		ID: "sb-" + randomID(22), TaskID: "ta-" + randomID(22), Definition: def, Image: s.imageRefs[def.GetImageId()], srv: s,
 		nextIndex: 1, idem: map[string]uint32{}, changed: make(chan struct{}), done: make(chan struct{}),
 	}
 	cmd := exec.Command(args[0], args[1:]...)
