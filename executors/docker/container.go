@@ -235,11 +235,11 @@ func (c *container) reason(code int64) string {
 	var parts []string
 	switch {
 	case oom:
-		parts = append(parts, fmt.Sprintf("OOM-killed: out of memory (the container's limit is %d MiB)", c.memory>>20))
+		parts = append(parts, fmt.Sprintf("OOM-killed: out of memory at the container's limit of %d MiB", c.memory>>20))
 	case code == 127 && strings.Contains(stderr, "python3"):
-		parts = append(parts, fmt.Sprintf("the image %s has no python3 on PATH (exit code 127)", c.image))
+		parts = append(parts, fmt.Sprintf("the image %s has no python3 on PATH, exit code 127", c.image))
 	case code == 137:
-		parts = append(parts, "the container was killed with SIGKILL (exit code 137)")
+		parts = append(parts, "the container was killed with SIGKILL, exit code 137")
 	case code >= 0 && !c.spoke.Load():
 		parts = append(parts, fmt.Sprintf("python3 in the image %s exited with code %d before the runner's handshake: the Docker executor needs an image whose python3 is 3.8 or later and runs the runner script", c.image, code))
 	case code >= 0:

@@ -369,3 +369,23 @@ func TestNoGoroutinesLeft(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// A container killed while no code runs: the next execution's result says
+// the state was lost, and the one after runs in a fresh container.
+func TestKilledWhileIdle(t *testing.T) {
+	e := newExec(t, docker.Options{})
+	ok(t, e, "x = 1")
+	id := e.ContainerID()
+	if err := engine(t).ContainerKill(context.Background(), id, "KILL"); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, e, "x")
+	if res.Err == nil || !strings.Contains(res.Err.Message, "restarted") {
+		t.Fatalf("after an idle kill: %+v", res)
+	}
+	t.Logf("the model sees: %s", res.Err.Describe())
+	gone(t, id)
+	if res := ok(t, e, "2"); res.Value != int64(2) {
+		t.Errorf("fresh container: %#v", res.Value)
+	}
+}
