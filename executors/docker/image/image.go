@@ -35,6 +35,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/distribution/reference"
 	"github.com/docker/docker/client"
 	"github.com/docker/docker/errdefs"
 )
@@ -132,21 +133,14 @@ func Build(ctx context.Context, opts Options) (Result, error) {
 	if p.w == nil {
 		p.w = io.Discard
 	}
-	cli := opts.Client
-	if cli == nil {
-		c, err := NewClient()
-		if err != nil {
-			return Result{}, err
-		}
-		defer c.Close()
-		cli = c
-	}
-	if _, err := cli.Ping(ctx); err != nil {
-		return Result{}, fmt.Errorf("docker: no engine answers (%w); start the Docker daemon or set DOCKER_HOST", err)
-	}
-
 	if err := checkLabels(opts.Labels); err != nil {
 		return Result{}, err
+	}
+	if opts.Tag != "" {
+		ref, err := reference.ParseNormalizedNamed(opts.Tag)
+		if _, digested := ref.(reference.Digested); err != nil || digested {
+			return Result{}, fmt.Errorf("image: --tag %q is not an image reference such as my/python:latest (lowercase name, optional :tag, no @digest)", opts.Tag)
+		}
 	}
 	layer, err := newLayerRecipe(opts)
 	if err != nil {
@@ -159,6 +153,19 @@ func Build(ctx context.Context, opts Options) (Result, error) {
 	root, err := newRootfsRecipe(rootOpts)
 	if err != nil {
 		return Result{}, err
+	}
+
+	cli := opts.Client
+	if cli == nil {
+		c, err := NewClient()
+		if err != nil {
+			return Result{}, err
+		}
+		defer c.Close()
+		cli = c
+	}
+	if _, err := cli.Ping(ctx); err != nil {
+		return Result{}, fmt.Errorf("docker: no engine answers (%w); start the Docker daemon or set DOCKER_HOST", err)
 	}
 
 	rootTag := opts.Tag
