@@ -1,11 +1,15 @@
 package modal
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +21,13 @@ import (
 // TestMain selects the SDK's control-plane sandbox backend, which the fake
 // speaks, and keeps the SDK away from any ~/.modal.toml and real service.
 func TestMain(m *testing.M) {
+	if os.Getenv(fakeChildEnv) == "1" {
+		f := modalfake.New()
+		fmt.Println(f.URL, f.TokenID, f.TokenSecret)
+		io.Copy(io.Discard, os.Stdin)
+		f.Close()
+		os.Exit(0)
+	}
 	os.Setenv("MODAL_SANDBOX_V2", "0")
 	dir, err := os.MkdirTemp("", "modal-test")
 	if err != nil {
@@ -30,6 +41,45 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// fakeChildEnv makes the test binary serve a fake on loopback instead of
+// running tests: it prints the fake's URL and token and serves until stdin
+// closes. Benchmarks use it to keep the fake's memory and goroutines out of
+// the client's figures.
+const fakeChildEnv = "STAR_AGENT_MODAL_FAKE_CHILD"
+
+// childFake starts a fake in a child process, points the SDK at it and
+// returns options with its token; the child ends (and kills its processes)
+// when the test ends.
+func childFake(tb testing.TB) Options {
+	tb.Helper()
+	needPython(tb)
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), fakeChildEnv+"=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		stdin.Close()
+		cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	fields := strings.Fields(line)
+	if err != nil || len(fields) != 3 {
+		tb.Fatalf("fake child said %q: %v", line, err)
+	}
+	tb.Setenv("MODAL_SERVER_URL", fields[0])
+	return Options{TokenID: fields[1], TokenSecret: fields[2], Imports: allImports, createBackoff: 10 * time.Millisecond}
 }
 
 var allImports = executors.ImportPolicy{Authorized: []string{"*"}}

@@ -1,0 +1,197 @@
+package modal
+
+import (
+	"context"
+	"io"
+	"os/exec"
+	"runtime"
+	"testing"
+	"time"
+
+	modalsdk "github.com/modal-labs/modal-client/go"
+
+	"github.com/star-agent/star-agent/executors/runner"
+)
+
+// BenchmarkTransportRoundTrip is the raw round trip through the SDK and
+// the fake: one Stdin write (SandboxStdinWrite) to a python3 that echoes
+// lines, and the line back through Stdout (SandboxGetLogs). The executor's
+// overhead is BenchmarkExecuteTrivial minus this (and minus the runner's
+// own work, BenchmarkRunnerLocalPipes minus BenchmarkEchoLocalPipes).
+func BenchmarkTransportRoundTrip(b *testing.B) {
+	f := newFake(b)
+	ctx := context.Background()
+	c, err := modalsdk.NewClientWithOptions(&modalsdk.ClientParams{TokenID: f.TokenID, TokenSecret: f.TokenSecret})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	app, err := c.Apps.FromName(ctx, "bench", &modalsdk.AppFromNameParams{CreateIfMissing: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sb, err := c.Sandboxes.Create(ctx, app, c.Images.FromRegistry(DefaultImage, nil), &modalsdk.SandboxCreateParams{
+		Command: []string{"python3", "-u", "-c", "import sys\nfor l in sys.stdin: sys.stdout.write(l)"},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sb.Terminate(ctx, nil)
+	line := []byte(`{"op":"exec","id":1,"code":"1"}` + "\n")
+	buf := make([]byte, len(line))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := sb.Stdin.Write(line); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(sb.Stdout, buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkExecuteTrivial is one Execute of "1" through the whole
+// executor (runner.Host, Session, the SDK, the fake, the runner).
+func BenchmarkExecuteTrivial(b *testing.B) {
+	f := newFake(b)
+	e := newExec(b, options(f))
+	benchExecute(b, e)
+}
+
+// BenchmarkExecuteTrivialChildFake is BenchmarkExecuteTrivial with the
+// fake in another process, as a real service would be.
+func BenchmarkExecuteTrivialChildFake(b *testing.B) {
+	e, err := New(childFake(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	benchExecute(b, e)
+}
+
+func benchExecute(b *testing.B, e *Executor) {
+	ok(b, e, "1")
+	ctx := context.Background()
+	b.ResetTimer()
+	for range b.N {
+		res, err := e.Execute(ctx, "1")
+		if err != nil || res.Err != nil || res.Value != int64(1) {
+			b.Fatal(err, res.Err)
+		}
+	}
+}
+
+// BenchmarkStart is creating a sandbox and the runner's handshake against
+// the fake (a local python3 start: Modal's own start latency is not in it).
+func BenchmarkStart(b *testing.B) {
+	f := newFake(b)
+	for range b.N {
+		e, err := New(options(f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := e.Start(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		e.Close()
+	}
+}
+
+// BenchmarkMemoryPerSandbox reports the Go heap and goroutines one live
+// sandbox client holds (an executor with its SDK client, connection and
+// streams); the fake and its python3 run in a child process and are not
+// counted.
+func BenchmarkMemoryPerSandbox(b *testing.B) {
+	opts := childFake(b)
+	const n = 8
+	for range b.N {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		g0 := runtime.NumGoroutine()
+		var es []*Executor
+		for range n {
+			e, err := New(opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := e.Start(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+			es = append(es, e)
+		}
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/n, "heap-B/sandbox")
+		b.ReportMetric(float64(runtime.NumGoroutine()-g0)/n, "goroutines/sandbox")
+		for _, e := range es {
+			e.Close()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// BenchmarkRunnerLocalPipes is the runner's own cost for "1" over plain
+// pipes to a local python3, with no Modal in between.
+func BenchmarkRunnerLocalPipes(b *testing.B) {
+	needPython(b)
+	cmd := exec.Command("python3", "-I", "-u", "-c", runner.Script)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	ctx := context.Background()
+	s := runner.NewSession(out, in)
+	if _, err := s.Ready(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Configure(ctx, runner.Config{}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		res, err := s.Exec(ctx, "1")
+		if err != nil || res.Err != nil {
+			b.Fatal(err, res.Err)
+		}
+	}
+}
+
+// BenchmarkEchoLocalPipes is the echo of BenchmarkTransportRoundTrip over
+// plain pipes, with no Modal in between.
+func BenchmarkEchoLocalPipes(b *testing.B) {
+	needPython(b)
+	cmd := exec.Command("python3", "-u", "-c", "import sys\nfor l in sys.stdin: sys.stdout.write(l)")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	line := []byte(`{"op":"exec","id":1,"code":"1"}` + "\n")
+	buf := make([]byte, len(line))
+	b.ResetTimer()
+	for range b.N {
+		if _, err := in.Write(line); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(out, buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
