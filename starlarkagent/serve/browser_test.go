@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"github.com/star-agent/star-agent/executors/local"
@@ -41,7 +42,10 @@ const (
 	hostileTask    = `Show me hostile HTML <img src=x onerror="window.__pwned='task'"> please`
 	slowTask       = "Wait for the slow report."
 	browserToken   = "browser-test-token"
-	browserTimeout = 2 * time.Minute
+	browserTimeout = 3 * time.Minute
+	// waitTimeout bounds each wait for the page; runs here take
+	// milliseconds, so it only matters when the page is broken.
+	waitTimeout = 30 * time.Second
 )
 
 // chromium finds Debian's chromium (or another Chrome). Without one the
@@ -67,12 +71,13 @@ func chromium(t *testing.T) string {
 // depends on the task in the conversation (see answer).
 type chatServer struct {
 	*httptest.Server
+	release   chan struct{} // closed to let the slow run's second call answer
 	hanging   chan struct{} // a request that will not be answered came in
 	abandoned chan struct{} // its client went away
 }
 
 func newChatServer(t *testing.T) *chatServer {
-	s := &chatServer{hanging: make(chan struct{}, 8), abandoned: make(chan struct{}, 8)}
+	s := &chatServer{release: make(chan struct{}), hanging: make(chan struct{}, 8), abandoned: make(chan struct{}, 8)}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.handle))
 	t.Cleanup(s.Close)
 	return s
@@ -84,9 +89,20 @@ func chatError(w http.ResponseWriter, status int, msg string) {
 	fmt.Fprintf(w, `{"error":{"message":%q,"type":"invalid_request_error","param":null,"code":null}}`, msg)
 }
 
-// answer is the model's next message for a conversation; hang means it
-// never answers.
-func answer(msgs []map[string]any) (content string, hang bool) {
+// tallStep is a step whose code is taller than the window.
+func tallStep(thought string) string {
+	var b strings.Builder
+	b.WriteString("Thought: " + thought + "\n<code>\ndata = [\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "    %d,  # item %d\n", i*i, i)
+	}
+	b.WriteString("]\nprint(\"total\", sum(data))\n</code>")
+	return b.String()
+}
+
+// answer is the model's next message for a conversation. wait means: not
+// before release is closed; hang: never.
+func answer(msgs []map[string]any) (content string, wait, hang bool) {
 	var all strings.Builder
 	turns := 0
 	for _, m := range msgs {
@@ -98,16 +114,22 @@ func answer(msgs []map[string]any) (content string, hang bool) {
 	}
 	switch {
 	case strings.Contains(all.String(), slowTask):
-		return "", true
+		switch turns {
+		case 0:
+			return tallStep("First the data."), false, false
+		case 1:
+			return tallStep("The data again, once released."), true, false
+		}
+		return "", false, true
 	case strings.Contains(all.String(), "hostile HTML"):
 		if turns == 0 {
 			return "Thought: I will print some <b>HTML</b> <img src=x onerror=\"window.__pwned='thought'\">\n<code>\n" +
 				"html = \"<img src=x onerror=\\\"window.__pwned='output'\\\"><script>window.__pwned='script'</script>\"\n" +
-				"print(html)\nhtml\n</code>", false
+				"print(html)\nhtml\n</code>", false, false
 		}
-		return "Thought: Now the answer, with the same HTML.\n<code>\nfinal_answer(\"<b>not bold</b>\" + html)\n</code>", false
+		return "Thought: Now the answer, with the same HTML.\n<code>\nfinal_answer(\"<b>not bold</b>\" + html)\n</code>", false, false
 	}
-	return "Thought: I do not know this task.\n<code>\nfinal_answer(\"unknown task\")\n</code>", false
+	return "Thought: I do not know this task.\n<code>\nfinal_answer(\"unknown task\")\n</code>", false, false
 }
 
 func (s *chatServer) handle(w http.ResponseWriter, r *http.Request) {
@@ -140,7 +162,14 @@ func (s *chatServer) handle(w http.ResponseWriter, r *http.Request) {
 		chatError(w, 400, "Invalid 'stop': array too long. Expected an array with maximum length 4.")
 		return
 	}
-	content, hang := answer(body.Messages)
+	content, wait, hang := answer(body.Messages)
+	if wait {
+		select {
+		case <-s.release:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if hang {
 		s.hanging <- struct{}{}
 		<-r.Context().Done()
@@ -341,9 +370,9 @@ func (b *browser) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	}
 }
 
-func (b *browser) eval(js string, v any) {
+func (b *browser) eval(js string, v any, opts ...chromedp.EvaluateOption) {
 	b.t.Helper()
-	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]byte](js))
+	raw, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]byte](js, opts...))
 	if err != nil {
 		b.fail("evaluating %s: %v", js, err)
 	}
@@ -359,12 +388,14 @@ func (b *browser) waitFor(what, cond string) {
 	b.t.Helper()
 	js := `(() => {
 		const banner = document.getElementById('page-error');
-		if (banner && !banner.hidden) return 'page error: ' + banner.textContent.trim();
+		if (banner && !banner.hidden) return 'page error: ' + document.getElementById('page-error-text').textContent;
 		return (` + cond + `) ? 'ok' : false;
 	})()`
-	got, err := chromedp.Run(b.ctx, chromedp.Poll[string](js, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0)))
+	ctx, cancel := context.WithTimeout(b.ctx, waitTimeout)
+	defer cancel()
+	got, err := chromedp.Run(ctx, chromedp.Poll[string](js, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0)))
 	if err != nil {
-		b.fail("waiting for %s: %v", what, err)
+		b.fail("waiting for %s (at most %s): %v", what, waitTimeout, err)
 	}
 	if got != "ok" {
 		b.fail("waiting for %s: the page shows an error: %s", what, strings.TrimPrefix(got, "page error: "))
@@ -375,6 +406,17 @@ func (b *browser) waitFor(what, cond string) {
 func (b *browser) fail(format string, args ...any) {
 	b.t.Helper()
 	msg := fmt.Sprintf(format, args...)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(b.ctx), 5*time.Second)
+	defer cancel()
+	if state, err := chromedp.Run(ctx, chromedp.Evaluate[string](`JSON.stringify({
+		address: location.href,
+		state: document.getElementById('run-state')?.textContent,
+		live: document.getElementById('live-text')?.textContent,
+		steps: document.querySelectorAll('#timeline .step').length,
+		scroll: ['scrollTop', 'scrollHeight', 'clientHeight'].map(k => document.getElementById('main')[k]),
+	})`)); err == nil {
+		msg += "\n(the page: " + state + ")"
+	}
 	if shot := b.screenshot("failure"); shot != "" {
 		msg += "\n(screenshot of the page: " + shot + ")"
 	}
@@ -391,15 +433,16 @@ func (b *browser) screenshot(name string) string {
 		b.t.Logf("screenshot %s: %v", name, err)
 		return ""
 	}
-	w, err := chromedp.Run(ctx, chromedp.Evaluate[int64](`window.innerWidth`))
+	size, err := chromedp.Run(ctx, chromedp.Evaluate[[2]int64](`[window.innerWidth, window.innerHeight]`))
 	if err != nil {
 		return ""
 	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(w, min(h, 6000))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(size[0], min(h, 6000))); err != nil {
 		b.t.Logf("screenshot %s: %v", name, err)
 		return ""
 	}
-	defer chromedp.Do(ctx, chromedp.ResetViewport())
+	// Back to the window's size (clearing the override leaves the tall one).
+	defer chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]))
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	if err != nil {
 		b.t.Logf("screenshot %s: %v", name, err)
@@ -497,12 +540,32 @@ func TestBrowser(t *testing.T) {
 		b.fail("hostile text not shown as text: task %q, answer %q, thought %q, printed %q", got.Task, got.Answer, got.Thought, got.Printed)
 	}
 
-	// A run whose model never answers is cancelled from the page.
+	// A live run is followed to its bottom until the reader scrolls up;
+	// then new steps leave the view where it is, and a button follows
+	// again. Its model then never answers, and the run is cancelled from
+	// the page.
 	slow := b.startRun(slowTask)
+	const atBottom = `(m => m.scrollHeight > m.clientHeight + 200 && m.scrollHeight - m.scrollTop - m.clientHeight < 64)(document.getElementById('main'))`
+	b.waitFor("step 1 of the slow run, followed", `document.querySelector('.step[data-step="1"] .out') && `+atBottom)
+	b.do("scrolling up", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, 700, 400, func(p *input.DispatchMouseEventParams) { p.DeltaX, p.DeltaY = -1, -100000 }))
+	b.waitFor("the top of the run", `document.getElementById('main').scrollTop === 0`)
+	var settled bool // the scroll events have been handled once two frames have passed
+	b.eval(`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))`, &settled, chromedp.EvalAwaitPromise)
+	close(llm.release)
+	b.waitFor("step 2 of the slow run", `document.querySelector('.step[data-step="2"] .out')`)
+	b.waitFor("the follow button", `!document.getElementById('jump').hidden`)
+	var top float64
+	b.eval(`document.getElementById('main').scrollTop`, &top)
+	if top != 0 {
+		b.fail("the view moved to %v while the reader was at the top", top)
+	}
+	b.screenshot("scrolled-up")
+	b.do("following again", chromedp.Click(chromedp.ID("jump")))
+	b.waitFor("the bottom of the run", atBottom+` && document.getElementById('jump').hidden`)
 	select {
 	case <-llm.hanging:
 	case <-b.ctx.Done():
-		b.fail("the model was never asked for the slow run")
+		b.fail("the model was never asked for step 3 of the slow run")
 	}
 	b.waitFor("the running state", `document.getElementById('run-state').textContent === 'Running' && !document.getElementById('cancel').hidden && !document.getElementById('live').hidden`)
 	b.screenshot("running")
@@ -535,12 +598,12 @@ func TestBrowser(t *testing.T) {
 	b.waitFor("the reloaded run's answer", `document.getElementById('run-state').textContent === 'Success' && document.querySelectorAll('#timeline .step').length === 3 && document.querySelector('.final-answer')`)
 
 	// A narrow screen hides the list behind the menu button.
-	b.do("narrowing the window", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+	b.do("narrowing the window", chromedp.EmulateViewport(390, 844))
 	b.waitFor("the menu button", `getComputedStyle(document.getElementById('menu')).display !== 'none' && document.getElementById('sidebar').getBoundingClientRect().right <= 0`)
 	b.screenshot("narrow")
 	b.do("opening the list", chromedp.Click(chromedp.ID("menu")))
 	b.waitFor("the list to slide in", `document.getElementById('sidebar').getBoundingClientRect().left >= 0`)
-	b.do("restoring the window", chromedp.ResetViewport())
+	b.do("restoring the window", chromedp.EmulateViewport(1280, 900))
 
 	if msgs := exceptions(); len(msgs) > 0 {
 		b.fail("the page reported errors in its console:\n%s", strings.Join(msgs, "\n"))

@@ -374,11 +374,20 @@
 
   // Auto-scroll: follow the run while the view is at the bottom; stop as
   // soon as the reader scrolls up, and offer a button to follow again.
+  // A scroll event may come after more content has arrived, so "not at
+  // the bottom" alone does not mean the reader moved: only a position
+  // above the one the page scrolled to does.
   let stick = true;
+  let autoTop = -1; // where the page last scrolled to by itself
   main.addEventListener('scroll', () => {
-    stick = main.scrollHeight - main.scrollTop - main.clientHeight < 64;
+    if (main.scrollHeight - main.scrollTop - main.clientHeight < 64) stick = true;
+    else if (autoTop < 0 || main.scrollTop < autoTop - 4) stick = false;
     if (stick) $('jump').hidden = true;
   }, { passive: true });
+  function toBottom() {
+    main.scrollTop = main.scrollHeight;
+    autoTop = main.scrollTop;
+  }
   let followQueued = false;
   function follow() {
     if (followQueued) return;
@@ -386,13 +395,13 @@
     requestAnimationFrame(() => {
       followQueued = false;
       if (!current) return;
-      if (stick) main.scrollTop = main.scrollHeight;
+      if (stick) toBottom();
       else if (!current.ended) $('jump').hidden = false;
     });
   }
   $('jump').addEventListener('click', () => {
     stick = true;
-    main.scrollTop = main.scrollHeight;
+    toBottom();
     $('jump').hidden = true;
   });
 
@@ -483,6 +492,7 @@
     // A finished run is read from the top; a live one is followed.
     stick = !FINAL.has(run.state);
     main.scrollTop = 0;
+    autoTop = -1;
     setLive(run.state === 'queued' ? 'Queued: waiting for a free slot' : 'Waiting for the model…');
     connect(cur);
   }
