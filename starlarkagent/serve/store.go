@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -104,7 +103,7 @@ func DefaultDBPath() (string, error) {
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("no data directory for the run database (%v): pass --db PATH or --db :memory:", err)
+		return "", fmt.Errorf("no data directory for the run database (%v): pass --db with a path, or :memory: to keep nothing", err)
 	}
 	return filepath.Join(home, ".local", "share", "star-agent", "runs.db"), nil
 }
@@ -413,13 +412,6 @@ type runRecord struct {
 
 func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
-func nullTime(t time.Time) any {
-	if t.IsZero() {
-		return nil
-	}
-	return formatTime(t)
-}
-
 func nullString(s string) any {
 	if s == "" {
 		return nil
@@ -596,9 +588,4 @@ func (s *Store) events(ctx context.Context, id string, after int64, limit int) (
 		out = append(out, ev)
 	}
 	return out, rows.Err()
-}
-
-// isBusy reports whether err is SQLite's "database is locked".
-func isBusy(err error) bool {
-	return err != nil && (strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked"))
 }
