@@ -416,3 +416,29 @@ func TestIdleTimeoutCoversExecution(t *testing.T) {
 		t.Errorf("idle timeout %d s, want 1260 (the time limit plus a minute)", got)
 	}
 }
+
+// TestEnvVarsOnlyWhenAsked: by default no variable reaches the sandbox
+// (nor any secret); the variables the user gives do.
+func TestEnvVarsOnlyWhenAsked(t *testing.T) {
+	f := newFake(t)
+	t.Setenv("MODAL_TOKEN_ID", f.TokenID)
+	t.Setenv("MODAL_TOKEN_SECRET", f.TokenSecret)
+	t.Setenv("STAR_AGENT_CANARY", "from the host")
+	e := newExec(t, options(f))
+	res := ok(t, e, "import os\nsorted(k for k in os.environ if k.startswith('MODAL') or k == 'STAR_AGENT_CANARY' or 'from the host' in os.environ[k])")
+	if res.Repr != "[]" {
+		t.Errorf("host variables in the sandbox: %s", res.Repr)
+	}
+	if len(f.Sandboxes()[0].Definition.GetSecretIds()) != 0 {
+		t.Error("the sandbox was given secrets")
+	}
+	if n := f.Count("SecretGetOrCreate"); n != 0 {
+		t.Errorf("%d secrets created", n)
+	}
+	opts := options(f)
+	opts.EnvVars = map[string]string{"GREETING": "hi"}
+	e2 := newExec(t, opts)
+	if res := ok(t, e2, "import os\nos.environ.get('GREETING'), 'MODAL_TOKEN_SECRET' in os.environ"); res.Repr != "('hi', False)" {
+		t.Errorf("asked-for variables: %s", res.Repr)
+	}
+}

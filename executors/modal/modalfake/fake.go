@@ -4,7 +4,8 @@
 // calls the SDK makes to create a sandbox, talk to its entrypoint process
 // and end it, on the sandbox backend the SDK selects with MODAL_SANDBOX_V2=0:
 // AuthTokenGet, EnvironmentGetOrCreate, AppGetOrCreate, ImageGetOrCreate,
-// ImageJoinStreaming, SandboxCreate, SandboxGetTaskId, SandboxStdinWrite,
+// ImageJoinStreaming, SecretGetOrCreate (ephemeral, for environment
+// variables), SandboxCreate, SandboxGetTaskId, SandboxStdinWrite,
 // SandboxGetLogs, SandboxWait and SandboxTerminate. Every other call is
 // UNIMPLEMENTED (the embedded UnimplementedModalClientServer).
 //
@@ -87,6 +88,7 @@ type Server struct {
 	resumes    []string // last_entry_id of every stdout SandboxGetLogs after the first
 	rejected   []string // why stdin writes were rejected
 	terminated []string
+	secrets    map[string]map[string]string // id -> environment variables
 }
 
 // Sandbox is one fake sandbox.
@@ -139,6 +141,7 @@ func New() *Server {
 		appIDs:      map[string]bool{},
 		images:      map[string]bool{},
 		imageRefs:   map[string]string{},
+		secrets:     map[string]map[string]string{},
 		sandboxes:   map[string]*Sandbox{},
 	}
 	s.srv = grpc.NewServer(grpc.ChainUnaryInterceptor(s.unaryAuth), grpc.ChainStreamInterceptor(s.streamAuth))
@@ -459,6 +462,19 @@ func (s *Server) ImageJoinStreaming(req *pb.ImageJoinStreamingRequest, st grpc.S
 	return st.Send(pb.ImageJoinStreamingResponse_builder{Result: success(), EntryId: "2-0", Eof: true}.Build())
 }
 
+// SecretGetOrCreate creates ephemeral secrets from environment variables
+// (the SDK's Secrets.FromMap); named secrets are NOT_FOUND.
+func (s *Server) SecretGetOrCreate(ctx context.Context, req *pb.SecretGetOrCreateRequest) (*pb.SecretGetOrCreateResponse, error) {
+	if req.GetObjectCreationType() != pb.ObjectCreationType_OBJECT_CREATION_TYPE_EPHEMERAL || req.GetDeploymentName() != "" {
+		return nil, status.Errorf(codes.NotFound, "Secret '%s' not found", req.GetDeploymentName())
+	}
+	id := "st-" + randomID(22)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.secrets[id] = req.GetEnvDict()
+	return pb.SecretGetOrCreateResponse_builder{SecretId: id}.Build(), nil
+}
+
 // --- sandboxes ---
 
 func (s *Server) lookup(id string) (*Sandbox, error) {
@@ -489,6 +505,17 @@ func (s *Server) SandboxCreate(ctx context.Context, req *pb.SandboxCreateRequest
 		s.mu.Unlock()
 		return nil, status.Errorf(codes.NotFound, "Image %s not found", def.GetImageId())
 	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir(), "LANG=C.UTF-8"}
+	for _, id := range def.GetSecretIds() {
+		vars, ok := s.secrets[id]
+		if !ok {
+			s.mu.Unlock()
+			return nil, status.Errorf(codes.NotFound, "Secret %s not found", id)
+		}
+		for k, v := range vars {
+			env = append(env, k+"="+v)
+		}
+	}
 	s.mu.Unlock()
 	args := def.GetEntrypointArgs()
 	if len(args) == 0 {
@@ -505,7 +532,7 @@ func (s *Server) SandboxCreate(ctx context.Context, req *pb.SandboxCreateRequest
 		nextIndex: 1, idem: map[string]uint32{}, changed: make(chan struct{}), done: make(chan struct{}),
 	}
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir(), "LANG=C.UTF-8"}
+	cmd.Env = env
 	cmd.Dir = os.TempDir()
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
