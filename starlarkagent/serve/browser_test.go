@@ -597,6 +597,20 @@ func TestBrowser(t *testing.T) {
 	b.do("reloading", chromedp.Reload())
 	b.waitFor("the reloaded run's answer", `document.getElementById('run-state').textContent === 'Success' && document.querySelectorAll('#timeline .step').length === 3 && document.querySelector('.final-answer')`)
 
+	// The list is paged (30 runs a page): older runs load on demand.
+	for i := range 30 {
+		runByAPI(b, url, fmt.Sprintf("Run number %d of the paging check.", i))
+	}
+	b.do("reloading the composer", chromedp.Navigate(url+"#/"), chromedp.Reload())
+	b.waitFor("the first page of runs", `document.querySelectorAll('#run-list .run-item').length === 30 && !document.getElementById('more-runs').hidden`)
+	b.do("loading older runs", chromedp.Click(chromedp.ID("more-runs")))
+	b.waitFor("all the runs", `document.querySelectorAll('#run-list .run-item').length === 33 && document.getElementById('more-runs').hidden`)
+	var last string
+	b.eval(`[...document.querySelectorAll('#run-list .run-item')].pop().dataset.id`, &last)
+	if last != demo {
+		b.fail("the oldest run listed is %s, want the demo run %s", last, demo)
+	}
+
 	// A narrow screen hides the list behind the menu button.
 	b.do("narrowing the window", chromedp.EmulateViewport(390, 844))
 	b.waitFor("the menu button", `getComputedStyle(document.getElementById('menu')).display !== 'none' && document.getElementById('sidebar').getBoundingClientRect().right <= 0`)
@@ -607,6 +621,43 @@ func TestBrowser(t *testing.T) {
 
 	if msgs := exceptions(); len(msgs) > 0 {
 		b.fail("the page reported errors in its console:\n%s", strings.Join(msgs, "\n"))
+	}
+}
+
+// runByAPI starts a run with the API, as another client would, and waits
+// for its end.
+func runByAPI(b *browser, base, task string) {
+	b.t.Helper()
+	call := func(method, path, body string) map[string]any {
+		req, err := http.NewRequestWithContext(b.ctx, method, base+path, strings.NewReader(body))
+		if err != nil {
+			b.fail("%s %s: %v", method, path, err)
+		}
+		req.Header.Set("Authorization", "Bearer "+browserToken)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.fail("%s %s: %v", method, path, err)
+		}
+		defer resp.Body.Close()
+		var v map[string]any
+		if err := json.NewDecoder(resp.Body).Decode(&v); err != nil || resp.StatusCode >= 300 {
+			b.fail("%s %s: %s %v %v", method, path, resp.Status, v, err)
+		}
+		return v
+	}
+	id, _ := call("POST", "v1/runs", `{"task":`+jsString(task)+`}`)["id"].(string)
+	for {
+		if st, _ := call("GET", "v1/runs/"+id, "")["state"].(string); st != "queued" && st != "running" {
+			return
+		}
+		select {
+		case <-b.ctx.Done():
+			b.fail("run %s did not end", id)
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
 }
 
