@@ -752,7 +752,8 @@
     } else {
       logs = logs.replace(/\n+$/, '');
       if (logs) parts.push(el('div', { class: 'label' }, 'Printed'), el('pre', { class: 'out' }, logs));
-      if (last !== null && last.replace(/\n+$/, '') !== '') {
+      // "None" is what a last statement that is not an expression leaves: no news.
+      if (last !== null && !['', 'None'].includes(last.replace(/\n+$/, ''))) {
         parts.push(el('div', { class: 'label' }, 'Last value'), el('pre', { class: 'out last' }, last.replace(/\n+$/, '')));
       }
     }
@@ -787,9 +788,16 @@
       // The source line is shown below: drop its copy from the message.
       msg = msg.replace(/^Code execution failed at line '[\s\S]*?' due to: /, '');
     }
+    let body = el('pre', { class: 'error-msg' }, msg);
+    if (e.kind === 'parse') {
+      // The message is the long reminder the model reads; say it short.
+      body = el('details', { class: 'error-more' },
+        el('summary', null, 'The model was told to answer with a code block, and tried again.'),
+        body);
+    }
     const box = el('div', { class: 'error-box' },
       el('div', { class: 'error-title' }, title.join(' · ')),
-      el('pre', { class: 'error-msg' }, msg),
+      body,
       e.source ? el('pre', { class: 'error-src' }, String(e.source)) : null);
     v.error.replaceChildren(box);
     v.error.hidden = false;
@@ -883,7 +891,7 @@
       }
       setTimeout(() => { copy.textContent = 'Copy'; }, 1500);
     });
-    const card = el('li', { class: 'card final-answer' + (typeof output === 'string' ? '' : ' json') },
+    const card = el('li', { class: 'card final-answer' + (output !== null && typeof output === 'object' ? ' json' : '') },
       el('div', { class: 'final-head' },
         checkIcon(),
         el('span', { class: 'final-label' }, 'Final answer'),
@@ -913,6 +921,12 @@
     return svg;
   }
 
+  const RUN_END_TITLE = {
+    error: 'The run failed',
+    cancelled: 'The run was cancelled',
+    interrupted: 'The run was interrupted: the server shut down',
+  };
+
   function onEnd(cur, d) {
     cur.ended = true;
     if (cur.es) cur.es.close();
@@ -934,7 +948,7 @@
     }
     if (d.error) {
       const card = el('li', { class: 'card run-error state-' + String(d.state).replace(/[^a-z_]/g, '') },
-        el('div', { class: 'error-title' }, (STATE_LABEL[d.state] || 'Failed') + ': the run did not finish'),
+        el('div', { class: 'error-title' }, RUN_END_TITLE[d.state] || 'The run failed'),
         el('pre', { class: 'error-msg' }, String(d.error)));
       $('timeline').append(card);
     }
