@@ -124,8 +124,10 @@ type container struct {
 	memory int64
 	sess   *runner.Session
 	conn   types.HijackedResponse
-	stdout *io.PipeReader
-	stderr *tail
+	// pending counts the executor's removals in progress.
+	pending *sync.WaitGroup
+	stdout  *io.PipeReader
+	stderr  *tail
 	// spoke is set once the runner has written a whole line (its
 	// handshake): a container that ends before did not start the runner.
 	spoke atomic.Bool
@@ -147,13 +149,39 @@ const removeTimeout = 30 * time.Second
 
 // startContainer creates the container, attaches to its stdio, and starts
 // it; the runner's handshake is the Host's to wait for.
-func startContainer(ctx context.Context, cli client.APIClient, s spec) (_ *container, err error) {
+func startContainer(ctx context.Context, cli client.APIClient, s spec, pending *sync.WaitGroup) (_ *container, err error) {
 	name := "star-agent-exec-" + randomHex(6)
-	created, err := cli.ContainerCreate(ctx, s.config, s.host, nil, nil, name)
-	if err != nil {
+	// The engine finishes creating a container whose request was
+	// cancelled, so the request runs on its own bounded context; a caller
+	// that stops waiting leaves its removal to the background.
+	type createResult struct {
+		id  string
+		err error
+	}
+	createc := make(chan createResult, 1)
+	go func() {
+		cctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
+		defer cancel()
+		created, err := cli.ContainerCreate(cctx, s.config, s.host, nil, nil, name)
+		createc <- createResult{created.ID, err}
+	}()
+	var created createResult
+	select {
+	case created = <-createc:
+	case <-ctx.Done():
+		pending.Add(1)
+		go func() {
+			defer pending.Done()
+			if r := <-createc; r.err == nil {
+				remove(cli, r.id)
+			}
+		}()
+		return nil, fmt.Errorf("create container: %w", context.Cause(ctx))
+	}
+	if err := created.err; err != nil {
 		return nil, createError(s, err)
 	}
-	c := &container{cli: cli, id: created.ID, image: s.config.Image, memory: s.memory, stderr: &tail{},
+	c := &container{cli: cli, id: created.id, image: s.config.Image, memory: s.memory, stderr: &tail{}, pending: pending,
 		killed: make(chan struct{}), exited: make(chan struct{}), removed: make(chan struct{})}
 	defer func() {
 		if err != nil {
@@ -272,19 +300,34 @@ func (c *container) Kill() {
 		if c.stdout != nil {
 			c.stdout.Close()
 		}
+		c.pending.Add(1)
 		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
-			defer cancel()
-			err := c.cli.ContainerRemove(ctx, c.id, ctr.RemoveOptions{Force: true, RemoveVolumes: true})
-			if errdefs.IsNotFound(err) {
-				err = nil
-			}
+			defer c.pending.Done()
+			err := remove(c.cli, c.id)
 			c.mu.Lock()
 			c.removeErr = err
 			c.mu.Unlock()
 			close(c.removed)
 		}()
 	})
+}
+
+// remove removes the container id, bounded by removeTimeout, trying again
+// while the engine is busy with it (a start or a removal in progress).
+func remove(cli client.APIClient, id string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), removeTimeout)
+	defer cancel()
+	for {
+		err := cli.ContainerRemove(ctx, id, ctr.RemoveOptions{Force: true, RemoveVolumes: true})
+		if err == nil || errdefs.IsNotFound(err) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // Died waits up to d for the container to stop, and for its removal if

@@ -152,6 +152,9 @@ type Executor struct {
 
 	checkMu sync.Mutex
 	checked bool
+	// removals counts containers being removed in the background,
+	// including those of starts that failed or were abandoned.
+	removals sync.WaitGroup
 }
 
 var _ executors.Executor = (*Executor)(nil)
@@ -245,9 +248,20 @@ const startTimeout = 60 * time.Second
 // reapTimeout bounds how long Close waits for each container's removal.
 const reapTimeout = 20 * time.Second
 
-// Close removes every container the executor started.
+// Close removes every container the executor started, waiting up to 20 s
+// for the engine.
 func (e *Executor) Close() error {
 	err := e.Host.Close()
+	done := make(chan struct{})
+	go func() {
+		e.removals.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(reapTimeout):
+		err = errors.Join(err, fmt.Errorf("docker: containers whose start failed were not removed within %s; `star-agent sandbox prune` removes them", reapTimeout))
+	}
 	if e.ownClient {
 		if c, ok := e.cli.(interface{ Close() error }); ok {
 			c.Close()
@@ -276,7 +290,7 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 	if err := e.Check(ctx); err != nil {
 		return nil, err
 	}
-	return startContainer(ctx, e.cli, e.spec())
+	return startContainer(ctx, e.cli, e.spec(), &e.removals)
 }
 
 // crash names the exception for a container that died running code.

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/errdefs"
 
 	"github.com/star-agent/star-agent/executors"
@@ -387,5 +389,38 @@ func TestKilledWhileIdle(t *testing.T) {
 	gone(t, id)
 	if res := ok(t, e, "2"); res.Value != int64(2) {
 		t.Errorf("fresh container: %#v", res.Value)
+	}
+}
+
+// A context that ends while the container is being created, attached or
+// started leaves no container behind once the executor is closed,
+// whichever step it interrupts.
+func TestCancelDuringStart(t *testing.T) {
+	img := testImage(t)
+	label := "start-cancel-" + runID
+	for _, d := range []time.Duration{time.Millisecond, 5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond,
+		100 * time.Millisecond, 150 * time.Millisecond, 200 * time.Millisecond, 300 * time.Millisecond} {
+		e, err := docker.New(docker.Options{Image: img, Labels: map[string]string{runLabel: runID, "io.star-agent.test-case": label}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Check(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		e.Execute(ctx, "1")
+		cancel()
+		if err := e.Close(); err != nil {
+			t.Errorf("Close after a start cancelled at %s: %v", d, err)
+		}
+	}
+	f := filters.NewArgs(filters.Arg("label", "io.star-agent.test-case="+label))
+	cs, err := engine(t).ContainerList(context.Background(), listAll(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		t.Errorf("container %s (%s) left behind", c.ID[:12], c.State)
+		engine(t).ContainerRemove(context.Background(), c.ID, container.RemoveOptions{Force: true})
 	}
 }
