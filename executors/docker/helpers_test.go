@@ -41,11 +41,9 @@ func TestMain(m *testing.M) {
 		os.Exit(orphanChild(img))
 	}
 	code := m.Run()
-	if code == 0 {
-		if err := leftovers(); err != nil {
-			fmt.Fprintln(os.Stderr, "cleanup:", err)
-			code = 1
-		}
+	if err := leftovers(); err != nil {
+		fmt.Fprintln(os.Stderr, "cleanup:", err)
+		code = 1
 	}
 	os.Exit(code)
 }
@@ -72,6 +70,8 @@ func leftovers() error {
 		var ids []string
 		for _, c := range cs {
 			ids = append(ids, c.ID[:12]+" ("+c.State+")")
+			// Removed, so that a failing run leaves nothing either.
+			cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true})
 		}
 		return fmt.Errorf("%d container(s) left behind: %s", len(cs), strings.Join(ids, ", "))
 	}
