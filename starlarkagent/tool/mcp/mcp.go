@@ -447,6 +447,11 @@ func (s *Server) death(c *conn, cause error) (what, stderr string) {
 	if c.proc.out != nil && c.proc.out.tooLarge.Load() {
 		return fmt.Sprintf("%s sent a message larger than %d bytes (the cap), so the connection was closed", desc, c.proc.out.max), c.proc.tail.String()
 	}
+	if c.proc.out != nil && !c.proc.out.eof.Load() {
+		// The server still had its stdout open: the client ended the
+		// session, on something it could not read.
+		return fmt.Sprintf("%s sent a message that could not be read (%v), so the connection was closed", desc, cause), c.proc.tail.String()
+	}
 	// The session ends when stdout closes, a moment before the process
 	// is reaped (and its stderr read to the end).
 	select {

@@ -30,6 +30,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(serverVar) == "1" {
 		os.Exit(mcptest.Main(os.Args[1:]))
 	}
+	if os.Getenv(hostileVar) == "1" {
+		os.Exit(hostileServer())
+	}
 	// Short grace periods, so that stopping servers that ignore stdin
 	// does not slow the tests.
 	stopGrace, termGrace = 500*time.Millisecond, 500*time.Millisecond

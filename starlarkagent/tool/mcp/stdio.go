@@ -149,10 +149,14 @@ type lineCap struct {
 	max      int
 	cur      int // bytes of the current line so far
 	tooLarge atomic.Bool
+	eof      atomic.Bool // the server closed its stdout (or exited)
 }
 
 func (l *lineCap) Read(p []byte) (int, error) {
 	n, err := l.rc.Read(p)
+	if err == io.EOF {
+		l.eof.Store(true)
+	}
 	for _, b := range p[:n] {
 		if b == '\n' {
 			l.cur = 0
