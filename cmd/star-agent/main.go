@@ -5,6 +5,8 @@
 //
 //	star-agent exec [flags] FILE... | -     run code files as agent steps would
 //	star-agent run  [flags] TASK            run an agent on a task
+//	star-agent serve [flags]                 run agents as an HTTP service with a web page
+//	star-agent sandbox image build|prune     build or clean up the Docker sandbox's image
 //
 // Run "star-agent help COMMAND" for the flags of each command.
 package main

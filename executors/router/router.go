@@ -85,6 +85,15 @@ func (r *Router) SetVariables(vars map[string]any) error {
 	return r.python.SetVariables(vars)
 }
 
+// Starts reports how many sandboxes the Python executor has started, for
+// executors that count them (runner.Host does).
+func (r *Router) Starts() int {
+	if s, ok := r.python.(interface{ Starts() int }); ok {
+		return s.Starts()
+	}
+	return 0
+}
+
 // Close closes both engines.
 func (r *Router) Close() error {
 	return errors.Join(r.local.Close(), r.python.Close())

@@ -53,6 +53,7 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.maxSteps, "max-steps", starlarkagent.DefaultMaxSteps, "most action steps before the answer is written from memory")
 	fl.IntVar(&f.planEvery, "planning-interval", 0, "plan before step 1 and every `N` steps (0: no planning)")
 	fl.IntVar(&f.planEvery, "plan-every", 0, "same as --planning-interval")
+	fl.IntVar(&f.discoverAbove, "tool-discovery-threshold", 0, "past `N` tools the prompt lists tool names only, and the code looks stubs up with search_tools(query) and help(tool) (0: the default, 30; negative: always list every stub)")
 	f.exec.Register(fl)
 	f.tools.Register(fl)
 	fl.StringVar(&f.instructions, "instructions", "", "instructions appended to the system prompt")
@@ -214,16 +215,17 @@ func (a *AgentFlags) NewAgent(ctx context.Context, cfg AgentConfig) (*starlarkag
 		return fail(err)
 	}
 	opts := starlarkagent.Options{
-		Executor:          executor,
-		Model:             cfg.Model,
-		AuthorizedImports: imports,
-		Limits:            cfg.Limits,
-		MaxSteps:          f.maxSteps,
-		PlanningInterval:  f.planEvery,
-		Instructions:      f.instructions,
-		Logger:            cfg.Logger,
-		Tracer:            cfg.Tracer,
-		Tools:             slices.Clip(cfg.Tools),
+		Executor:               executor,
+		Model:                  cfg.Model,
+		AuthorizedImports:      imports,
+		Limits:                 cfg.Limits,
+		MaxSteps:               f.maxSteps,
+		PlanningInterval:       f.planEvery,
+		Instructions:           f.instructions,
+		ToolDiscoveryThreshold: f.discoverAbove,
+		Logger:                 cfg.Logger,
+		Tracer:                 cfg.Tracer,
+		Tools:                  slices.Clip(cfg.Tools),
 	}
 	if f.markdown {
 		opts.CodeBlockTags = starlarkagent.MarkdownCodeBlockTags

@@ -36,6 +36,7 @@ type runFlags struct {
 	replayFile, recordFile    string
 	imports                   []string
 	maxSteps, planEvery       int
+	discoverAbove             int
 	timeout                   time.Duration
 	stream, json, verbose     bool
 	logFormat, otel           string
@@ -215,7 +216,7 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 	in := bufio.NewScanner(cmd.InOrStdin())
 	in.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	var last *starlarkagent.RunResult
-	for resume := false; ; resume = true {
+	for {
 		fmt.Fprint(stderr, "task> ")
 		if !in.Scan() {
 			fmt.Fprintln(stderr)
@@ -223,10 +224,11 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 		}
 		task := strings.TrimSpace(in.Text())
 		if task == "" {
-			resume = resume && last != nil
 			continue
 		}
-		last = runTask(ctx, agent, task, f, resume, stdout)
+		// A task resumes the conversation once an earlier one has run
+		// (empty lines before it do not count).
+		last = runTask(ctx, agent, task, f, last != nil, stdout)
 		if ctx.Err() != nil {
 			break
 		}
