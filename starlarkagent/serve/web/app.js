@@ -11,7 +11,7 @@
   const FINAL = new Set(['success', 'max_steps', 'error', 'cancelled', 'interrupted']);
   const STATE_LABEL = {
     queued: 'Queued', running: 'Running', success: 'Success', max_steps: 'Max steps',
-    error: 'Error', cancelled: 'Cancelled', interrupted: 'Interrupted',
+    error: 'Error', cancelled: 'Cancelled', interrupted: 'Interrupted', loading: 'Loading',
   };
   const PAGE_SIZE = 30;
 
@@ -414,12 +414,16 @@
     $('live').hidden = false;
   }
 
-  function setState(state) {
-    if (!current) return;
-    current.state = state;
+  function showBadge(state) {
     const b = badge(state);
     b.id = 'run-state';
     $('run-state').replaceWith(b);
+  }
+
+  function setState(state) {
+    if (!current) return;
+    current.state = state;
+    showBadge(state);
     $('cancel').hidden = FINAL.has(state);
     upsertRun({ id: current.id, state });
     renderRuns();
@@ -468,7 +472,7 @@
     $('run-args').hidden = true;
     $('run-stats').replaceChildren();
     $('run-id').textContent = id;
-    setState('queued');
+    showBadge('loading');
     $('cancel').hidden = true;
     renderRuns();
     closeSidebar();
@@ -851,7 +855,8 @@
       const p = cur.planning || planningView(cur);
       cur.planning = null;
       p.card.classList.remove('running');
-      p.body.textContent = String(s.plan || s.model_output || '').trim();
+      // The model's own text; "plan" frames it for the next model call.
+      p.body.textContent = String(s.model_output || s.plan || '').replace(/<end_plan>\s*$/, '').trim();
       const parts = [];
       if (s.timing && typeof s.timing.duration === 'number') parts.push(el('span', { class: 'm' }, fmtDuration(s.timing.duration)));
       if (s.token_usage) {
