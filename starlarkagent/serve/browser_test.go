@@ -496,6 +496,8 @@ func TestBrowser(t *testing.T) {
 	b.do("entering the token", chromedp.SendKeys(chromedp.ID("token-input"), browserToken), chromedp.Click(chromedp.ID("token-submit")))
 	b.waitFor("the composer and the server's model", `!document.getElementById('token-dialog').open && !document.getElementById('composer-view').hidden && document.getElementById('server-info').textContent.includes('demo-model')`)
 
+	checkHighlighter(b)
+
 	// A recorded run from the page: its steps and answer appear.
 	demo := b.startRun(demoTask)
 	b.waitFor("the final answer", `(document.querySelector('.final-answer .final-body') || {}).textContent?.includes(`+jsString(demoAnswer)+`)`)
@@ -621,6 +623,34 @@ func TestBrowser(t *testing.T) {
 
 	if msgs := exceptions(); len(msgs) > 0 {
 		b.fail("the page reported errors in its console:\n%s", strings.Join(msgs, "\n"))
+	}
+}
+
+// checkHighlighter checks the page's Python tokens on the cases that
+// trip simple highlighters: quotes in comments, # in strings, string
+// prefixes, triple quotes across lines, numbers in every notation.
+func checkHighlighter(b *browser) {
+	b.t.Helper()
+	code := "def f(x=0x1F, y=1e-5):  # it's \"fine\"\n" +
+		"    s = '''a\n#not a comment'''\n" +
+		"    return f\"{x}\" + r'\\d' + \"#x\" if x1 else None\n" +
+		"class K: pass\n@dec\nz = 3.14j + 1_000 + .5\nu = 'open"
+	want := [][2]string{
+		{"keyword", "def"}, {"function", "f"}, {"number", "0x1F"}, {"number", "1e-5"},
+		{"comment", "# it's \"fine\""}, {"string", "'''a\n#not a comment'''"}, {"keyword", "return"},
+		{"string", "f\"{x}\""}, {"string", "r'\\d'"}, {"string", "\"#x\""}, {"keyword", "if"}, {"keyword", "else"},
+		{"constant", "None"}, {"keyword", "class"}, {"class", "K"}, {"keyword", "pass"}, {"decorator", "@dec"},
+		{"number", "3.14j"}, {"number", "1_000"}, {"number", ".5"}, {"string", "'open"},
+	}
+	var got [][2]string
+	b.eval(`pythonTokens(`+jsString(code)+`).filter(t => t[0] !== '')`, &got)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		b.fail("highlighter tokens:\n%q\nwant:\n%q", got, want)
+	}
+	var text string
+	b.eval(`highlightPython(`+jsString(code)+`).textContent`, &text)
+	if text != code {
+		b.fail("highlighted text %q differs from the code %q", text, code)
 	}
 }
 
