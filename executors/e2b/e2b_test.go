@@ -568,3 +568,49 @@ func TestStartTimesOut(t *testing.T) {
 		t.Errorf("a creation was answered: %d", n)
 	}
 }
+
+func TestCreateConnectionReset(t *testing.T) {
+	f := newFake(t)
+	f.FailCreate(e2bfake.Failure{Status: 0})
+	e := newExec(t, f, options(f))
+	recordSleeps(e)
+	if res := ok(t, e, "1 + 1"); res.Value != int64(2) {
+		t.Errorf("value %#v", res.Value)
+	}
+	if n := f.Calls("POST /sandboxes"); n != 2 {
+		t.Errorf("%d creation attempts, want 2", n)
+	}
+}
+
+// TestInputRefusedOrLost: input the edge refused (503) is sent again and
+// the execution goes on; input whose answer was lost in transit is never
+// sent twice: the sandbox is replaced and the model told.
+func TestInputRefusedOrLost(t *testing.T) {
+	f := newFake(t)
+	e := newExec(t, f, options(f))
+	ok(t, e, "x = 1")
+	f.FailEnvd("SendInput", e2bfake.Failure{Status: 503, Message: "sandbox unreachable, try again"})
+	before := f.Calls("SendInput")
+	if res := ok(t, e, "x + 1"); res.Value != int64(2) {
+		t.Errorf("value %#v", res.Value)
+	}
+	if n := f.Calls("SendInput") - before; n != 2 {
+		t.Errorf("%d SendInput calls, want 2 (one refused, one sent again)", n)
+	}
+
+	for _, deliver := range []bool{false, true} {
+		f.FailEnvd("SendInput", e2bfake.Failure{Status: 0, Deliver: deliver})
+		before := f.Calls("SendInput")
+		starts := e.Starts()
+		res := run(t, e, "x + 2")
+		if n := f.Calls("SendInput") - before; n != 1 {
+			t.Errorf("deliver %v: %d SendInput calls, want 1: input lost in transit must not be sent again", deliver, n)
+		}
+		if res.Err == nil || !strings.Contains(res.Err.Message, "send input") || !strings.Contains(res.Err.Message, "restarted") {
+			t.Errorf("deliver %v: got %+v", deliver, res)
+		}
+		if res := run(t, e, "1"); res.Err != nil || e.Starts() != starts+1 {
+			t.Errorf("deliver %v: next action %+v after %d starts", deliver, res.Err, e.Starts())
+		}
+	}
+}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
@@ -110,15 +110,13 @@ type envd struct {
 // When host is not empty, requests go to base with that Host header: the
 // fake's loopback server routes by Host as E2B's edge does.
 func newEnvd(base, host, token string, hc *http.Client) *envd {
-	if host != "" {
-		c := *hc
-		tr := c.Transport
-		if tr == nil {
-			tr = http.DefaultTransport
-		}
-		c.Transport = hostTransport{host: host, base: tr}
-		hc = &c
+	c := *hc
+	tr := c.Transport
+	if tr == nil {
+		tr = http.DefaultTransport
 	}
+	c.Transport = envdTransport{host: host, base: tr}
+	hc = &c
 	opts := []connect.ClientOption{connect.WithCodec(jsonCodec{}), connect.WithReadMaxBytes(maxEvent)}
 	u := func(m string) string { return base + "/process.Process/" + m }
 	return &envd{
@@ -131,15 +129,26 @@ func newEnvd(base, host, token string, hc *http.Client) *envd {
 	}
 }
 
-type hostTransport struct {
+// envdTransport sets the Host header (when host is set) and records the
+// status of the answer for unary, which must tell an answer that refused
+// a call from a call lost in transit.
+type envdTransport struct {
 	host string
 	base http.RoundTripper
 }
 
-func (t hostTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Host = t.host
-	return t.base.RoundTrip(r)
+type statusKey struct{}
+
+func (t envdTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if t.host != "" {
+		r = r.Clone(r.Context())
+		r.Host = t.host
+	}
+	resp, err := t.base.RoundTrip(r)
+	if st, ok := r.Context().Value(statusKey{}).(*atomic.Int32); ok && resp != nil {
+		st.Store(int32(resp.StatusCode))
+	}
+	return resp, err
 }
 
 // envdUser is the sandbox user processes run as, named the way the SDKs
@@ -178,8 +187,9 @@ func (e *envd) connectProcess(ctx context.Context, pid uint32) (*connect.ServerS
 func unary[T any](ctx context.Context, e *envd, f func(context.Context, *connect.Request[T]) (*connect.Response[empty], error), msg *T) error {
 	delay := 50 * time.Millisecond
 	for attempt := 1; ; attempt++ {
-		_, err := f(ctx, request(e, msg))
-		if err == nil || attempt == 5 || !refused(err) {
+		var status atomic.Int32
+		_, err := f(context.WithValue(ctx, statusKey{}, &status), request(e, msg))
+		if err == nil || attempt == 5 || !refused(int(status.Load())) {
 			return err
 		}
 		t := time.NewTimer(delay)
@@ -193,15 +203,11 @@ func unary[T any](ctx context.Context, e *envd, f func(context.Context, *connect
 	}
 }
 
-// refused reports whether err is an answer (not a transport failure) that
+// refused reports whether an answer with this status (0: none came)
 // says the call was not carried out and may be sent again.
-func refused(err error) bool {
-	var ce *connect.Error
-	if !errors.As(err, &ce) || len(ce.Meta()) == 0 {
-		return false
-	}
-	switch ce.Code() {
-	case connect.CodeUnavailable, connect.CodeResourceExhausted:
+func refused(status int) bool {
+	switch status {
+	case http.StatusTooManyRequests, http.StatusBadGateway, http.StatusServiceUnavailable:
 		return true
 	}
 	return false

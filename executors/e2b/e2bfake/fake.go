@@ -40,11 +40,15 @@ import (
 	"time"
 )
 
-// Failure is a canned error answer of POST /sandboxes.
+// Failure is a canned error answer. Status 0 means no answer: the
+// connection is cut.
 type Failure struct {
 	Status     int
 	RetryAfter string // the Retry-After header, if any
 	Message    string
+	// Deliver, for SendInput, writes the input before failing (the
+	// answer is what is lost).
+	Deliver bool
 }
 
 // Server is the fake. Create it with New and stop it with Close.
@@ -71,6 +75,7 @@ type Server struct {
 	sandboxes map[string]*Sandbox
 	failures  []Failure
 	delFails  []Failure
+	envdFails map[string][]Failure
 	calls     map[string]int
 	times     map[string][]time.Time
 	deleted   []string
@@ -123,6 +128,17 @@ func (s *Server) FailCreate(f ...Failure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.failures = append(s.failures, f...)
+}
+
+// FailEnvd queues failures of the next calls of a unary envd method
+// ("SendInput", "SendSignal", "CloseStdin").
+func (s *Server) FailEnvd(method string, f ...Failure) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.envdFails == nil {
+		s.envdFails = map[string][]Failure{}
+	}
+	s.envdFails[method] = append(s.envdFails[method], f...)
 }
 
 // FailDelete queues error answers for the next deletions.
@@ -351,6 +367,9 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 		if len(s.failures) > 0 {
 			f := s.failures[0]
 			s.failures = s.failures[1:]
+			if f.Status == 0 {
+				panic(http.ErrAbortHandler)
+			}
 			if f.RetryAfter != "" {
 				w.Header().Set("Retry-After", f.RetryAfter)
 			}
@@ -547,6 +566,29 @@ func (s *Server) unary(w http.ResponseWriter, r *http.Request, sb *Sandbox, meth
 	p, err := s.lookup(sb, req.Process)
 	if err != nil {
 		connectError(w, http.StatusNotFound, "not_found", err.Error())
+		return
+	}
+	s.mu.Lock()
+	var fail *Failure
+	if q := s.envdFails[method]; len(q) > 0 {
+		fail = &q[0]
+		s.envdFails[method] = q[1:]
+	}
+	s.mu.Unlock()
+	if fail != nil {
+		if fail.Deliver && req.Input != nil && req.Input.Stdin != nil && p.stdin != nil {
+			p.stdin.Write(*req.Input.Stdin)
+		}
+		if fail.Status == 0 {
+			panic(http.ErrAbortHandler)
+		}
+		if fail.RetryAfter != "" {
+			w.Header().Set("Retry-After", fail.RetryAfter)
+		}
+		// What the edge answers when it cannot reach envd.
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(fail.Status)
+		json.NewEncoder(w).Encode(map[string]any{"code": fail.Status, "message": fail.Message})
 		return
 	}
 	switch method {
