@@ -7,6 +7,7 @@ package providers
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 )
 
@@ -18,14 +19,55 @@ const (
 	RoleSystem    Role = "system"
 	RoleUser      Role = "user"
 	RoleAssistant Role = "assistant"
+	// RoleTool carries the result of one tool call (ToolCallID) back to a
+	// model that called tools natively.
+	RoleTool Role = "tool"
 )
 
 // Message is one turn of a conversation.
 type Message struct {
 	Role    Role   `json:"role"`
 	Content string `json:"content"`
+	// Images go with the text to a model that can see them (the task's
+	// images, images an action produced).
+	Images []Image `json:"images,omitempty"`
+	// ToolCalls are the native tool calls of an assistant message.
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID is the call a RoleTool message answers.
+	ToolCallID string `json:"tool_call_id,omitempty"`
 	// Usage is set on messages returned by a model.
 	Usage *Usage `json:"usage,omitempty"`
+}
+
+// Image is an image in a message. Data is the encoded file (PNG, JPEG,
+// GIF or WebP); in JSON it is base64.
+type Image struct {
+	MIMEType string `json:"mime_type"`
+	Data     []byte `json:"data"`
+}
+
+// ToolCall is one native tool call a model made.
+type ToolCall struct {
+	// ID pairs the call with its RoleTool answer.
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Arguments is the JSON object of arguments, as the model wrote it.
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// ToolDefinition offers a tool to a model for native tool calls.
+type ToolDefinition struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Parameters is the JSON schema of the arguments (an object schema).
+	Parameters map[string]any `json:"parameters"`
+}
+
+// ResponseSchema asks for an answer that is JSON matching Schema
+// (structured outputs), where the provider supports it.
+type ResponseSchema struct {
+	Name   string         `json:"name"`
+	Schema map[string]any `json:"schema"`
 }
 
 // Usage counts the tokens of one model call.
@@ -44,6 +86,20 @@ type GenerateOptions struct {
 	StopSequences []string
 	MaxTokens     int
 	Temperature   *float64
+	// Tools are offered for native tool calls; the answer may then carry
+	// Message.ToolCalls. ToolChoice is "" (the model decides), "required"
+	// or "none".
+	Tools      []ToolDefinition
+	ToolChoice string
+	// ResponseSchema asks for structured output; providers that cannot
+	// enforce it ignore it (the caller still parses the text).
+	ResponseSchema *ResponseSchema
+	// ReasoningEffort is passed to reasoning models ("low", "medium",
+	// "high"); others ignore it.
+	ReasoningEffort string
+	// ExtraBody is merged into the provider's request body, for
+	// provider-specific fields.
+	ExtraBody map[string]any
 }
 
 // Model generates the next message of a conversation.
@@ -53,10 +109,12 @@ type Model interface {
 	ModelID() string
 }
 
-// Delta is a piece of a streamed response. The last delta carries Usage.
+// Delta is a piece of a streamed response. The last delta carries Usage,
+// and the complete ToolCalls of the response, if any.
 type Delta struct {
-	Content string
-	Usage   *Usage
+	Content   string
+	ToolCalls []ToolCall
+	Usage     *Usage
 }
 
 // StreamingModel is a Model that can stream its response.

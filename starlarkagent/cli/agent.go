@@ -48,6 +48,7 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.modelID, "model-id", "", "the model name (or the recording, for replay)")
 	fl.StringVar(&f.apiBase, "api-base", "", "base URL of an OpenAI-compatible server")
 	fl.StringVar(&f.apiKey, "api-key", "", "API key (default from OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY)")
+	f.modelOpts.register(fl)
 	fl.StringVar(&f.replayFile, "replay", "", "play the recorded session `FILE` instead of calling a model")
 	fl.StringSliceVar(&f.imports, "imports", nil, "modules the code may import, in addition to the defaults")
 	fl.IntVar(&f.maxSteps, "max-steps", starlarkagent.DefaultMaxSteps, "most action steps before the answer is written from memory")

@@ -37,6 +37,7 @@ type runFlags struct {
 	imports                   []string
 	maxSteps, planEvery       int
 	discoverAbove             int
+	modelOpts                 modelFlags
 	timeout                   time.Duration
 	stream, json, verbose     bool
 	logFormat, otel           string
