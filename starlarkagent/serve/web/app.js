@@ -644,13 +644,16 @@
     setLive('The model is writing step ' + d.step + '…');
   }
 
+  // planningView is the card of a model call outside the action steps: a
+  // plan, or (after the last step) the answer written from memory, which
+  // only its end tells apart.
   function planningView(cur) {
     const body = el('div', { class: 'plan-body' });
     const meta = el('span', { class: 'step-meta' }, el('span', { class: 'spinner small', 'aria-hidden': 'true' }), 'thinking');
-    const card = el('li', { class: 'card plan running' },
-      el('div', { class: 'step-head' }, el('span', { class: 'step-num' }, 'Plan'), meta), body);
+    const title = el('span', { class: 'step-num' }, cur.steps.size ? 'The model is thinking' : 'Plan');
+    const card = el('li', { class: 'card plan running' }, el('div', { class: 'step-head' }, title, meta), body);
     insertCard(cur, card);
-    return { card, body, meta, streamed: '' };
+    return { card, body, meta, title, streamed: '' };
   }
 
   // thoughtOf is the model's text before its code block.
@@ -855,6 +858,7 @@
       const p = cur.planning || planningView(cur);
       cur.planning = null;
       p.card.classList.remove('running');
+      p.title.textContent = 'Plan';
       // The model's own text; "plan" frames it for the next model call.
       p.body.textContent = String(s.model_output || s.plan || '').replace(/<end_plan>\s*$/, '').trim();
       const parts = [];
