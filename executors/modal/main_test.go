@@ -154,3 +154,14 @@ func ok(t testing.TB, e *Executor, code string) executors.Result {
 	}
 	return res
 }
+
+// v2 reports whether the SDK uses Modal's V2 sandbox backend in this test.
+func v2() bool { return os.Getenv("MODAL_SANDBOX_V2") == "1" }
+
+// method names a control-plane call as the backend in use names it.
+func method(name string) string {
+	if v2() {
+		return name + "V2"
+	}
+	return name
+}

@@ -30,7 +30,7 @@ func TestFirstRun(t *testing.T) {
 	opts := options(f)
 	opts.CPU = 0.5
 	e := newExec(t, opts)
-	if got := f.Count("SandboxCreate"); got != 0 {
+	if got := f.Count(method("SandboxCreate")); got != 0 {
 		t.Fatalf("a sandbox was created before any code ran (%d)", got)
 	}
 	res := ok(t, e, "print('hé'); 6 * 7")
@@ -62,6 +62,9 @@ func TestFirstRun(t *testing.T) {
 	}
 	calls := f.Calls()
 	want := []string{"AuthTokenGet", "AppGetOrCreate", "EnvironmentGetOrCreate", "ImageGetOrCreate", "ImageJoinStreaming", "SandboxCreate", "SandboxGetTaskId"}
+	if v2() {
+		want = []string{"AuthTokenGet", "AppGetOrCreate", "EnvironmentGetOrCreate", "ImageGetOrCreate", "ImageJoinStreaming", "SandboxCreateV2"}
+	}
 	if len(calls) < len(want) || !slices.Equal(calls[:len(want)], want) {
 		t.Errorf("calls %v, want them to start %v", calls, want)
 	}
@@ -95,7 +98,7 @@ func TestCreateUnauthenticated(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "Modal refused the credentials") || !strings.Contains(err.Error(), "Token ID or secret is invalid") {
 		t.Fatalf("err %v", err)
 	}
-	if n := f.Count("SandboxCreate"); n != 0 {
+	if n := f.Count(method("SandboxCreate")); n != 0 {
 		t.Errorf("%d creates with wrong credentials", n)
 	}
 }
@@ -108,7 +111,7 @@ func TestCreateExhaustedThenCreated(t *testing.T) {
 	if res.Value != int64(2) {
 		t.Fatalf("value %v", res.Value)
 	}
-	if n := f.Count("SandboxCreate"); n != 3 {
+	if n := f.Count(method("SandboxCreate")); n != 3 {
 		t.Errorf("%d SandboxCreate calls, want 3", n)
 	}
 }
@@ -125,7 +128,7 @@ func TestCreateExhausted(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "RESOURCE_EXHAUSTED: workspace sandbox limit reached") {
 		t.Fatalf("err %v", err)
 	}
-	if n := f.Count("SandboxCreate"); n < 2 {
+	if n := f.Count(method("SandboxCreate")); n < 2 {
 		t.Errorf("%d SandboxCreate calls, want retries", n)
 	}
 }
@@ -141,7 +144,7 @@ func TestCreateUnavailable(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	// The SDK retries UNAVAILABLE three times; this package adds none.
-	if n := f.Count("SandboxCreate"); n != 4 {
+	if n := f.Count(method("SandboxCreate")); n != 4 {
 		t.Errorf("%d SandboxCreate calls, want 4 (the SDK's retries only)", n)
 	}
 }
@@ -153,7 +156,7 @@ func TestUnavailableThenCreated(t *testing.T) {
 	if res := ok(t, e, "3"); res.Value != int64(3) {
 		t.Fatalf("value %v", res.Value)
 	}
-	if n := f.Count("SandboxCreate"); n != 3 {
+	if n := f.Count(method("SandboxCreate")); n != 3 {
 		t.Errorf("%d SandboxCreate calls, want 3", n)
 	}
 }
@@ -180,7 +183,7 @@ func TestLogStreamDropsAndResumes(t *testing.T) {
 		t.Fatalf("resumed %v, want two reopened streams", resumes)
 	}
 	for _, r := range resumes {
-		if r == "0-0" || r == "" {
+		if r == "0-0" || r == "" || r == "offset 0" {
 			t.Errorf("a stream was reopened from the start (%q), not from its last entry", r)
 		}
 	}
@@ -341,7 +344,7 @@ func TestInputSplitInOrder(t *testing.T) {
 	if res := ok(t, e, code); res.Value != int64(40000) {
 		t.Fatalf("value %v", res.Value)
 	}
-	if n := f.Count("SandboxStdinWrite"); n < 40 {
+	if n := f.Count(method("SandboxStdinWrite")); n < 40 {
 		t.Errorf("%d stdin writes, want the message split", n)
 	}
 	if got := f.Rejected(); len(got) != 0 {

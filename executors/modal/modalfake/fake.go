@@ -2,12 +2,15 @@
 // tests only: a gRPC server implementing the generated ModalClientServer
 // interface of Modal's Go SDK (modal-client/go/proto/modal_proto), with the
 // calls the SDK makes to create a sandbox, talk to its entrypoint process
-// and end it, on the sandbox backend the SDK selects with MODAL_SANDBOX_V2=0:
-// AuthTokenGet, EnvironmentGetOrCreate, AppGetOrCreate, ImageGetOrCreate,
+// and end it. On the control-plane backend (the SDK's with
+// MODAL_SANDBOX_V2=0): AuthTokenGet, EnvironmentGetOrCreate, AppGetOrCreate, ImageGetOrCreate,
 // ImageJoinStreaming, SecretGetOrCreate (ephemeral, for environment
 // variables), SandboxCreate, SandboxGetTaskId, SandboxStdinWrite,
-// SandboxGetLogs, SandboxWait and SandboxTerminate. Every other call is
-// UNIMPLEMENTED (the embedded UnimplementedModalClientServer).
+// SandboxGetLogs, SandboxWait and SandboxTerminate. On the V2 backend (the
+// SDK's default): SandboxCreateV2, SandboxWaitV2, SandboxTerminateV2,
+// SandboxGetCommandRouterAccess and, on a second server, the command
+// router's SandboxStdinWriteV2 and SandboxStdioReadV2 (see v2.go). Every
+// other call is UNIMPLEMENTED (the embedded Unimplemented servers).
 //
 // Each sandbox's entrypoint runs as a real local process (the image is the
 // host: python3 from PATH), with a minimal environment. Its output is cut at
@@ -61,7 +64,10 @@ type Server struct {
 	pb.UnimplementedModalClientServer
 
 	// URL is the server's address for MODAL_SERVER_URL (plain http: no TLS).
-	URL         string
+	URL string
+	// RouterURL is the V2 command router's address (https:// in name; the
+	// SDK connects to a localhost router without TLS).
+	RouterURL   string
 	TokenID     string
 	TokenSecret string
 	// MaxChunk bounds one log entry's size; output is cut at random sizes
@@ -72,9 +78,10 @@ type Server struct {
 	// 0 means the request's timeout.
 	LogStreamTimeout time.Duration
 
-	srv    *grpc.Server
-	key    []byte
-	closed chan struct{}
+	srv       *grpc.Server
+	routerSrv *grpc.Server
+	key       []byte
+	closed    chan struct{}
 
 	mu         sync.Mutex
 	calls      []string
@@ -98,6 +105,8 @@ type Sandbox struct {
 	Definition *pb.Sandbox
 	// Image is the registry reference of the sandbox's image.
 	Image string
+	// V2 is set for sandboxes of SandboxCreateV2.
+	V2 bool
 
 	srv     *Server
 	cmd     *exec.Cmd
@@ -109,6 +118,8 @@ type Sandbox struct {
 	eof       bool
 	idem      map[string]uint32
 	logs      [3][]entry // by file descriptor (1 stdout, 2 stderr)
+	raw       [3][]byte  // the same output as bytes, for the command router
+	stdinAt   uint64     // stdin bytes received through the command router
 	seq       int
 	result    *pb.GenericResult
 	changed   chan struct{} // closed and replaced when logs or result change
@@ -147,6 +158,7 @@ func New() *Server {
 	s.srv = grpc.NewServer(grpc.ChainUnaryInterceptor(s.unaryAuth), grpc.ChainStreamInterceptor(s.streamAuth))
 	pb.RegisterModalClientServer(s.srv, s)
 	go s.srv.Serve(lis)
+	s.startRouter()
 	return s
 }
 
@@ -154,6 +166,7 @@ func New() *Server {
 func (s *Server) Close() {
 	close(s.closed)
 	s.srv.Stop()
+	s.routerSrv.Stop()
 	s.mu.Lock()
 	var all []*Sandbox
 	for _, sb := range s.sandboxes {
@@ -267,6 +280,7 @@ func (s *Server) Publish(id string, fd int, data string) {
 	s.mu.Unlock()
 	if sb != nil {
 		sb.append(fd, data)
+		sb.appendRaw(fd, []byte(data))
 	}
 }
 
@@ -276,6 +290,16 @@ func (sb *Sandbox) Pid() int {
 		return 0
 	}
 	return sb.cmd.Process.Pid
+}
+
+// reaped reports whether the process has ended and its output is all in.
+func (sb *Sandbox) reaped() bool {
+	select {
+	case <-sb.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // Finished reports whether the sandbox has a result.
@@ -489,7 +513,16 @@ func (s *Server) lookup(id string) (*Sandbox, error) {
 
 // SandboxCreate starts the definition's entrypoint as a local process.
 func (s *Server) SandboxCreate(ctx context.Context, req *pb.SandboxCreateRequest) (*pb.SandboxCreateResponse, error) {
-	def := req.GetDefinition()
+	sb, err := s.create(req.GetAppId(), req.GetDefinition(), nil, false)
+	if err != nil {
+		return nil, err
+	}
+	return pb.SandboxCreateResponse_builder{SandboxId: sb.ID}.Build(), nil
+}
+
+// create starts a sandbox; v2 sandboxes get ids of another shape (the SDK
+// routes by it) and their stdio through the command router.
+func (s *Server) create(appID string, def *pb.Sandbox, sources []*pb.SecretSource, v2 bool) (*Sandbox, error) {
 	s.mu.Lock()
 	if len(s.createErrs) > 0 {
 		err := s.createErrs[0]
@@ -498,9 +531,9 @@ func (s *Server) SandboxCreate(ctx context.Context, req *pb.SandboxCreateRequest
 		return nil, err
 	}
 	switch {
-	case !s.appIDs[req.GetAppId()]:
+	case !s.appIDs[appID]:
 		s.mu.Unlock()
-		return nil, status.Errorf(codes.NotFound, "App %s not found", req.GetAppId())
+		return nil, status.Errorf(codes.NotFound, "App %s not found", appID)
 	case !s.images[def.GetImageId()]:
 		s.mu.Unlock()
 		return nil, status.Errorf(codes.NotFound, "Image %s not found", def.GetImageId())
@@ -516,6 +549,21 @@ func (s *Server) SandboxCreate(ctx context.Context, req *pb.SandboxCreateRequest
 			env = append(env, k+"="+v)
 		}
 	}
+	for _, src := range sources {
+		if src.HasSecretId() {
+			vars, ok := s.secrets[src.GetSecretId()]
+			if !ok {
+				s.mu.Unlock()
+				return nil, status.Errorf(codes.NotFound, "Secret %s not found", src.GetSecretId())
+			}
+			for k, v := range vars {
+				env = append(env, k+"="+v)
+			}
+		}
+		for k, v := range src.GetEnv().GetContents() {
+			env = append(env, k+"="+v)
+		}
+	}
 	s.mu.Unlock()
 	args := def.GetEntrypointArgs()
 	if len(args) == 0 {
@@ -528,8 +576,11 @@ func (s *Server) SandboxCreate(ctx context.Context, req *pb.SandboxCreateRequest
 		return nil, status.Errorf(codes.InvalidArgument, "idle_timeout_secs %d: too long", def.GetIdleTimeoutSecs())
 	}
 	sb := &Sandbox{
-		ID: "sb-" + randomID(22), TaskID: "ta-" + randomID(22), Definition: def, Image: s.imageRefs[def.GetImageId()], srv: s,
+		ID: "sb-" + randomID(22), TaskID: "ta-" + randomID(22), Definition: def, Image: s.imageRefs[def.GetImageId()], V2: v2, srv: s,
 		nextIndex: 1, idem: map[string]uint32{}, changed: make(chan struct{}), done: make(chan struct{}),
+	}
+	if v2 {
+		sb.ID = "sb2-" + randomID(26)
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = env
@@ -546,9 +597,10 @@ func (s *Server) SandboxCreate(ctx context.Context, req *pb.SandboxCreateRequest
 		s.mu.Lock()
 		sb.result = pb.GenericResult_builder{Status: pb.GenericResult_GENERIC_STATUS_FAILURE, Exception: err.Error(), Exitcode: 127}.Build()
 		close(sb.changed)
+		sb.changed = make(chan struct{})
 		s.mu.Unlock()
 		close(sb.done)
-		return pb.SandboxCreateResponse_builder{SandboxId: sb.ID}.Build(), nil
+		return sb, nil
 	}
 	sb.readers.Add(2)
 	go sb.capture(stdout, 1)
@@ -570,7 +622,7 @@ func (s *Server) SandboxCreate(ctx context.Context, req *pb.SandboxCreateRequest
 		s.setResult(sb, pb.GenericResult_builder{Status: st, Exitcode: int32(code)}.Build())
 		close(sb.done)
 	}()
-	return pb.SandboxCreateResponse_builder{SandboxId: sb.ID}.Build(), nil
+	return sb, nil
 }
 
 // finish kills the sandbox's process with a result of status st.
@@ -600,6 +652,7 @@ func (sb *Sandbox) capture(r io.Reader, fd int) {
 	var pending []byte
 	for {
 		n, err := r.Read(buf)
+		sb.appendRaw(fd, buf[:n])
 		pending = append(pending, buf[:n]...)
 		for len(pending) > 0 {
 			size := 1 + mrand.IntN(max(1, sb.srv.MaxChunk))
@@ -637,6 +690,18 @@ func (sb *Sandbox) capture(r io.Reader, fd int) {
 			return
 		}
 	}
+}
+
+func (sb *Sandbox) appendRaw(fd int, data []byte) {
+	if len(data) == 0 {
+		return
+	}
+	s := sb.srv
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb.raw[fd] = append(sb.raw[fd], data...)
+	close(sb.changed)
+	sb.changed = make(chan struct{})
 }
 
 func (sb *Sandbox) append(fd int, data string) {
@@ -768,7 +833,7 @@ func (s *Server) SandboxGetLogs(req *pb.SandboxGetLogsRequest, st grpc.ServerStr
 				last = e.seq
 			}
 		}
-		finished := sb.result != nil
+		finished := sb.reaped()
 		changed := sb.changed
 		drop := len(items) > 0 && fd == 1 && sent > 0 && s.dropLogs > 0
 		if drop {
@@ -786,12 +851,12 @@ func (s *Server) SandboxGetLogs(req *pb.SandboxGetLogsRequest, st grpc.ServerStr
 			continue
 		}
 		if finished {
-			// The process was reaped before the result was set, so every
-			// entry has been sent.
+			// The process has been reaped, so every entry has been sent.
 			return st.Send(pb.TaskLogsBatch_builder{TaskId: sb.TaskID, SandboxId: sb.ID, EntryId: strconv.Itoa(last) + "-0", Eof: true}.Build())
 		}
 		select {
 		case <-changed:
+		case <-sb.done:
 		case <-end.C:
 			return nil
 		case <-st.Context().Done():
