@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -334,8 +335,18 @@ func (r *runner) execute(code string, n int) (executors.Result, *execScope, erro
 }
 
 // generate calls the model in a chat span, streaming when the run is
-// streamed and the model can.
+// streamed and the model can, and returns its text cut at the first stop
+// sequence: a server may ignore the stop sequences (some reject them, and
+// the provider drops them) and write on, inventing an observation and a
+// second action that must never run.
 func (r *runner) generate(msgs []providers.Message, stops []string, step int) (string, providers.Usage, error) {
+	msg, err := r.generateMessage(msgs, providers.GenerateOptions{StopSequences: stops}, step)
+	return msg.Content, *msg.Usage, err
+}
+
+// generateMessage is generate with full options, returning the message
+// (never nil, Usage set) with its native tool calls.
+func (r *runner) generateMessage(msgs []providers.Message, opts providers.GenerateOptions, step int) (*providers.Message, error) {
 	a := r.a
 	model := a.model.ModelID()
 	ctx, span := a.tracer.Start(r.ctx, "chat "+model, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(
@@ -344,47 +355,99 @@ func (r *runner) generate(msgs []providers.Message, stops []string, step int) (s
 		attrAgentName.String(a.name),
 	))
 	defer span.End()
-	opts := providers.GenerateOptions{StopSequences: stops}
+	stops := opts.StopSequences
 	var (
 		text  string
+		calls []providers.ToolCall
 		usage providers.Usage
 		err   error
 	)
 	if sm, ok := a.model.(providers.StreamingModel); ok && r.emitFn != nil {
 		var b strings.Builder
+		sent, cut := 0, false
 		for d, derr := range sm.GenerateStream(ctx, msgs, opts) {
 			if derr != nil {
 				err = derr
 				break
 			}
-			if d.Content != "" {
+			if d.Content != "" && !cut {
 				b.WriteString(d.Content)
-				r.emit(&ModelDelta{Step: step, Content: d.Content})
+				// Hold back what could be the start of a stop sequence,
+				// so that the consumer never sees text past one.
+				s := b.String()
+				end := cutAt(s, stops)
+				cut = end < len(s)
+				if !cut {
+					end = max(sent, len(s)-longest(stops)+1)
+					for end > sent && end < len(s) && !utf8.RuneStart(s[end]) {
+						end--
+					}
+				}
+				if end > sent {
+					r.emit(&ModelDelta{Step: step, Content: s[sent:end]})
+					sent = end
+				}
+			}
+			if len(d.ToolCalls) > 0 {
+				calls = d.ToolCalls
 			}
 			if d.Usage != nil {
 				usage = *d.Usage
 			}
 		}
 		text = b.String()
+		if end := cutAt(text, stops); err == nil && end > sent {
+			r.emit(&ModelDelta{Step: step, Content: text[sent:end]})
+		}
 	} else {
 		var msg *providers.Message
 		msg, err = a.model.Generate(ctx, msgs, opts)
 		if msg != nil {
-			text = msg.Content
+			text, calls = msg.Content, msg.ToolCalls
 			if msg.Usage != nil {
 				usage = *msg.Usage
 			}
 		}
 	}
+	if end := cutAt(text, stops); end < len(text) {
+		a.log.Debug("model wrote past a stop sequence; the rest is dropped", "step", step, "dropped", text[end:])
+		text = text[:end]
+	}
 	r.usage = r.usage.Add(usage)
 	span.SetAttributes(attrInputTokens.Int(usage.InputTokens), attrOutputTokens.Int(usage.OutputTokens))
+	out := &providers.Message{Role: providers.RoleAssistant, Content: text, ToolCalls: calls, Usage: &usage}
 	if err != nil {
 		setError(span, err)
-		return "", usage, err
+		out.Content, out.ToolCalls = "", nil
+		return out, err
 	}
-	a.log.Debug("model answered", "step", step, "output", text,
+	a.log.Debug("model answered", "step", step, "output", text, "tool_calls", len(calls),
 		"input_tokens", usage.InputTokens, "output_tokens", usage.OutputTokens)
-	return text, usage, nil
+	return out, nil
+}
+
+// cutAt returns where s ends at its earliest stop sequence (len(s) if it
+// holds none).
+func cutAt(s string, stops []string) int {
+	end := len(s)
+	for _, seq := range stops {
+		if seq == "" {
+			continue
+		}
+		if i := strings.Index(s[:end], seq); i >= 0 {
+			end = i
+		}
+	}
+	return end
+}
+
+// longest is the length of the longest stop sequence (at least 1).
+func longest(stops []string) int {
+	n := 1
+	for _, s := range stops {
+		n = max(n, len(s))
+	}
+	return n
 }
 
 // plan writes or updates the plan before action step n.

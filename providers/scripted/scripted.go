@@ -12,9 +12,11 @@ package scripted
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +43,10 @@ type Response struct {
 	// Delay is waited before answering, in addition to Model.Delay. The
 	// wait ends early, with the context's error, if ctx is done.
 	Delay time.Duration
+	// ToolCalls are native tool calls the answer carries. A call whose ID
+	// is empty gets "call_<n>_<i>". A Model refuses a request carrying
+	// calls of tools it was not offered, like a strict server.
+	ToolCalls []providers.ToolCall
 }
 
 // Call records one request a Model received.
@@ -61,6 +67,9 @@ type Model struct {
 	// Loop starts again at the first response when the last one has been
 	// used, instead of failing with ErrExhausted.
 	Loop bool
+	// IgnoreStop makes the Model answer past the stop sequences, as some
+	// servers do, so that the caller's own cutting is tested.
+	IgnoreStop bool
 
 	mu    sync.Mutex
 	next  int
@@ -135,7 +144,104 @@ func (m *Model) Generate(ctx context.Context, msgs []providers.Message, opts pro
 	if r.Err != nil {
 		return nil, fmt.Errorf("scripted: call %d: %w", n, r.Err)
 	}
-	return respond(msgs, opts, r), nil
+	if err := Check(msgs, opts); err != nil {
+		return nil, fmt.Errorf("scripted: call %d: %w", n, err)
+	}
+	if m.IgnoreStop {
+		opts.StopSequences = nil
+	}
+	msg := respond(msgs, opts, r)
+	for i, c := range r.ToolCalls {
+		if !offered(opts.Tools, c.Name) {
+			return nil, fmt.Errorf("scripted: call %d: response calls tool %q, which the request did not offer", n, c.Name)
+		}
+		if c.ID == "" {
+			c.ID = fmt.Sprintf("call_%d_%d", n, i)
+		}
+		msg.ToolCalls = append(msg.ToolCalls, c)
+	}
+	return msg, nil
+}
+
+func offered(tools []providers.ToolDefinition, name string) bool {
+	for _, t := range tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Check validates a request the way a strict OpenAI-compatible server
+// does: every assistant tool call has an ID and JSON object arguments and
+// is answered by exactly one following tool message before the next
+// assistant or user turn; every tool message answers a pending call; tool
+// definitions have unique names and object schemas; images have a known
+// MIME type and data.
+func Check(msgs []providers.Message, opts providers.GenerateOptions) error {
+	names := map[string]bool{}
+	for _, t := range opts.Tools {
+		if t.Name == "" || names[t.Name] {
+			return fmt.Errorf("tool definition name %q is empty or repeated", t.Name)
+		}
+		names[t.Name] = true
+		if typ, _ := t.Parameters["type"].(string); typ != "object" {
+			return fmt.Errorf("tool %q: parameters must be an object schema, got type %v", t.Name, t.Parameters["type"])
+		}
+	}
+	pending := map[string]bool{}
+	for i, m := range msgs {
+		for _, img := range m.Images {
+			switch img.MIMEType {
+			case "image/png", "image/jpeg", "image/gif", "image/webp":
+			default:
+				return fmt.Errorf("message %d: image MIME type %q is not supported", i, img.MIMEType)
+			}
+			if len(img.Data) == 0 {
+				return fmt.Errorf("message %d: image without data", i)
+			}
+		}
+		switch m.Role {
+		case providers.RoleTool:
+			if !pending[m.ToolCallID] {
+				return fmt.Errorf("message %d: tool message answers %q, which is no pending tool call", i, m.ToolCallID)
+			}
+			delete(pending, m.ToolCallID)
+			continue
+		case providers.RoleSystem, providers.RoleUser, providers.RoleAssistant:
+		default:
+			return fmt.Errorf("message %d: unknown role %q", i, m.Role)
+		}
+		if len(pending) > 0 {
+			return fmt.Errorf("message %d (%s): tool calls %v were not answered", i, m.Role, keys(pending))
+		}
+		if len(m.ToolCalls) > 0 && m.Role != providers.RoleAssistant {
+			return fmt.Errorf("message %d: a %s message carries tool calls", i, m.Role)
+		}
+		for _, c := range m.ToolCalls {
+			if c.ID == "" || pending[c.ID] {
+				return fmt.Errorf("message %d: tool call ID %q is empty or repeated", i, c.ID)
+			}
+			var args map[string]any
+			if err := json.Unmarshal(c.Arguments, &args); err != nil {
+				return fmt.Errorf("message %d: arguments of tool call %q are not a JSON object: %v", i, c.ID, err)
+			}
+			pending[c.ID] = true
+		}
+	}
+	if len(pending) > 0 {
+		return fmt.Errorf("tool calls %v were not answered", keys(pending))
+	}
+	return nil
+}
+
+func keys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // GenerateStream implements providers.StreamingModel. The response is
@@ -147,7 +253,23 @@ func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, op
 			yield(providers.Delta{}, err)
 			return
 		}
-		textstream.Yield(ctx, msg.Content, *msg.Usage, yield)
+		if len(msg.ToolCalls) == 0 {
+			textstream.Yield(ctx, msg.Content, *msg.Usage, yield)
+			return
+		}
+		// The tool calls come complete with the last delta.
+		var last providers.Delta
+		textstream.Yield(ctx, msg.Content, *msg.Usage, func(d providers.Delta, err error) bool {
+			if err != nil || d.Usage == nil {
+				return yield(d, err)
+			}
+			last = d
+			return true
+		})
+		if last.Usage != nil {
+			last.ToolCalls = msg.ToolCalls
+			yield(last, nil)
+		}
 	}
 }
 
