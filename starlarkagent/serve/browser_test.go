@@ -469,10 +469,11 @@ func (b *browser) colorScheme(scheme string) {
 
 // startRun types task into the composer and starts it; it returns the
 // run's id, read from the address the page moves to.
-func (b *browser) startRun(task string) string {
+func (b *browser) startRun(task, maxSteps string) string {
 	b.t.Helper()
 	b.do("opening the composer", chromedp.Navigate(b.url+"#/"), chromedp.WaitVisible(chromedp.ID("task")))
-	b.do("typing the task", chromedp.SetValue(chromedp.ID("task"), task), chromedp.Click(chromedp.ID("start")))
+	b.do("typing the task", chromedp.SetValue(chromedp.ID("task"), task), chromedp.SetValue(chromedp.ID("max-steps"), maxSteps),
+		chromedp.Click(chromedp.ID("start")))
 	b.waitFor("the run view", `/^#\/runs\/r_[a-z0-9]+$/.test(location.hash) && !document.getElementById('run-view').hidden`)
 	var hash string
 	b.eval(`location.hash`, &hash)
@@ -499,7 +500,7 @@ func TestBrowser(t *testing.T) {
 	checkHighlighter(b)
 
 	// A recorded run from the page: its steps and answer appear.
-	demo := b.startRun(demoTask)
+	demo := b.startRun(demoTask, "5")
 	b.waitFor("the final answer", `(document.querySelector('.final-answer .final-body') || {}).textContent?.includes(`+jsString(demoAnswer)+`)`)
 	b.waitFor("the run to end in success", `document.getElementById('run-state').textContent === 'Success' && document.getElementById('cancel').hidden`)
 	checkDemoRun(b, demo)
@@ -516,7 +517,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	// Hostile model output and task stay text.
-	hostile := b.startRun(hostileTask)
+	hostile := b.startRun(hostileTask, "")
 	b.waitFor("the hostile run's answer", `document.querySelector('.final-answer') && document.getElementById('run-state').textContent === 'Success'`)
 	var got struct {
 		Pwned    any    `json:"pwned"`
@@ -546,7 +547,7 @@ func TestBrowser(t *testing.T) {
 	// then new steps leave the view where it is, and a button follows
 	// again. Its model then never answers, and the run is cancelled from
 	// the page.
-	slow := b.startRun(slowTask)
+	slow := b.startRun(slowTask, "")
 	const atBottom = `(m => m.scrollHeight > m.clientHeight + 200 && m.scrollHeight - m.scrollTop - m.clientHeight < 64)(document.getElementById('main'))`
 	b.waitFor("step 1 of the slow run, followed", `document.querySelector('.step[data-step="1"] .out') && `+atBottom)
 	b.do("scrolling up", chromedp.MouseEvent(input.DispatchMouseEventTypeMouseWheel, 700, 400, func(p *input.DispatchMouseEventParams) { p.DeltaX, p.DeltaY = -1, -100000 }))
@@ -704,6 +705,7 @@ func checkDemoRun(b *browser, id string) {
 		Printed    string   `json:"printed"`
 		Thought    string   `json:"thought"`
 		Task       string   `json:"task"`
+		Options    string   `json:"options"`
 		Stats      string   `json:"stats"`
 		ErrorLine  string   `json:"errorLine"`
 		PageErrors int      `json:"pageErrors"`
@@ -720,6 +722,7 @@ func checkDemoRun(b *browser, id string) {
 			printed: steps[1].querySelector('.out').textContent,
 			thought: steps[0].querySelector('.thought-text').textContent,
 			task: document.getElementById('run-task').textContent,
+			options: document.getElementById('run-args').hidden ? '' : document.getElementById('run-args').textContent,
 			stats: document.getElementById('run-stats').textContent,
 			errorLine: (steps[0].querySelector('.gutter .err-line') || {}).textContent || '',
 			pageErrors: document.getElementById('page-error').hidden ? 0 : 1,
@@ -743,8 +746,8 @@ func checkDemoRun(b *browser, id string) {
 	if !strings.Contains(got.Printed, "Prime ones: [2, 3, 5, 13, 89, 233, 1597, 28657, 514229]") {
 		b.fail("run %s: step 2 printed %q", id, got.Printed)
 	}
-	if !strings.HasPrefix(got.Thought, "I will generate the first 30 Fibonacci numbers") || got.Task != demoTask {
-		b.fail("run %s: thought %q, task %q", id, got.Thought, got.Task)
+	if !strings.HasPrefix(got.Thought, "I will generate the first 30 Fibonacci numbers") || got.Task != demoTask || got.Options != "max 5 steps" {
+		b.fail("run %s: thought %q, task %q, options %q (want max 5 steps)", id, got.Thought, got.Task, got.Options)
 	}
 	if !strings.Contains(got.Stats, "Input tokens3,113") || !strings.Contains(got.Stats, "Output tokens277") || !strings.Contains(got.Stats, "Duration") {
 		b.fail("run %s: run stats %q, want the recording's 3,113 input and 277 output tokens and a duration", id, got.Stats)

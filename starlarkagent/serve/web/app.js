@@ -496,6 +496,7 @@
     cur.info = run;
     document.title = clip(run.task || id, 60) + ' · star-agent';
     $('run-task').textContent = run.task || '';
+    showRequest(run.request);
     setState(run.state);
     renderStats(run);
     upsertRun({ id, task: run.task, state: run.state, created_at: run.created_at });
@@ -590,11 +591,25 @@
 
   function onTask(cur, d) {
     if (typeof d.task === 'string') $('run-task').textContent = d.task;
-    const args = $('run-args');
-    if (d.additional_args && typeof d.additional_args === 'object' && Object.keys(d.additional_args).length) {
-      args.replaceChildren(el('span', { class: 'label' }, 'Additional arguments'), el('pre', null, fmtValue(d.additional_args)));
-      args.hidden = false;
+    showRequest(cur.info.request, d.additional_args);
+  }
+
+  // showRequest lists the options the run was started with.
+  function showRequest(req, args) {
+    req = req && typeof req === 'object' ? req : {};
+    args = args || req.additional_args;
+    const box = $('run-args');
+    const parts = [];
+    if (typeof req.max_steps === 'number') parts.push(el('span', { class: 'chip subtle' }, 'max ' + req.max_steps + ' steps'));
+    if (Array.isArray(req.imports) && req.imports.length) {
+      parts.push(el('span', { class: 'chip subtle' }, 'imports: ' + req.imports.map(String).join(', ')));
     }
+    const chips = parts.length ? el('div', { class: 'run-options' }, ...parts) : null;
+    const hasArgs = args && typeof args === 'object' && Object.keys(args).length > 0;
+    box.replaceChildren(...[chips,
+      hasArgs ? el('div', { class: 'label' }, 'Additional arguments') : null,
+      hasArgs ? el('pre', null, fmtValue(args)) : null].filter(Boolean));
+    box.hidden = !chips && !hasArgs;
   }
 
   // stepView finds or makes the card of action step n. Its sections are
