@@ -10,6 +10,7 @@ import (
 
 	modalsdk "github.com/modal-labs/modal-client/go"
 
+	"github.com/star-agent/star-agent/executors/modal/modalfake"
 	"github.com/star-agent/star-agent/executors/runner"
 )
 
@@ -20,6 +21,18 @@ import (
 // own work, BenchmarkRunnerLocalPipes minus BenchmarkEchoLocalPipes).
 func BenchmarkTransportRoundTrip(b *testing.B) {
 	f := newFake(b)
+	benchTransport(b, f)
+}
+
+// BenchmarkTransportRoundTripV2 is BenchmarkTransportRoundTrip on the V2
+// backend (stdio through the command router).
+func BenchmarkTransportRoundTripV2(b *testing.B) {
+	b.Setenv("MODAL_SANDBOX_V2", "1")
+	f := newFake(b)
+	benchTransport(b, f)
+}
+
+func benchTransport(b *testing.B, f *modalfake.Server) {
 	ctx := context.Background()
 	c, err := modalsdk.NewClientWithOptions(&modalsdk.ClientParams{TokenID: f.TokenID, TokenSecret: f.TokenSecret})
 	if err != nil {
@@ -53,6 +66,14 @@ func BenchmarkTransportRoundTrip(b *testing.B) {
 // BenchmarkExecuteTrivial is one Execute of "1" through the whole
 // executor (runner.Host, Session, the SDK, the fake, the runner).
 func BenchmarkExecuteTrivial(b *testing.B) {
+	f := newFake(b)
+	e := newExec(b, options(f))
+	benchExecute(b, e)
+}
+
+// BenchmarkExecuteTrivialV2 is BenchmarkExecuteTrivial on the V2 backend.
+func BenchmarkExecuteTrivialV2(b *testing.B) {
+	b.Setenv("MODAL_SANDBOX_V2", "1")
 	f := newFake(b)
 	e := newExec(b, options(f))
 	benchExecute(b, e)
@@ -102,6 +123,17 @@ func BenchmarkStart(b *testing.B) {
 // streams); the fake and its python3 run in a child process and are not
 // counted.
 func BenchmarkMemoryPerSandbox(b *testing.B) {
+	benchMemory(b)
+}
+
+// BenchmarkMemoryPerSandboxV2 is BenchmarkMemoryPerSandbox on the V2
+// backend (each sandbox has a connection to its command router too).
+func BenchmarkMemoryPerSandboxV2(b *testing.B) {
+	b.Setenv("MODAL_SANDBOX_V2", "1")
+	benchMemory(b)
+}
+
+func benchMemory(b *testing.B) {
 	opts := childFake(b)
 	const n = 8
 	for range b.N {

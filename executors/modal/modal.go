@@ -6,17 +6,23 @@
 // `python3 -I -u -c <runner.Script>`, in an image built from a registry
 // reference (DefaultImage, python:3.11-slim, unless Options.Image says
 // otherwise; the image must have python3 on its PATH). The protocol travels
-// on that process's stdin and stdout as the SDK exposes them: what the
-// Session writes becomes Sandbox.Stdin writes of at most 256 KiB (each a
-// SandboxStdinWrite with the next index), and Sandbox.Stdout, which the SDK
-// reads from the SandboxGetLogs stream and reopens from the last entry id
-// when Modal ends or drops it, is the Session's byte stream. Log data is
-// text, so the protocol must stay UTF-8: the runner writes ASCII JSON. A
-// runner.Host drives the lifecycle: the app (Options.App, created if
-// missing) and image are looked up, and the sandbox created, when the first
-// action needs them; a sandbox that crashes, expires, times out or breaks
-// the protocol is terminated and replaced, and the model is told its state
-// was lost.
+// on that process's stdin and stdout as the SDK exposes them (Sandbox.Stdin,
+// Sandbox.Stdout): what the Session writes becomes Stdin writes of at most
+// 256 KiB, one after the other, and Stdout, which the SDK reassembles from
+// chunks and reopens where it left off when the stream ends or drops, is
+// the Session's byte stream. How the SDK carries them depends on Modal's
+// sandbox backend. On the V2 backend, the SDK's default since v0.11, they
+// go through the task's command router (SandboxStdinWriteV2 at a byte
+// offset, SandboxStdioReadV2 streaming bytes from an offset). On the
+// control-plane backend (MODAL_SANDBOX_V2=0, or sandbox_v2 = false in
+// ~/.modal.toml) they are SandboxStdinWrite calls with strictly increasing
+// indexes and the SandboxGetLogs stream, reopened from the last entry id;
+// its data is text, so the protocol must stay UTF-8, and it does: the
+// runner writes ASCII JSON. A runner.Host drives the lifecycle: the app
+// (Options.App, created if missing) and image are looked up, and the
+// sandbox created, when the first action needs them; a sandbox that
+// crashes, expires, times out or breaks the protocol is terminated and
+// replaced, and the model is told its state was lost.
 //
 // Lifetime: unlike E2B's, a Modal sandbox's timeout is fixed when it is
 // created (Modal's default is 5 minutes, its maximum 24 hours) and cannot be
@@ -33,18 +39,19 @@
 //
 // Failures: the SDK retries UNAVAILABLE, INTERNAL, UNKNOWN and
 // DEADLINE_EXCEEDED itself (three times, with backoff), and reopens a
-// dropped log stream from its last entry id (ten times); this package does
+// dropped output stream where it left off (ten times); this package does
 // not retry those again. It retries a create refused with
 // RESOURCE_EXHAUSTED (capacity, quota, rate limit), with backoff, within
 // the start's time limit. Errors that remain carry Modal's message and say
 // what to do (credentials, capacity). A stdin write is never retried by
-// this package: the SDK has consumed its index, so a failed write ends the
-// sandbox (the model is told) rather than risking input out of order.
+// this package (on the control-plane backend the SDK has consumed its
+// index): a failed write ends the sandbox, and the model is told, rather
+// than risking input lost or out of order.
 //
 // Termination: Close terminates every sandbox the executor created, first
 // stopping an execution in flight, and waits (bounded) for Modal to confirm;
 // a cancelled context or an executor error terminates the sandbox at once
-// (runner.Host retires it). A sandbox whose SandboxCreate was cut off by a
+// (runner.Host retires it). A sandbox whose create call was cut off by a
 // cancellation before Modal answered cannot be named, and ends at its idle
 // timeout.
 //
@@ -56,12 +63,9 @@
 // run in star-agent and reach the code through the protocol. Nothing that
 // comes out is trusted: the Session bounds and validates every message.
 //
-// Backends: SDK v0.11 sends sandboxes to Modal's V2 backend by default,
-// whose stdio goes through a task command router; MODAL_SANDBOX_V2=0 (or
-// sandbox_v2 = false in ~/.modal.toml) selects the control-plane backend
-// described above. Tested only against the loopback fake in modalfake,
-// which speaks the control-plane backend (the tests set MODAL_SANDBOX_V2=0)
-// and runs the runner in a real local python3; no test reaches Modal.
+// Tested only against the loopback fake in modalfake, a gRPC server
+// implementing the SDK's generated service interfaces for both backends,
+// which runs the runner in a real local python3; no test reaches Modal.
 package modal
 
 import (
