@@ -157,10 +157,12 @@ func exceptionClass(name string) *Class {
 	return &Class{name: name, dict: map[string]starlark.Value{}, exc: true, base: exceptionClasses["Exception"]}
 }
 
-// universeExceptions are the exception classes bound as builtins.
+// universeExceptions are the exception classes bound as builtins. ToolError,
+// what a failed tool call raises, is one of them so that code can catch it
+// by name, as in the Python sandboxes.
 func universeExceptions(u starlark.StringDict) {
 	for _, pc := range exceptionTree {
-		if pc[1] == "ToolError" || pc[1] == "FrozenInstanceError" {
+		if pc[1] == "FrozenInstanceError" {
 			continue
 		}
 		u[pc[1]] = exceptionClasses[pc[1]]

@@ -38,6 +38,8 @@ func TestScripts(t *testing.T) {
 			"waitfile":      waitFile,
 			"openai-server": openaiServer,
 			"http":          httpCmd,
+			// A real MCP server on loopback; sets $MCP_URL.
+			"mcp-http-server": mcptest.ScriptHTTPServer,
 		},
 		Condition: condition,
 	})

@@ -781,7 +781,10 @@ class Runner:
         self.tool_names = {}  # id(stub) -> name
         self.call, call_many = _make_call(send, recv, self.state, _tool_exception, self.tool_names)
         self.static_names = {"final_answer": _make_final_answer(self.final),
-                             "parallel": _make_parallel(call_many, self.tools)}
+                             "parallel": _make_parallel(call_many, self.tools),
+                             # What a failed tool call raises, so that code
+                             # can write `except ToolError`.
+                             "ToolError": ToolError}
 
     def _make_tool(self, spec):
         call = self.call

@@ -58,7 +58,10 @@ func (b *Barrier) Call(ctx context.Context, args map[string]any) (any, error) {
 	case <-b.all:
 		return args["x"], nil
 	case <-time.After(b.Patience):
-		return nil, fmt.Errorf("only %d of %d calls started within %s: the calls did not run concurrently", b.started, b.N, b.Patience)
+		b.mu.Lock()
+		started := b.started
+		b.mu.Unlock()
+		return nil, fmt.Errorf("only %d of %d calls started within %s: the calls did not run concurrently", started, b.N, b.Patience)
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
