@@ -280,7 +280,10 @@
     const items = ids.map((id) => {
       const r = runs.get(id);
       const meta = [fmtAgo(r.created_at)];
-      if (typeof r.steps === 'number') meta.push(r.steps + (r.steps === 1 ? ' step' : ' steps'));
+      // (Not the list's "steps": it counts the task and answer steps too,
+      // where the run view counts action steps as the CLI does.)
+      const u = r.token_usage;
+      if (u && typeof u.input_tokens === 'number') meta.push(fmtInt(u.input_tokens + (u.output_tokens || 0)) + ' tokens');
       if (typeof r.duration === 'number') meta.push(fmtDuration(r.duration));
       const a = el('a', { class: 'run-item' + (current && current.id === id ? ' active' : ''), href: '#/runs/' + encodeURIComponent(id), 'data-id': id },
         el('span', { class: 'run-item-top' },
