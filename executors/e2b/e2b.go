@@ -148,6 +148,10 @@ type Executor struct {
 	logger   *slog.Logger
 
 	killTimeout time.Duration
+	// Copies of maxInput, keepaliveInterval and idleTimeout.
+	maxInput          int
+	keepaliveInterval time.Duration
+	idleTimeout       time.Duration
 
 	// closing ends sandbox starts in flight when Close is called.
 	closing context.Context
@@ -214,7 +218,11 @@ func New(opts Options) (*Executor, error) {
 		envVars:     opts.EnvVars,
 		logger:      logger,
 		killTimeout: 10 * time.Second,
-		live:        map[*sandbox]struct{}{},
+		maxInput:    maxInput,
+
+		keepaliveInterval: keepaliveInterval,
+		idleTimeout:       idleTimeout,
+		live:              map[*sandbox]struct{}{},
 	}
 	e.api = newAPI(apiURL, key, e.controlClient(hc, nil))
 	e.closing, e.closeIt = context.WithCancel(context.Background())
@@ -296,6 +304,7 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 	} else {
 		s.envd = newEnvd("https://"+host, "", info.EnvdAccessToken, e.envdHTTP)
 	}
+	s.envd.keepalive = e.keepaliveInterval
 	e.mu.Lock()
 	e.live[s] = struct{}{}
 	e.last = s

@@ -358,9 +358,8 @@ func TestNoSecretsInSandbox(t *testing.T) {
 
 func TestInputSplitInOrder(t *testing.T) {
 	f := newFake(t)
-	defer func(n int) { maxInput = n }(maxInput)
-	maxInput = 997
 	e := newExec(t, f, options(f))
+	e.maxInput = 997
 	big := strings.Repeat("0123456789abcdef", 8000) // 128000 bytes
 	if err := e.SetVariables(map[string]any{"big": big}); err != nil {
 		t.Fatal(err)
@@ -526,11 +525,10 @@ func TestCloseWhenDeleteFails(t *testing.T) {
 // TestSilentStreamReattaches: a stream on which nothing arrives, not even
 // envd's keepalives, is taken for dead and re-attached.
 func TestSilentStreamReattaches(t *testing.T) {
-	defer func(k, i time.Duration) { keepaliveInterval, idleTimeout = k, i }(keepaliveInterval, idleTimeout)
-	keepaliveInterval, idleTimeout = time.Second, 3*time.Second
 	f := newFake(t)
 	f.Keepalive = 0 // envd's interval, as the client asks for it
 	e := newExec(t, f, options(f))
+	e.keepaliveInterval, e.idleTimeout = time.Second, 3*time.Second
 	var id string
 	stall := sandboxTool("stall", func() {
 		f.Stall(id)

@@ -97,7 +97,8 @@ const maxEvent = 1 << 20
 
 // envd is the process-service client of one sandbox.
 type envd struct {
-	token string
+	token     string
+	keepalive time.Duration // asked of envd on streams
 
 	start      *connect.Client[startRequest, eventResponse]
 	connect    *connect.Client[connectRequest, eventResponse]
@@ -121,6 +122,7 @@ func newEnvd(base, host, token string, hc *http.Client) *envd {
 	u := func(m string) string { return base + "/process.Process/" + m }
 	return &envd{
 		token:      token,
+		keepalive:  keepaliveInterval,
 		start:      connect.NewClient[startRequest, eventResponse](hc, u("Start"), opts...),
 		connect:    connect.NewClient[connectRequest, eventResponse](hc, u("Connect"), opts...),
 		sendInput:  connect.NewClient[sendInputRequest, empty](hc, u("SendInput"), opts...),
@@ -166,7 +168,7 @@ func request[T any](e *envd, msg *T) *connect.Request[T] {
 // on the stream (its default is 90 s).
 func streamRequest[T any](e *envd, msg *T) *connect.Request[T] {
 	r := request(e, msg)
-	r.Header().Set("Keepalive-Ping-Interval", strconv.Itoa(int(keepaliveInterval/time.Second)))
+	r.Header().Set("Keepalive-Ping-Interval", strconv.Itoa(max(1, int(e.keepalive/time.Second))))
 	return r
 }
 

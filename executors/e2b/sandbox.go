@@ -163,7 +163,7 @@ func (s *sandbox) drain(st *stream) error {
 				// runs): that is not the stream going silent.
 				st.idle.Stop()
 				_, err := s.out.Write(ev.Data.Stdout)
-				st.idle.Reset(idleTimeout)
+				st.idle.Reset(st.timeout)
 				if err != nil {
 					return nil // the Session is gone (killed)
 				}
@@ -190,10 +190,10 @@ func (s *sandbox) drain(st *stream) error {
 	return io.ErrUnexpectedEOF // the stream ended without an end event
 }
 
-// idleTimeout is how long a stream may stay silent, with envd sending a
-// keepalive every keepaliveInterval, before it is taken for dropped (a
-// connection that died without a reset).
-var (
+// Streams: envd is asked for a keepalive every keepaliveInterval, and a
+// stream silent for idleTimeout is taken for dropped (a connection that
+// died without a reset). Executors copy these (tests change their copy).
+const (
 	keepaliveInterval = 15 * time.Second
 	idleTimeout       = 3 * keepaliveInterval
 )
@@ -202,9 +202,10 @@ var (
 // idleTimeout, its context is cancelled and Err says so.
 type stream struct {
 	*connect.ServerStreamForClient[eventResponse]
-	cancel context.CancelFunc
-	idle   *time.Timer
-	silent atomic.Bool
+	cancel  context.CancelFunc
+	idle    *time.Timer
+	timeout time.Duration
+	silent  atomic.Bool
 }
 
 func (s *sandbox) open(call func(context.Context) (*connect.ServerStreamForClient[eventResponse], error)) (*stream, error) {
@@ -214,8 +215,8 @@ func (s *sandbox) open(call func(context.Context) (*connect.ServerStreamForClien
 		cancel()
 		return nil, err
 	}
-	st := &stream{ServerStreamForClient: cs, cancel: cancel}
-	st.idle = time.AfterFunc(idleTimeout, func() {
+	st := &stream{ServerStreamForClient: cs, cancel: cancel, timeout: s.e.idleTimeout}
+	st.idle = time.AfterFunc(st.timeout, func() {
 		st.silent.Store(true)
 		cancel()
 	})
@@ -226,14 +227,14 @@ func (st *stream) Receive() bool {
 	if !st.ServerStreamForClient.Receive() {
 		return false
 	}
-	st.idle.Reset(idleTimeout)
+	st.idle.Reset(st.timeout)
 	return true
 }
 
 func (st *stream) Err() error {
 	err := st.ServerStreamForClient.Err()
 	if err != nil && st.silent.Load() {
-		return fmt.Errorf("the stream was silent for %s, keepalives included", idleTimeout)
+		return fmt.Errorf("the stream was silent for %s, keepalives included", st.timeout)
 	}
 	return err
 }
@@ -354,8 +355,8 @@ type stdin struct {
 }
 
 // maxInput bounds the bytes of one SendInput (base64 makes the request a
-// third bigger).
-var maxInput = 256 << 10
+// third bigger); executors copy it.
+const maxInput = 256 << 10
 
 // inputTimeout bounds one SendInput, retries included.
 const inputTimeout = 30 * time.Second
@@ -363,7 +364,7 @@ const inputTimeout = 30 * time.Second
 func (w stdin) Write(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
-		chunk := p[n:min(len(p), n+maxInput)]
+		chunk := p[n:min(len(p), n+w.s.e.maxInput)]
 		ctx, cancel := context.WithTimeout(w.s.ctx, inputTimeout)
 		err := w.s.envd.input(ctx, w.s.pid, chunk)
 		cancel()
