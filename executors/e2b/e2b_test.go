@@ -612,3 +612,24 @@ func TestInputRefusedOrLost(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateWithoutPython: a start that fails says why and what the
+// template needs, and the sandbox created for it is deleted.
+func TestTemplateWithoutPython(t *testing.T) {
+	f := newFake(t)
+	f.PATH = t.TempDir()
+	e := newExec(t, f, options(f))
+	_, err := e.Execute(context.Background(), "1")
+	if err == nil || !strings.Contains(err.Error(), "the template must have python3 on its PATH") || !strings.Contains(err.Error(), "executable file not found") {
+		t.Fatalf("got %v", err)
+	}
+	for range 100 {
+		if len(f.Live()) == 0 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if live := f.Live(); len(live) != 0 || len(f.Deleted()) != 1 {
+		t.Errorf("live %v, deleted %v", live, f.Deleted())
+	}
+}

@@ -33,6 +33,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -62,6 +63,9 @@ type Server struct {
 	// else it is the request's Keepalive-Ping-Interval (seconds) or 90 s,
 	// as in envd.
 	Keepalive time.Duration
+	// PATH is the sandbox's PATH, where commands are looked up; "" means
+	// the test's own. Set it before use.
+	PATH string
 	// CreateDelay holds every creation this long before it is answered
 	// (a slow or stuck service); set it before use.
 	CreateDelay time.Duration
@@ -906,14 +910,24 @@ func (p *process) finish() {
 }
 
 func (s *Server) startProcess(sb *Sandbox, cmdName string, args []string, envs map[string]string, stdin bool) (*process, error) {
-	path, err := exec.LookPath(cmdName)
-	if err != nil {
-		return nil, err
+	pathEnv := s.PATH
+	if pathEnv == "" {
+		pathEnv = os.Getenv("PATH")
+	}
+	path := ""
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if st, err := os.Stat(filepath.Join(dir, cmdName)); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
+			path = filepath.Join(dir, cmdName)
+			break
+		}
+	}
+	if path == "" {
+		return nil, fmt.Errorf("exec: %q: executable file not found in $PATH", cmdName)
 	}
 	cmd := exec.Command(path, args...)
 	// The sandbox's own environment, not the test's: only PATH and what
 	// was asked for.
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir()}
+	cmd.Env = []string{"PATH=" + pathEnv, "HOME=" + os.TempDir()}
 	for k, v := range sb.EnvVars {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -923,6 +937,7 @@ func (s *Server) startProcess(sb *Sandbox, cmdName string, args []string, envs m
 	cmd.Dir = os.TempDir()
 	p := &process{cmd: cmd, subs: map[*subscriber]struct{}{}}
 	if stdin {
+		var err error
 		if p.stdin, err = cmd.StdinPipe(); err != nil {
 			return nil, err
 		}
