@@ -95,6 +95,13 @@ type Options struct {
 	// NoStreamUsage omits stream_options.include_usage when streaming, for
 	// servers that reject it; streamed calls then report no usage.
 	NoStreamUsage bool
+	// ReasoningEffort is the default reasoning_effort ("low", "medium",
+	// "high"...); GenerateOptions.ReasoningEffort overrides it.
+	ReasoningEffort string
+	// ExtraBody is merged into every request body (top-level fields, for
+	// a server's own parameters, e.g. vLLM's top_k);
+	// GenerateOptions.ExtraBody adds to it and wins on the same name.
+	ExtraBody map[string]any
 }
 
 // Model is a providers.StreamingModel backed by a Chat Completions server.
@@ -102,6 +109,7 @@ type Options struct {
 type Model struct {
 	opts   Options
 	client *goopenai.Client
+	quirks quirks
 }
 
 var _ providers.StreamingModel = (*Model)(nil)
@@ -148,6 +156,7 @@ func New(opts Options) (*Model, error) {
 	if len(opts.Headers) > 0 {
 		base = &headerTransport{base: base, headers: opts.Headers}
 	}
+	base = &extraBodyTransport{base: base}
 	cfg.HTTPClient = retry.Client(opts.HTTPClient, &retry.Transport{
 		Base:    base,
 		Policy:  policy,
@@ -159,17 +168,32 @@ func New(opts Options) (*Model, error) {
 // ModelID implements providers.Model.
 func (m *Model) ModelID() string { return m.opts.Model }
 
-// request builds the Chat Completions request for a call.
+// request builds the Chat Completions request for a call, leaving out
+// what the model does not accept (see reasoningFamilies and quirks).
 func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions) goopenai.ChatCompletionRequest {
+	q := m.quirks.get()
+	reasoning := isReasoningModel(m.opts.Model)
 	req := goopenai.ChatCompletionRequest{
 		Model:    m.opts.Model,
-		Messages: make([]goopenai.ChatCompletionMessage, len(msgs)),
-		Stop:     opts.StopSequences,
+		Messages: messages(msgs),
 	}
-	for i, msg := range msgs {
-		req.Messages[i] = goopenai.ChatCompletionMessage{Role: string(msg.Role), Content: msg.Content}
+	if !reasoning && !q.noStop {
+		req.Stop = opts.StopSequences
 	}
-	if t := cmp.Or(opts.Temperature, m.opts.Temperature); t != nil {
+	if len(opts.Tools) > 0 {
+		req.Tools = tools(opts.Tools)
+		req.ToolChoice = toolChoice(opts.ToolChoice)
+	}
+	if rs := opts.ResponseSchema; rs != nil && !q.noResponseFormat {
+		schema, _ := json.Marshal(rs.Schema)
+		req.ResponseFormat = &goopenai.ChatCompletionResponseFormat{
+			Type: goopenai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &goopenai.ChatCompletionResponseFormatJSONSchema{
+				Name: cmp.Or(rs.Name, "response"), Schema: json.RawMessage(schema), Strict: true,
+			},
+		}
+	}
+	if t := cmp.Or(opts.Temperature, m.opts.Temperature); t != nil && !reasoning && !q.noTemperature {
 		// go-openai omits a zero temperature; the smallest float32 is
 		// its documented way to ask for greedy sampling.
 		req.Temperature = float32(*t)
@@ -178,54 +202,107 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 		}
 	}
 	if n := cmp.Or(opts.MaxTokens, m.opts.MaxTokens); n > 0 {
-		if m.opts.UseMaxCompletionTokens {
+		if m.opts.UseMaxCompletionTokens || reasoning || q.maxCompletion || m.isOpenAI() {
 			req.MaxCompletionTokens = n
 		} else {
 			req.MaxTokens = n
 		}
 	}
+	if e := cmp.Or(opts.ReasoningEffort, m.opts.ReasoningEffort); e != "" && !q.noReasoningEffort {
+		req.ReasoningEffort = e
+	}
 	return req
 }
+
+// isOpenAI reports whether the server is OpenAI's own (or Azure's), which
+// takes max_completion_tokens for every model; other servers are sent
+// max_tokens, which they all understand, until one rejects it.
+func (m *Model) isOpenAI() bool {
+	return m.opts.AzureAPIVersion != "" || strings.TrimRight(m.opts.BaseURL, "/") == DefaultBaseURL
+}
+
+// extraBody is the options' extra body over the Model's.
+func (m *Model) extraBody(opts providers.GenerateOptions) map[string]any {
+	if len(opts.ExtraBody) == 0 {
+		return m.opts.ExtraBody
+	}
+	if len(m.opts.ExtraBody) == 0 {
+		return opts.ExtraBody
+	}
+	out := make(map[string]any, len(m.opts.ExtraBody)+len(opts.ExtraBody))
+	for k, v := range m.opts.ExtraBody {
+		out[k] = v
+	}
+	for k, v := range opts.ExtraBody {
+		out[k] = v
+	}
+	return out
+}
+
+// maxAdjustments bounds how often one call is sent again without a
+// parameter the server rejected: once per kind of parameter at most.
+const maxAdjustments = 5
 
 // Generate implements providers.Model.
 func (m *Model) Generate(ctx context.Context, msgs []providers.Message, opts providers.GenerateOptions) (*providers.Message, error) {
 	const op = "chat completion"
-	ctx, rep := retry.WithReport(ctx)
-	resp, err := m.client.CreateChatCompletion(ctx, m.request(msgs, opts))
-	if err != nil {
+	ctx, rep := retry.WithReport(withExtraBody(ctx, m.extraBody(opts)))
+	var resp goopenai.ChatCompletionResponse
+	for n := 0; ; n++ {
+		req := m.request(msgs, opts)
+		var err error
+		resp, err = m.client.CreateChatCompletion(ctx, req)
+		if err == nil {
+			break
+		}
+		if n < maxAdjustments && ctx.Err() == nil && m.quirks.learn(err, &req) {
+			continue
+		}
 		return nil, m.wrap(ctx, op, rep, err)
 	}
 	if len(resp.Choices) == 0 {
 		return nil, m.malformed(op, rep, "response has no choices")
 	}
+	msg := resp.Choices[0].Message
 	return &providers.Message{
-		Role:    providers.RoleAssistant,
-		Content: resp.Choices[0].Message.Content,
-		Usage:   &providers.Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens},
+		Role:      providers.RoleAssistant,
+		Content:   msg.Content,
+		ToolCalls: toolCalls(msg.ToolCalls),
+		Usage:     &providers.Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens},
 	}, nil
 }
 
 // GenerateStream implements providers.StreamingModel. Unless
 // Options.NoStreamUsage is set it asks for stream_options.include_usage,
-// and the last delta carries the usage the server reports. A failure
-// after some deltas were yielded is yielded as an error; it is not
-// retried, since the caller has already seen part of the answer.
+// and the last delta carries the usage the server reports, and the tool
+// calls, assembled from their pieces. A failure after some deltas were
+// yielded is yielded as an error; it is not retried, since the caller has
+// already seen part of the answer.
 func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, opts providers.GenerateOptions) iter.Seq2[providers.Delta, error] {
 	return func(yield func(providers.Delta, error) bool) {
 		const op = "stream chat completion"
-		ctx, rep := retry.WithReport(ctx)
-		req := m.request(msgs, opts)
-		req.Stream = true
-		if !m.opts.NoStreamUsage {
-			req.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
-		}
-		stream, err := m.client.CreateChatCompletionStream(ctx, req)
-		if err != nil {
+		ctx, rep := retry.WithReport(withExtraBody(ctx, m.extraBody(opts)))
+		var stream *goopenai.ChatCompletionStream
+		for n := 0; ; n++ {
+			req := m.request(msgs, opts)
+			req.Stream = true
+			if !m.opts.NoStreamUsage {
+				req.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
+			}
+			var err error
+			stream, err = m.client.CreateChatCompletionStream(ctx, req)
+			if err == nil {
+				break
+			}
+			if n < maxAdjustments && ctx.Err() == nil && m.quirks.learn(err, &req) {
+				continue
+			}
 			yield(providers.Delta{}, m.wrap(ctx, op, rep, err))
 			return
 		}
 		defer stream.Close()
 		usage := providers.Usage{}
+		var calls toolCallAccumulator
 		finished := false
 		for {
 			if ctx.Err() != nil {
@@ -248,7 +325,11 @@ func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, op
 				if c.FinishReason != "" {
 					finished = true
 				}
-				if c.Index != 0 || c.Delta.Content == "" {
+				if c.Index != 0 {
+					continue
+				}
+				calls.add(c.Delta.ToolCalls)
+				if c.Delta.Content == "" {
 					continue
 				}
 				if !yield(providers.Delta{Content: c.Delta.Content}, nil) {
@@ -263,7 +344,7 @@ func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, op
 			yield(providers.Delta{}, m.malformed(op, rep, "stream ended before a finish reason"))
 			return
 		}
-		yield(providers.Delta{Usage: &usage}, nil)
+		yield(providers.Delta{ToolCalls: toolCalls(calls.calls), Usage: &usage}, nil)
 	}
 }
 
