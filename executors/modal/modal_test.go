@@ -445,3 +445,15 @@ func TestEnvVarsOnlyWhenAsked(t *testing.T) {
 		t.Errorf("asked-for variables: %s", res.Repr)
 	}
 }
+
+func TestImageWithoutPython(t *testing.T) {
+	f := newFake(t)
+	f.ImagePath["alpine:3.20"] = t.TempDir()
+	opts := options(f)
+	opts.Image = "alpine:3.20"
+	e := newExec(t, opts)
+	_, err := e.Execute(context.Background(), "1")
+	if err == nil || !strings.Contains(err.Error(), "the image alpine:3.20 must have python3 on its PATH") {
+		t.Fatalf("err %v", err)
+	}
+}

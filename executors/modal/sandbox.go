@@ -117,6 +117,8 @@ func (s *sandbox) exitReason() string {
 		return fmt.Sprintf("the Modal sandbox %s reached the end of its lifetime (%s, which Modal cannot extend; --sandbox-timeout sets it) or its idle timeout, and Modal stopped it", s.id, s.e.params.Timeout)
 	case *code == 137:
 		return fmt.Sprintf("the Modal sandbox %s was terminated", s.id)
+	case *code == 127:
+		return fmt.Sprintf("the runner could not start (exit code 127): the image %s must have python3 on its PATH (--modal-image)", s.e.image)
 	}
 	return fmt.Sprintf("the runner exited with code %d", *code)
 }

@@ -27,6 +27,7 @@ func TestV2(t *testing.T) {
 		{"RunnerKilledInSandbox", TestRunnerKilledInSandbox},
 		{"ForgedProtocolFromSandbox", TestForgedProtocolFromSandbox},
 		{"EnvVarsOnlyWhenAsked", TestEnvVarsOnlyWhenAsked},
+		{"ImageWithoutPython", TestImageWithoutPython},
 	} {
 		t.Run(c.name, c.f)
 	}

@@ -43,6 +43,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,6 +78,10 @@ type Server struct {
 	// this long, as Modal ends them after the request's timeout (55 s);
 	// 0 means the request's timeout.
 	LogStreamTimeout time.Duration
+	// ImagePath, by registry reference, is the PATH of an image's
+	// processes (the fake's images are the host); an image not in it has
+	// this process's PATH. Set it before creating sandboxes.
+	ImagePath map[string]string
 
 	srv       *grpc.Server
 	routerSrv *grpc.Server
@@ -146,6 +151,7 @@ func New() *Server {
 		TokenID:     "ak-fake" + randomID(12),
 		TokenSecret: "as-fake" + randomID(24),
 		MaxChunk:    64,
+		ImagePath:   map[string]string{},
 		key:         []byte(randomID(32)),
 		closed:      make(chan struct{}),
 		apps:        map[string]string{},
@@ -583,6 +589,20 @@ func (s *Server) create(appID string, def *pb.Sandbox, sources []*pb.SecretSourc
 		sb.ID = "sb2-" + randomID(26)
 	}
 	cmd := exec.Command(args[0], args[1:]...)
+	if path, ok := s.ImagePath[sb.Image]; ok {
+		// The image's own PATH: look the command up there, not in ours.
+		cmd.Path, cmd.Err = "", nil
+		for _, dir := range filepath.SplitList(path) {
+			if p := filepath.Join(dir, args[0]); isExecutable(p) {
+				cmd.Path = p
+				break
+			}
+		}
+		if cmd.Path == "" {
+			cmd.Err = fmt.Errorf("exec: %q: executable file not found in $PATH", args[0])
+		}
+		env[0] = "PATH=" + path
+	}
 	cmd.Env = env
 	cmd.Dir = os.TempDir()
 	stdin, _ := cmd.StdinPipe()
@@ -623,6 +643,11 @@ func (s *Server) create(appID string, def *pb.Sandbox, sources []*pb.SecretSourc
 		close(sb.done)
 	}()
 	return sb, nil
+}
+
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
 }
 
 // finish kills the sandbox's process with a result of status st.
