@@ -403,7 +403,32 @@ func (e *Executor) Close() error {
 	for _, s := range live {
 		s.Kill()
 	}
-	return e.Host.Close()
+	err := e.Host.Close()
+	// The Host waited for its sandboxes; a sandbox whose start failed was
+	// never the Host's, so wait for the ones still being deleted here.
+	e.mu.Lock()
+	live = live[:0]
+	for s := range e.live {
+		live = append(live, s)
+	}
+	e.mu.Unlock()
+	deadline := time.NewTimer(e.killTimeout + 2*time.Second)
+	defer deadline.Stop()
+	var stuck []string
+	for _, s := range live {
+		s.Kill()
+		select {
+		case <-s.deleteDone:
+		case <-deadline.C:
+		}
+		if !s.Ended() {
+			stuck = append(stuck, s.id)
+		}
+	}
+	if err == nil && len(stuck) > 0 {
+		err = fmt.Errorf("e2b: E2B did not confirm the deletion of %s; they end at their timeout", strings.Join(stuck, ", "))
+	}
+	return err
 }
 
 // String describes the executor for logs.

@@ -618,16 +618,15 @@ func TestInputRefusedOrLost(t *testing.T) {
 func TestTemplateWithoutPython(t *testing.T) {
 	f := newFake(t)
 	f.PATH = t.TempDir()
+	f.DeleteDelay = 500 * time.Millisecond
 	e := newExec(t, f, options(f))
 	_, err := e.Execute(context.Background(), "1")
 	if err == nil || !strings.Contains(err.Error(), "the template must have python3 on its PATH") || !strings.Contains(err.Error(), "executable file not found") {
 		t.Fatalf("got %v", err)
 	}
-	for range 100 {
-		if len(f.Live()) == 0 {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
+	// Close waits for the deletion of a sandbox whose start failed.
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
 	}
 	if live := f.Live(); len(live) != 0 || len(f.Deleted()) != 1 {
 		t.Errorf("live %v, deleted %v", live, f.Deleted())

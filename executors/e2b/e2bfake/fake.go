@@ -66,9 +66,10 @@ type Server struct {
 	// PATH is the sandbox's PATH, where commands are looked up; "" means
 	// the test's own. Set it before use.
 	PATH string
-	// CreateDelay holds every creation this long before it is answered
-	// (a slow or stuck service); set it before use.
-	CreateDelay time.Duration
+	// CreateDelay and DeleteDelay hold every creation or deletion this
+	// long before it is carried out (a slow or stuck service); set them
+	// before use.
+	CreateDelay, DeleteDelay time.Duration
 	// MaxChunk bounds the size of one data event (envd reads 32 KiB at
 	// a time); set it before starting processes.
 	MaxChunk int
@@ -359,6 +360,13 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		select {
 		case <-time.After(s.CreateDelay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if r.Method == http.MethodDelete && s.DeleteDelay > 0 {
+		select {
+		case <-time.After(s.DeleteDelay):
 		case <-r.Context().Done():
 			return
 		}
