@@ -35,6 +35,18 @@ const (
 	ManagedAgentReply = "managed_agent_report.tmpl"
 	FinalAnswerPre    = "final_answer_pre.tmpl"
 	FinalAnswerPost   = "final_answer_post.tmpl"
+	// ToolCallingSystemPrompt is the system prompt of a tool-calling
+	// agent; the file also defines ToolError and NoToolCall.
+	ToolCallingSystemPrompt = "tool_calling.tmpl"
+)
+
+// Names of the texts a tool-calling agent's model reads, defined in
+// tool_calling.tmpl. Render them with RenderExact.
+const (
+	// ToolError is the answer of a tool call that failed: Error.
+	ToolError = "tool_error"
+	// NoToolCall tells the model its answer called no tool.
+	NoToolCall = "no_tool_call"
 )
 
 // Names of the texts defined in messages.tmpl, which frame the agent's
@@ -79,7 +91,8 @@ const (
 var names = []string{SystemPrompt, InitialPlan, UpdatePlanPre, UpdatePlanPost,
 	ManagedAgentTask, ManagedAgentReply, FinalAnswerPre, FinalAnswerPost,
 	Task, StepFeedback, Execution, FailedExecution, OutputTruncated, ValueTruncated,
-	ParseError, FinalAnswerRejected, Plan, UpdatedPlan, AfterPlan, RunSummary, ManagedAgentFailed}
+	ParseError, FinalAnswerRejected, Plan, UpdatedPlan, AfterPlan, RunSummary, ManagedAgentFailed,
+	ToolCallingSystemPrompt, ToolError, NoToolCall}
 
 // Set is a parsed set of prompt templates. It is safe for concurrent use.
 type Set struct {

@@ -28,10 +28,28 @@ const DefaultMaxSteps = 20
 // Options.ToolDiscoveryThreshold is 0.
 const DefaultToolDiscoveryThreshold = 30
 
+// The action types of Options.ActionType.
+const (
+	// ActionCode: the model writes its actions as Python code, which the
+	// executor runs; tools are functions the code calls.
+	ActionCode = "code"
+	// ActionToolCalling: the model calls the tools with its native tool
+	// calls (providers.GenerateOptions.Tools); no code runs.
+	ActionToolCalling = "tool_calling"
+)
+
 // Options configure an Agent. Only Model is required.
 type Options struct {
 	// Model writes the agent's actions.
 	Model providers.Model
+	// ActionType is how the model acts: ActionCode (the default, "") or
+	// ActionToolCalling. A tool-calling agent offers its tools, its
+	// managed agents and final_answer(answer) as native tools; the calls
+	// of one answer run concurrently and each result goes back to the
+	// model as a tool message. It has no executor: Executor,
+	// AuthorizedImports, Limits, MaxPrintOutput and CodeBlockTags are
+	// ignored, and AdditionalArgs are only shown in the task.
+	ActionType string
 	// Tools are callable from the code, positionally, by keyword or with
 	// one dict of arguments (see tool.Bind). final_answer is always
 	// provided. Several calls can run at once with parallel().
@@ -119,6 +137,12 @@ type Agent struct {
 	tracer   trace.Tracer
 	name     string
 
+	// For ActionToolCalling: the tools by name (instrumented) and their
+	// definitions for the model, final_answer last.
+	toolCalling bool
+	callable    map[string]tool.Tool
+	toolDefs    []providers.ToolDefinition
+
 	mu     sync.Mutex // held during a run
 	memMu  sync.Mutex // guards memory writes, and reads by other goroutines
 	memory Memory
@@ -135,6 +159,13 @@ func New(opts Options) (*Agent, error) {
 		return nil, errors.New("starlarkagent: Options.Model is required")
 	}
 	a := &Agent{model: opts.Model, opts: opts, managed: opts.ManagedAgents}
+	switch opts.ActionType {
+	case "", ActionCode:
+	case ActionToolCalling:
+		a.toolCalling = true
+	default:
+		return nil, fmt.Errorf("starlarkagent: action type %q is neither %q nor %q", opts.ActionType, ActionCode, ActionToolCalling)
+	}
 	a.name = opts.Name
 	if a.name == "" {
 		a.name = "agent"
@@ -169,7 +200,8 @@ func New(opts Options) (*Agent, error) {
 
 	// Tools, managed agents and final_answer share one namespace.
 	seen := map[string]bool{"final_answer": true}
-	discovery := len(opts.Tools) > discoveryThreshold(opts.ToolDiscoveryThreshold)
+	// A tool-calling model gets every tool's definition natively.
+	discovery := !a.toolCalling && len(opts.Tools) > discoveryThreshold(opts.ToolDiscoveryThreshold)
 	if discovery {
 		seen[searchToolsName], seen[helpName] = true, true
 	}
@@ -200,7 +232,7 @@ func New(opts Options) (*Agent, error) {
 		if seen[m.name] {
 			return nil, fmt.Errorf("starlarkagent: managed agent name %q is already used", m.name)
 		}
-		if sameExecutor(opts.Executor, m.exec) {
+		if !a.toolCalling && sameExecutor(opts.Executor, m.exec) {
 			// The member's code would run inside the manager's execution,
 			// which waits for the member: a deadlock until the timeout.
 			return nil, fmt.Errorf("starlarkagent: managed agent %q uses the manager's Executor: give each agent an executor of its own", m.name)
@@ -224,6 +256,13 @@ func New(opts Options) (*Agent, error) {
 	a.listing.shown = shown
 	a.listing.parallel = len(tools) > 0
 	a.toolSpec = append(a.toolSpec, finalAnswerSpec)
+
+	if a.toolCalling {
+		if err := a.setupToolCalling(tools, team); err != nil {
+			return nil, err
+		}
+		return a, nil
+	}
 
 	imports := executors.NewImportPolicy(opts.AuthorizedImports, nil).Authorized
 	system, err := a.prompts.Render(prompts.SystemPrompt, a.withTools(prompts.Data{
@@ -346,7 +385,10 @@ func (a *Agent) Close() error {
 	a.closeOnce.Do(func() {
 		a.mu.Lock()
 		defer a.mu.Unlock()
-		errs := []error{a.exec.Close()}
+		var errs []error
+		if a.exec != nil {
+			errs = append(errs, a.exec.Close())
+		}
 		for _, m := range a.managed {
 			errs = append(errs, m.Close())
 		}

@@ -106,7 +106,12 @@ type ActionStep struct {
 	// IsFinal reports that the code called final_answer and the answer
 	// passed the checks.
 	IsFinal bool `json:"is_final_answer,omitempty"`
-	// ToolCalls are the tool (and managed agent) calls the code made.
+	// ModelToolCalls are the native tool calls of a tool-calling model
+	// (Options.ActionType), as it wrote them (IDs made unique).
+	ModelToolCalls []providers.ToolCall `json:"model_tool_calls,omitempty"`
+	// ToolCalls are the tool (and managed agent) calls the code made, or
+	// for a tool-calling agent its calls as they ran, in the order of
+	// ModelToolCalls.
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 	// Error is why the step failed, if it did; the model reads it.
 	Error *StepError `json:"error,omitempty"`
@@ -130,8 +135,11 @@ type FinalAnswerStep struct {
 	Usage      providers.Usage `json:"token_usage,omitzero"`
 }
 
-// ToolCall records one call of a tool by the code.
+// ToolCall records one call of a tool by the code, or by a tool-calling
+// model.
 type ToolCall struct {
+	// ID is the model's ID of a native tool call ("" for a call by code).
+	ID        string         `json:"id,omitempty"`
 	Name      string         `json:"name"`
 	Arguments map[string]any `json:"arguments"`
 	Result    any            `json:"result,omitempty"`

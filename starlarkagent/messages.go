@@ -52,6 +52,9 @@ func (s *PlanningStep) messages(p *prompts.Set) []providers.Message {
 }
 
 func (s *ActionStep) messages(p *prompts.Set) []providers.Message {
+	if len(s.ModelToolCalls) > 0 {
+		return s.toolMessages(p)
+	}
 	var msgs []providers.Message
 	if out := strings.TrimSpace(s.ModelOutput); out != "" {
 		msgs = append(msgs, providers.Message{Role: providers.RoleAssistant, Content: out})
@@ -69,3 +72,22 @@ func (s *ActionStep) messages(p *prompts.Set) []providers.Message {
 }
 
 func (s *FinalAnswerStep) messages(*prompts.Set) []providers.Message { return nil }
+
+// toolMessages renders a tool-calling step: the model's calls, one tool
+// message answering each, and the step's error if any.
+func (s *ActionStep) toolMessages(p *prompts.Set) []providers.Message {
+	msgs := []providers.Message{{Role: providers.RoleAssistant, Content: strings.TrimSpace(s.ModelOutput), ToolCalls: s.ModelToolCalls}}
+	for i, c := range s.ModelToolCalls {
+		var text string
+		if i < len(s.ToolCalls) && s.ToolCalls[i].ID == c.ID {
+			text = toolResultText(p, s.ToolCalls[i])
+		} else {
+			text = promptText(p, prompts.ToolError, prompts.Data{Error: "the call did not run: the run was interrupted"})
+		}
+		msgs = append(msgs, providers.Message{Role: providers.RoleTool, ToolCallID: c.ID, Content: text})
+	}
+	if s.Error != nil && s.Error.Kind != ErrorInterrupted {
+		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: s.Error.Message})
+	}
+	return msgs
+}

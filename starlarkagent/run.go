@@ -89,7 +89,7 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	a.log.Info("run started", "task", clip(task, 200), "max_steps", r.maxSteps, "resume", opts.Resume)
 
 	res := &RunResult{}
-	if len(opts.AdditionalArgs) > 0 {
+	if len(opts.AdditionalArgs) > 0 && !a.toolCalling {
 		if err := a.exec.SetVariables(opts.AdditionalArgs); err != nil {
 			res.State, res.Err = StateError, fmt.Errorf("starlarkagent: additional args: %w", err)
 		}
@@ -158,7 +158,11 @@ func (r *runner) loop(res *RunResult) {
 				return
 			}
 		}
-		st, err := r.action(n)
+		act := r.action
+		if a.toolCalling {
+			act = r.toolAction
+		}
+		st, err := act(n)
 		if err != nil {
 			res.State, res.Err = StateError, err
 			return

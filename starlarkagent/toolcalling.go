@@ -1,0 +1,318 @@
+package starlarkagent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/star-agent/star-agent/prompts"
+	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
+)
+
+// The tool-calling agent (Options.ActionType ActionToolCalling) runs the
+// same loop as the code agent, with one difference in the action step:
+// the model answers with native tool calls instead of a code block. The
+// calls of one answer run concurrently, each with the step's context, and
+// each result goes back to the model as a RoleTool message with the call's
+// ID; a failed call's answer is its error, marked (prompts.ToolError), so
+// the model can correct it. final_answer(answer) is a tool like the others
+// and ends the run when its answer passes the checks.
+
+// toolStops end a tool-calling model's text, as in smolagents.
+var toolStops = []string{"Observation:", "Calling tools:"}
+
+// setupToolCalling finishes New for a tool-calling agent: tools holds the
+// instrumented tools and managed agents, team the managed agents.
+func (a *Agent) setupToolCalling(tools []tool.Tool, team []prompts.Agent) error {
+	a.exec = a.opts.Executor // closed with the agent, never used
+	a.callable = make(map[string]tool.Tool, len(tools))
+	for _, t := range tools {
+		spec := t.Spec()
+		a.callable[spec.Name] = t
+		a.toolDefs = append(a.toolDefs, toolDefinition(spec))
+	}
+	a.toolDefs = append(a.toolDefs, toolDefinition(finalAnswerSpec))
+	system, err := a.prompts.Render(prompts.ToolCallingSystemPrompt, prompts.Data{
+		Tools:         a.toolSpec,
+		ManagedAgents: team,
+		Instructions:  a.opts.Instructions,
+	})
+	if err != nil {
+		return fmt.Errorf("starlarkagent: %w", err)
+	}
+	a.system = system
+	a.memory = Memory{System: SystemPromptStep{SystemPrompt: system}, prompts: a.prompts}
+	return nil
+}
+
+// ToolDefinition returns the definition a model gets of a tool for native
+// tool calls: its name, description, and a JSON object schema of its
+// inputs (required unless Nullable; Input.Schema refines each).
+func ToolDefinition(spec tool.Spec) providers.ToolDefinition { return toolDefinition(spec) }
+
+func toolDefinition(spec tool.Spec) providers.ToolDefinition {
+	props := make(map[string]any, len(spec.Inputs))
+	required := []string{}
+	for _, in := range spec.Inputs {
+		p := make(map[string]any, len(in.Schema)+2)
+		for k, v := range in.Schema {
+			p[k] = v
+		}
+		if _, ok := p["type"]; !ok {
+			switch in.Type {
+			case tool.Any, "":
+			case tool.Image, tool.Audio:
+				p["type"] = "string"
+			default:
+				p["type"] = string(in.Type)
+			}
+		}
+		if in.Description != "" {
+			p["description"] = in.Description
+		}
+		props[in.Name] = p
+		if !in.Nullable {
+			required = append(required, in.Name)
+		}
+	}
+	return providers.ToolDefinition{
+		Name:        spec.Name,
+		Description: spec.Description,
+		Parameters:  map[string]any{"type": "object", "properties": props, "required": required},
+	}
+}
+
+// toolAction runs one action step of a tool-calling agent.
+func (r *runner) toolAction(n int) (st *ActionStep, err error) {
+	a := r.a
+	st = &ActionStep{Number: n, Timing: Timing{Start: time.Now()}}
+	st.ModelInput = a.memory.Messages()
+	defer func() {
+		st.Timing.End = time.Now()
+		a.appendStep(st)
+		r.logStep(st)
+		r.endStep(st)
+	}()
+
+	msg, err := r.generateMessage(st.ModelInput, providers.GenerateOptions{
+		StopSequences: toolStops, Tools: a.toolDefs, ToolChoice: "required",
+	}, n)
+	st.Usage = *msg.Usage
+	if err != nil {
+		if r.ctx.Err() != nil {
+			st.Error = &StepError{Kind: ErrorInterrupted, Message: "the run was interrupted during the model call"}
+			return st, r.interrupted()
+		}
+		st.Error = &StepError{Kind: ErrorModel, Message: err.Error()}
+		return st, fmt.Errorf("starlarkagent: step %d: model: %w", n, err)
+	}
+	st.ModelOutput = msg.Content
+	if len(msg.ToolCalls) == 0 {
+		st.Error = &StepError{Kind: ErrorParse, Message: promptText(a.prompts, prompts.NoToolCall, prompts.Data{})}
+		r.emit(&Observation{Step: n, Err: st.Error})
+		return st, nil
+	}
+	calls := uniqueIDs(n, msg.ToolCalls)
+	st.ModelToolCalls = objectArguments(calls)
+	st.ToolCalls, st.ManagedUsage = r.callTools(n, calls)
+	r.usage = r.usage.Add(st.ManagedUsage)
+	st.Observation = callsObservation(a.prompts, st.ToolCalls)
+	if r.ctx.Err() != nil {
+		st.Error = &StepError{Kind: ErrorInterrupted, Message: "the run was interrupted during the tool calls"}
+		return st, r.interrupted()
+	}
+	for _, c := range st.ToolCalls {
+		if c.Name != finalAnswerSpec.Name || c.Error != "" {
+			continue
+		}
+		st.Output = c.Result
+		if msg := r.check(c.Result); msg != "" {
+			st.Error = &StepError{Kind: ErrorFinalAnswerCheck, Message: msg}
+		} else {
+			st.IsFinal = true
+		}
+		break
+	}
+	r.emit(&Observation{Step: n, Text: st.Observation, Err: st.Error})
+	return st, nil
+}
+
+// objectArguments returns calls with arguments that are not a JSON
+// object replaced by {}: providers must send an object back, and the
+// call's error quotes the text the model wrote.
+func objectArguments(calls []providers.ToolCall) []providers.ToolCall {
+	calls = slices.Clone(calls)
+	for i := range calls {
+		if _, err := decodeArguments(calls[i].Arguments); err != nil {
+			calls[i].Arguments = json.RawMessage("{}")
+		}
+	}
+	return calls
+}
+
+// uniqueIDs gives every call an ID of its own: servers and recordings may
+// leave them empty or repeat them, and the answers are paired by ID.
+func uniqueIDs(n int, calls []providers.ToolCall) []providers.ToolCall {
+	calls = slices.Clone(calls)
+	seen := map[string]bool{}
+	for i := range calls {
+		if calls[i].ID == "" || seen[calls[i].ID] {
+			calls[i].ID = fmt.Sprintf("call_%d_%d", n, i)
+		}
+		seen[calls[i].ID] = true
+	}
+	return calls
+}
+
+// callTools runs the calls concurrently and returns their records, in the
+// order of the calls, and the token usage of the managed agents called.
+func (r *runner) callTools(n int, calls []providers.ToolCall) ([]ToolCall, providers.Usage) {
+	out := make([]ToolCall, len(calls))
+	var (
+		mu      sync.Mutex
+		managed providers.Usage
+		wg      sync.WaitGroup
+	)
+	for i, c := range calls {
+		wg.Go(func() {
+			rec, u := r.callTool(c)
+			out[i] = rec
+			mu.Lock()
+			defer mu.Unlock()
+			managed = managed.Add(u)
+			r.emit(&ToolCallEvent{Step: n, Call: rec})
+		})
+	}
+	wg.Wait()
+	return out, managed
+}
+
+// callTool runs one call. Every failure, from arguments that are not JSON
+// to the tool's own error, is in the record for the model to read.
+func (r *runner) callTool(c providers.ToolCall) (ToolCall, providers.Usage) {
+	rec := ToolCall{ID: c.ID, Name: c.Name}
+	args, err := decodeArguments(c.Arguments)
+	if err != nil {
+		rec.Error = fmt.Sprintf("the arguments of %s are not a JSON object (%s): %v", c.Name, clip(string(c.Arguments), 200), err)
+		return rec, providers.Usage{}
+	}
+	rec.Arguments = args
+	return r.callBound(rec)
+}
+
+// callBound runs a call whose arguments have been decoded.
+func (r *runner) callBound(rec ToolCall) (ToolCall, providers.Usage) {
+	a := r.a
+	spec := finalAnswerSpec
+	t, ok := a.callable[rec.Name]
+	switch {
+	case ok:
+		spec = t.Spec()
+	case rec.Name != finalAnswerSpec.Name:
+		rec.Error = fmt.Sprintf("there is no tool named %q; the tools are: %s", rec.Name, strings.Join(a.toolNames(), ", "))
+		return rec, providers.Usage{}
+	}
+	bound, err := tool.Bind(spec, nil, rec.Arguments)
+	if err != nil {
+		rec.Error = err.Error()
+		return rec, providers.Usage{}
+	}
+	if !ok { // final_answer
+		rec.Result = bound["answer"]
+		return rec, providers.Usage{}
+	}
+	scope := &execScope{}
+	start := time.Now()
+	out, err := t.Call(context.WithValue(r.ctx, scopeKey{}, scope), bound)
+	rec.Duration = time.Since(start)
+	rec.Result = out
+	if err != nil {
+		rec.Error = err.Error()
+	}
+	return rec, scope.managed
+}
+
+// toolNames lists the names a tool-calling model may call.
+func (a *Agent) toolNames() []string {
+	names := make([]string, 0, len(a.toolDefs))
+	for _, d := range a.toolDefs {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
+// decodeArguments reads a call's JSON arguments into JSON-shaped Go values
+// (int64 for integers); empty arguments are no arguments.
+func decodeArguments(raw json.RawMessage) (map[string]any, error) {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var args map[string]any
+	if err := dec.Decode(&args); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("text after the JSON object")
+	}
+	if args == nil {
+		return map[string]any{}, nil
+	}
+	return fixNumbers(args).(map[string]any), nil
+}
+
+// toolResultText is the answer the model reads for a call.
+func toolResultText(p *prompts.Set, c ToolCall) string {
+	if c.Error != "" {
+		return promptText(p, prompts.ToolError, prompts.Data{Error: c.Error})
+	}
+	s, ok := c.Result.(string)
+	if !ok {
+		s = pyRepr(c.Result)
+	}
+	return truncate(p, s, MaxOutputLength)
+}
+
+// callsObservation sums up a step's calls for people and for a manager's
+// summary: each call in Python syntax and what it answered.
+func callsObservation(p *prompts.Set, calls []ToolCall) string {
+	var b strings.Builder
+	for i, c := range calls {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s\n%s\n", c.PythonCall(), strings.TrimRight(toolResultText(p, c), "\n"))
+	}
+	return b.String()
+}
+
+// PythonCall shows the call as Python, with keyword arguments in
+// alphabetical order: get_weather(city='Paris').
+func (c ToolCall) PythonCall() string {
+	keys := make([]string, 0, len(c.Arguments))
+	for k := range c.Arguments {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString(c.Name)
+	b.WriteByte('(')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(pyRepr(c.Arguments[k]))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
