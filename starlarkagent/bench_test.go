@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
 // localModel answers with a trivial action in the engine's Python until
@@ -124,4 +125,40 @@ func BenchmarkConcurrentAgentsLocal(b *testing.B) {
 		wg.Wait()
 	}
 	b.ReportMetric(float64(agents*steps*b.N)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// toolModel calls a trivial tool until the last step of its run, then
+// final_answer, with native tool calls.
+func toolModel(steps int) func(context.Context, []providers.Message, providers.GenerateOptions) (*providers.Message, error) {
+	u := &providers.Usage{InputTokens: 10, OutputTokens: 5}
+	act := &providers.Message{Role: providers.RoleAssistant, Content: "Go on.", Usage: u,
+		ToolCalls: []providers.ToolCall{{ID: "a", Name: "echo", Arguments: []byte(`{"city":"Paris"}`)}}}
+	fin := &providers.Message{Role: providers.RoleAssistant, Usage: u,
+		ToolCalls: []providers.ToolCall{{ID: "f", Name: "final_answer", Arguments: []byte(`{"answer":1}`)}}}
+	return func(_ context.Context, msgs []providers.Message, _ providers.GenerateOptions) (*providers.Message, error) {
+		if (len(msgs)-2)/2 >= steps-1 {
+			return fin, nil
+		}
+		return act, nil
+	}
+}
+
+// BenchmarkToolCallingStep is the cost per step of the tool-calling loop
+// with an instant model and a trivial Go tool (compare BenchmarkStepLocal).
+func BenchmarkToolCallingStep(b *testing.B) {
+	const steps = 10
+	echo := tool.MustNew("echo", "Echoes the city.", func(_ context.Context, in cityArgs) (string, error) { return in.City, nil })
+	a, err := New(Options{Model: funcModel(toolModel(steps)), MaxSteps: steps, ActionType: ActionToolCalling, Tools: []tool.Tool{echo}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := a.Run(context.Background(), "task", RunOptions{})
+		if err != nil || res.Output != int64(1) || len(res.Steps) != steps+2 {
+			b.Fatalf("%v %v %d steps", res.Output, err, len(res.Steps))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
 }
