@@ -247,7 +247,16 @@ func startServer(t *testing.T, llm *chatServer) string {
 		NewAgent: func(ctx context.Context, req serve.AgentRequest) (*starlarkagent.Agent, error) {
 			var model providers.Model
 			if req.Task == demoTask {
-				model, err = replay.Open(session)
+				var m *replay.Model
+				m, err = replay.Open(session)
+				if err == nil {
+					// The page is under test, not the recording: play it in
+					// order, so that a reworded prompt or error message
+					// elsewhere does not stop the run (the code still runs
+					// for real, and fails and succeeds as recorded).
+					m.Match = replay.MatchOrder
+					model = m
+				}
 			} else {
 				model, err = openai.New(openai.Options{Model: "gpt-4o-mini", BaseURL: llm.URL + "/v1", APIKey: "sk-browser-test", MaxRetries: -1})
 			}
