@@ -175,3 +175,55 @@ func TestFakeEndedProcess(t *testing.T) {
 	st.Close()
 	waitNoProcesses(t, f)
 }
+
+// TestEnvdInputAndSignals drives the client's CloseStdin and SendSignal
+// against the fake: stdin's end reaches the process, SIGKILL ends it.
+func TestEnvdInputAndSignals(t *testing.T) {
+	f := newFake(t)
+	a := newAPI(f.URL, f.APIKey, http.DefaultClient)
+	ctx := context.Background()
+	info, err := a.create(ctx, createRequest{TemplateID: "base", Timeout: 30, Secure: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.kill(ctx, info.SandboxID)
+	ev := newEnvd(f.URL, "49983-"+info.SandboxID+"."+f.Domain, info.EnvdAccessToken, http.DefaultClient)
+	events := func(code string, act func(pid uint32)) (out string, status string) {
+		st, err := ev.startProcess(ctx, processConfig{Cmd: "python3", Args: []string{"-c", code}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		for st.Receive() {
+			e := st.Msg().Event
+			switch {
+			case e.Start != nil:
+				act(e.Start.Pid)
+			case e.Data != nil:
+				out += string(e.Data.Stdout)
+			case e.End != nil:
+				status = e.End.Status
+			}
+		}
+		return out, status
+	}
+	out, _ := events("import sys; print(len(sys.stdin.read()))", func(pid uint32) {
+		if err := ev.input(ctx, pid, []byte("abcd")); err != nil {
+			t.Error(err)
+		}
+		if err := ev.closeInput(ctx, pid); err != nil {
+			t.Error(err)
+		}
+	})
+	if out != "4\n" {
+		t.Errorf("stdin then EOF: printed %q", out)
+	}
+	_, status := events("import time; time.sleep(60)", func(pid uint32) {
+		if err := ev.signal(ctx, pid, "SIGNAL_SIGKILL"); err != nil {
+			t.Error(err)
+		}
+	})
+	if status != "signal: killed" {
+		t.Errorf("after SIGKILL: status %q", status)
+	}
+}
