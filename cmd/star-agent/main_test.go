@@ -17,6 +17,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/star-agent/star-agent/executors/e2b/e2bfake"
 	"github.com/star-agent/star-agent/starlarkagent/tool/mcp/mcptest"
 )
 
@@ -40,9 +41,25 @@ func TestScripts(t *testing.T) {
 			"http":          httpCmd,
 			// A real MCP server on loopback; sets $MCP_URL.
 			"mcp-http-server": mcptest.ScriptHTTPServer,
+			"e2b-fake":        e2bFake,
 		},
 		Condition: condition,
 	})
+}
+
+// e2bFake is the script command "e2b-fake": it starts a local fake of
+// E2B's API and envd (executors/e2b/e2bfake; sandboxes are local python3
+// processes) and points E2B_* at it for the rest of the script.
+func e2bFake(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: e2b-fake")
+	}
+	f := e2bfake.New()
+	ts.Defer(f.Close)
+	ts.Setenv("E2B_API_KEY", f.APIKey)
+	ts.Setenv("E2B_API_URL", f.URL)
+	ts.Setenv("E2B_ENVD_URL", f.URL)
+	ts.Setenv("E2B_DOMAIN", f.Domain)
 }
 
 // condition answers the scripts' conditions about the machine:

@@ -227,7 +227,10 @@ func ToolCalls(t *testing.T, newExec func(t *testing.T) executors.Executor) {
 		defer cancel()
 		start := time.Now()
 		res, err := e.Execute(cctx, "parallel(hang, [1, 2, 3])")
-		if err == nil && res.Err == nil {
+		// The calls end at the deadline with errors in place; whether the
+		// execution's result or its deadline reaches the host first is a
+		// race, and either is right. A list of values is not.
+		if err == nil && res.Err == nil && !strings.Contains(res.Repr, "Error") {
 			t.Fatalf("hung calls returned %+v", res)
 		}
 		if time.Since(start) > 20*time.Second {
