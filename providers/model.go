@@ -53,6 +53,10 @@ type ToolCall struct {
 	Name string `json:"name"`
 	// Arguments is the JSON object of arguments, as the model wrote it.
 	Arguments json.RawMessage `json:"arguments"`
+	// Signature is an opaque token some providers attach to a call and
+	// require back with it in later turns (Gemini's thought signature);
+	// keep it with the call in memory and send it back unchanged.
+	Signature []byte `json:"signature,omitempty"`
 }
 
 // ToolDefinition offers a tool to a model for native tool calls.
@@ -87,8 +91,8 @@ type GenerateOptions struct {
 	MaxTokens     int
 	Temperature   *float64
 	// Tools are offered for native tool calls; the answer may then carry
-	// Message.ToolCalls. ToolChoice is "" (the model decides), "required"
-	// or "none".
+	// Message.ToolCalls. ToolChoice is "" or "auto" (the model decides),
+	// "required", "none", or the name of the one tool to call.
 	Tools      []ToolDefinition
 	ToolChoice string
 	// ResponseSchema asks for structured output; providers that cannot

@@ -4,7 +4,12 @@
 // github.com/google/generative-ai-go, whose support ended on 2025-11-30.
 //
 // System messages become the request's system instruction; user and
-// assistant messages become "user" and "model" turns. Retries are done by
+// assistant messages become "user" and "model" turns, tool results
+// functionResponse parts (see contents), images inlineData parts.
+// GenerateOptions.Tools become function declarations and functionCall
+// parts Message.ToolCalls; ResponseSchema becomes responseJsonSchema with
+// responseMimeType application/json, dropped for good for a model that
+// refuses it; ReasoningEffort becomes a thinking budget or level. Retries are done by
 // providers/retry below genai (whose own retries stay off): 408, 429 and 5xx
 // responses and transport errors are retried with backoff and jitter,
 // honouring a Retry-After header or, as Gemini sends it, the RetryInfo
@@ -22,6 +27,7 @@ import (
 	"iter"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/genai"
@@ -68,6 +74,13 @@ type Options struct {
 	Temperature *float64
 	// MaxTokens is the default output limit; 0 leaves it to the server.
 	MaxTokens int
+	// ReasoningEffort is the default reasoning effort (see
+	// thinkingConfig); GenerateOptions.ReasoningEffort overrides it.
+	ReasoningEffort string
+	// ExtraBody is merged into every request body (genai's
+	// HTTPOptions.ExtraBody); GenerateOptions.ExtraBody adds to it and
+	// wins on the same name.
+	ExtraBody map[string]any
 }
 
 // Model is a providers.StreamingModel backed by the Gemini API. It is safe
@@ -75,6 +88,9 @@ type Options struct {
 type Model struct {
 	opts   Options
 	client *genai.Client
+	// noSchema is set once the server refused a response schema for
+	// this model; later calls go without one.
+	noSchema atomic.Bool
 }
 
 var _ providers.StreamingModel = (*Model)(nil)
@@ -132,29 +148,11 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 // ModelID implements providers.Model.
 func (m *Model) ModelID() string { return m.opts.Model }
 
-// request converts a conversation to Gemini's contents and config. All
-// system messages are joined into the system instruction; consecutive
-// messages of one role are merged into one turn of several parts.
+// request converts a conversation to Gemini's contents and config (see
+// contents).
 func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions) ([]*genai.Content, *genai.GenerateContentConfig) {
 	cfg := &genai.GenerateContentConfig{StopSequences: opts.StopSequences}
-	var system []*genai.Part
-	var contents []*genai.Content
-	for _, msg := range msgs {
-		part := &genai.Part{Text: msg.Content}
-		role := genai.RoleUser
-		switch msg.Role {
-		case providers.RoleSystem:
-			system = append(system, part)
-			continue
-		case providers.RoleAssistant:
-			role = genai.RoleModel
-		}
-		if n := len(contents); n > 0 && contents[n-1].Role == role {
-			contents[n-1].Parts = append(contents[n-1].Parts, part)
-			continue
-		}
-		contents = append(contents, &genai.Content{Role: role, Parts: []*genai.Part{part}})
-	}
+	contents, system := contents(msgs)
 	if len(system) > 0 {
 		cfg.SystemInstruction = &genai.Content{Parts: system}
 	}
@@ -165,61 +163,131 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 	if n := cmp.Or(opts.MaxTokens, m.opts.MaxTokens); n > 0 {
 		cfg.MaxOutputTokens = int32(n)
 	}
+	if len(opts.Tools) > 0 {
+		cfg.Tools = tools(opts.Tools)
+		cfg.ToolConfig = toolConfig(opts.ToolChoice)
+	}
+	if rs := opts.ResponseSchema; rs != nil && !m.noSchema.Load() {
+		cfg.ResponseMIMEType = "application/json"
+		cfg.ResponseJsonSchema = rs.Schema
+	}
+	cfg.ThinkingConfig = thinkingConfig(m.opts.Model, cmp.Or(opts.ReasoningEffort, m.opts.ReasoningEffort))
+	if extra := mergeExtra(m.opts.ExtraBody, opts.ExtraBody); len(extra) > 0 {
+		cfg.HTTPOptions = &genai.HTTPOptions{ExtraBody: extra}
+	}
 	return contents, cfg
+}
+
+func mergeExtra(base, over map[string]any) map[string]any {
+	if len(over) == 0 {
+		return base
+	}
+	out := make(map[string]any, len(base)+len(over))
+	for k, v := range base {
+		out[k] = v
+	}
+	for k, v := range over {
+		out[k] = v
+	}
+	return out
+}
+
+// schemaRefused reports whether err is a 400 refusing the response schema
+// of cfg (a model without JSON mode, or one that cannot combine it with
+// function calling), and if so remembers it: the call is worth sending
+// again without the schema.
+func (m *Model) schemaRefused(err error, cfg *genai.GenerateContentConfig) bool {
+	var apiErr genai.APIError
+	if cfg.ResponseJsonSchema == nil || !errors.As(err, &apiErr) || apiErr.Code != http.StatusBadRequest {
+		return false
+	}
+	msg := strings.ToLower(apiErr.Message)
+	for _, s := range []string{"response_mime_type", "responsemimetype", "response_schema", "response_json_schema",
+		"responsejsonschema", "json mode", "mime type"} {
+		if strings.Contains(msg, s) {
+			m.noSchema.Store(true)
+			return true
+		}
+	}
+	return false
 }
 
 // Generate implements providers.Model.
 func (m *Model) Generate(ctx context.Context, msgs []providers.Message, opts providers.GenerateOptions) (*providers.Message, error) {
 	const op = "generate content"
 	ctx, rep := retry.WithReport(ctx)
-	contents, cfg := m.request(msgs, opts)
-	resp, err := m.client.Models.GenerateContent(ctx, m.opts.Model, contents, cfg)
-	if err != nil {
+	var resp *genai.GenerateContentResponse
+	for n := 0; ; n++ {
+		contents, cfg := m.request(msgs, opts)
+		var err error
+		resp, err = m.client.Models.GenerateContent(ctx, m.opts.Model, contents, cfg)
+		if err == nil {
+			break
+		}
+		if n == 0 && ctx.Err() == nil && m.schemaRefused(err, cfg) {
+			continue
+		}
 		return nil, m.wrap(ctx, op, rep, err)
 	}
 	text, _, err := m.text(op, rep, resp)
 	if err != nil {
 		return nil, err
 	}
-	return &providers.Message{Role: providers.RoleAssistant, Content: text, Usage: usage(resp)}, nil
+	msg := &providers.Message{Role: providers.RoleAssistant, Content: text, Usage: usage(resp)}
+	if c := resp.Candidates; len(c) > 0 && c[0].Content != nil {
+		msg.ToolCalls = functionCalls(c[0].Content.Parts, 0)
+	}
+	return msg, nil
 }
 
 // GenerateStream implements providers.StreamingModel using
 // streamGenerateContent with server-sent events. The last delta carries the
-// usage of the last chunk that reported it.
+// usage of the last chunk that reported it, and the function calls of all
+// chunks.
 func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, opts providers.GenerateOptions) iter.Seq2[providers.Delta, error] {
 	return func(yield func(providers.Delta, error) bool) {
 		const op = "stream generate content"
 		ctx, rep := retry.WithReport(ctx)
-		contents, cfg := m.request(msgs, opts)
 		u := &providers.Usage{}
+		var calls []providers.ToolCall
 		finished := false
-		for resp, err := range m.client.Models.GenerateContentStream(ctx, m.opts.Model, contents, cfg) {
-			if err == nil {
-				err = ctx.Err()
+	call:
+		for n := 0; ; n++ {
+			contents, cfg := m.request(msgs, opts)
+			for resp, err := range m.client.Models.GenerateContentStream(ctx, m.opts.Model, contents, cfg) {
+				if err == nil {
+					err = ctx.Err()
+				}
+				if err != nil {
+					if n == 0 && ctx.Err() == nil && m.schemaRefused(err, cfg) {
+						continue call // nothing was yielded: the refusal comes first
+					}
+					yield(providers.Delta{}, m.wrap(ctx, op, rep, err))
+					return
+				}
+				text, done, err := m.text(op, rep, resp)
+				if err != nil {
+					yield(providers.Delta{}, err)
+					return
+				}
+				finished = finished || done
+				if resp.UsageMetadata != nil {
+					u = usage(resp)
+				}
+				if c := resp.Candidates; len(c) > 0 && c[0].Content != nil {
+					calls = append(calls, functionCalls(c[0].Content.Parts, len(calls))...)
+				}
+				if text != "" && !yield(providers.Delta{Content: text}, nil) {
+					return
+				}
 			}
-			if err != nil {
-				yield(providers.Delta{}, m.wrap(ctx, op, rep, err))
-				return
-			}
-			text, done, err := m.text(op, rep, resp)
-			if err != nil {
-				yield(providers.Delta{}, err)
-				return
-			}
-			finished = finished || done
-			if resp.UsageMetadata != nil {
-				u = usage(resp)
-			}
-			if text != "" && !yield(providers.Delta{Content: text}, nil) {
-				return
-			}
+			break
 		}
 		if !finished {
 			yield(providers.Delta{}, malformed(op, rep, "stream ended before a finish reason"))
 			return
 		}
-		yield(providers.Delta{Usage: u}, nil)
+		yield(providers.Delta{ToolCalls: calls, Usage: u}, nil)
 	}
 }
 

@@ -1,10 +1,13 @@
 package gemini
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -32,11 +35,31 @@ type server struct {
 	key    string
 	answer string
 
+	// calls, when set, are the function calls of the answer, after its
+	// text; streamed, each comes in a chunk of its own. The first call
+	// carries a thought signature, as Gemini 3 models send, and a later
+	// request whose model turn does not send it back is refused.
+	calls []fakeCall
+	// noSchema refuses responseMimeType application/json, as models
+	// without JSON mode do.
+	noSchema bool
+	// signed is the name of the call the fake gave a signature.
+	signed string
+
 	mu       sync.Mutex
 	faults   []fault
 	requests []recorded
 	srv      *httptest.Server
 }
+
+// fakeCall is a function call the fake answers with.
+type fakeCall struct {
+	name string
+	args map[string]any
+}
+
+// fakeSignature is the thought signature the fake gives its first call.
+var fakeSignature = []byte("sig\x00\x01opaque")
 
 type recorded struct {
 	path, query string
@@ -124,6 +147,10 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 		googleError(w, 400, "INVALID_ARGUMENT", "* GenerateContentRequest.contents: contents is not specified")
 		return
 	}
+	if msg := s.validate(model, body); msg != "" {
+		googleError(w, 400, "INVALID_ARGUMENT", msg)
+		return
+	}
 	gc, _ := body["generationConfig"].(map[string]any)
 	var stop []string
 	if st, ok := gc["stopSequences"].([]any); ok {
@@ -159,7 +186,14 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 	usage := map[string]any{"promptTokenCount": prompt, "candidatesTokenCount": completion, "totalTokenCount": prompt + completion + 3, "thoughtsTokenCount": 3,
 		"promptTokensDetails": []any{map[string]any{"modality": "TEXT", "tokenCount": prompt}}}
 	resp := func(text string, finish string, withUsage bool) map[string]any {
-		cand := map[string]any{"content": map[string]any{"parts": []any{map[string]any{"text": text}}, "role": "model"}, "index": 0}
+		parts := []any{}
+		if text != "" || len(s.calls) == 0 {
+			parts = append(parts, map[string]any{"text": text})
+		}
+		if finish != "" && withUsage {
+			parts = append(parts, s.callParts()...)
+		}
+		cand := map[string]any{"content": map[string]any{"parts": parts, "role": "model"}, "index": 0}
 		if finish != "" {
 			cand["finishReason"] = finish
 		}
@@ -183,6 +217,28 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		fl := w.(http.Flusher)
+		if len(s.calls) > 0 {
+			// Text first, then each call in a chunk of its own, the
+			// last with the finish reason and usage.
+			send := func(v map[string]any) {
+				b, _ := json.Marshal(v)
+				fmt.Fprintf(w, "data: %s\r\n\r\n", b)
+				fl.Flush()
+			}
+			if content != "" {
+				send(resp(content, "", false))
+			}
+			for i, p := range s.callParts() {
+				cand := map[string]any{"content": map[string]any{"parts": []any{p}, "role": "model"}, "index": 0}
+				m := map[string]any{"candidates": []any{cand}, "modelVersion": model, "responseId": "abc123"}
+				if i == len(s.calls)-1 {
+					cand["finishReason"] = "STOP"
+					m["usageMetadata"] = usage
+				}
+				send(m)
+			}
+			return
+		}
 		pieces := strings.SplitAfter(content, " ")
 		for i, p := range pieces {
 			if f.malformed && i == 1 {
@@ -210,4 +266,125 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	json.NewEncoder(w).Encode(resp(content, "STOP", true))
+}
+
+// callParts are the functionCall parts of the answer.
+func (s *server) callParts() []any {
+	var parts []any
+	for i, c := range s.calls {
+		p := map[string]any{"functionCall": map[string]any{"name": c.name, "args": c.args}}
+		if i == 0 {
+			p["thoughtSignature"] = base64.StdEncoding.EncodeToString(fakeSignature)
+			s.mu.Lock()
+			s.signed = c.name
+			s.mu.Unlock()
+		}
+		parts = append(parts, p)
+	}
+	return parts
+}
+
+var functionName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`)
+
+// validate checks a request as the Gemini API does and returns the
+// message of its 400 for the first thing wrong, or "".
+func (s *server) validate(model string, body map[string]any) string {
+	gc, _ := body["generationConfig"].(map[string]any)
+	if mt, ok := gc["responseMimeType"].(string); ok {
+		if s.noSchema {
+			return "JSON mode is not enabled for models/" + model
+		}
+		if mt != "application/json" && mt != "text/plain" && mt != "text/x.enum" {
+			return "* GenerateContentRequest.generation_config.response_mime_type: allowed mimetypes are `text/plain`, `application/json`, `application/xml`, `application/yaml` and `text/x.enum`."
+		}
+	}
+	if _, ok := gc["responseJsonSchema"]; ok && gc["responseMimeType"] != "application/json" {
+		return "* GenerateContentRequest.generation_config.response_mime_type: must be application/json when response_json_schema is set."
+	}
+	if tc, ok := gc["thinkingConfig"].(map[string]any); ok {
+		if _, lvl := tc["thinkingLevel"]; lvl && strings.HasPrefix(model, "gemini-2.") {
+			return "Thinking level is not supported for this model."
+		}
+	}
+	declared := map[string]bool{}
+	tools, _ := body["tools"].([]any)
+	for _, t := range tools {
+		fds, _ := t.(map[string]any)["functionDeclarations"].([]any)
+		for i, fd := range fds {
+			f, _ := fd.(map[string]any)
+			name, _ := f["name"].(string)
+			if !functionName.MatchString(name) {
+				return fmt.Sprintf("* GenerateContentRequest.tools[0].function_declarations[%d].name: Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.", i)
+			}
+			if p, ok := f["parametersJsonSchema"].(map[string]any); ok && p["type"] != "object" {
+				return fmt.Sprintf("* GenerateContentRequest.tools[0].function_declarations[%d].parameters_json_schema: must be an object schema", i)
+			}
+			declared[name] = true
+		}
+	}
+	// Turns: roles user and model only; a functionResponse turn answers
+	// the functionCall parts of the model turn before it, as many and by
+	// name in order; calls carry back their thought signatures; inline
+	// images are real images of their declared type.
+	contents, _ := body["contents"].([]any)
+	var lastCalls []string
+	for i, c := range contents {
+		cm, _ := c.(map[string]any)
+		role, _ := cm["role"].(string)
+		if role != "user" && role != "model" {
+			return fmt.Sprintf("Please use a valid role: user, model.")
+		}
+		parts, _ := cm["parts"].([]any)
+		if len(parts) == 0 {
+			return fmt.Sprintf("* GenerateContentRequest.contents[%d].parts: contents.parts must not be empty.", i)
+		}
+		var calls, responses []string
+		for j, p := range parts {
+			pm, _ := p.(map[string]any)
+			if fc, ok := pm["functionCall"].(map[string]any); ok {
+				if role != "model" {
+					return fmt.Sprintf("* GenerateContentRequest.contents[%d].parts[%d]: function calls are allowed in model turns only", i, j)
+				}
+				name, _ := fc["name"].(string)
+				s.mu.Lock()
+				signed := s.signed
+				s.mu.Unlock()
+				if len(calls) == 0 && name == signed {
+					sig, _ := pm["thoughtSignature"].(string)
+					if b, _ := base64.StdEncoding.DecodeString(sig); string(b) != string(fakeSignature) {
+						return fmt.Sprintf("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.", name, j+1)
+					}
+				}
+				calls = append(calls, name)
+			}
+			if fr, ok := pm["functionResponse"].(map[string]any); ok {
+				name, _ := fr["name"].(string)
+				if _, ok := fr["response"].(map[string]any); !ok {
+					return fmt.Sprintf("* GenerateContentRequest.contents[%d].parts[%d].function_response.response: must be an object", i, j)
+				}
+				responses = append(responses, name)
+			}
+			if d, ok := pm["inlineData"].(map[string]any); ok {
+				mt, _ := d["mimeType"].(string)
+				data, _ := d["data"].(string)
+				b, err := base64.StdEncoding.DecodeString(data)
+				if err != nil {
+					return fmt.Sprintf("Invalid value at 'contents[%d].parts[%d].inline_data.data' (TYPE_BYTES), Base64 decoding failed", i, j)
+				}
+				if got := http.DetectContentType(b); got != mt {
+					return fmt.Sprintf("Unable to process input image. Please retry or report in https://developers.generativeai.google/guide/troubleshooting (declared %s, the bytes are %s)", mt, got)
+				}
+			}
+		}
+		if len(responses) > 0 || len(lastCalls) > 0 {
+			if len(responses) != len(lastCalls) {
+				return "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn."
+			}
+			if !slices.Equal(responses, lastCalls) {
+				return fmt.Sprintf("Please ensure that function response turn comes immediately after a function call turn, and that the responses answer the calls in order (calls %v, responses %v).", lastCalls, responses)
+			}
+		}
+		lastCalls = calls
+	}
+	return ""
 }

@@ -14,6 +14,18 @@
 //	Hugging Face  https://router.huggingface.co/v1  APIKey = $HF_TOKEN
 //	LiteLLM proxy http://localhost:4000          APIKey = the proxy's key
 //
+// Reasoning models: stop, max_tokens and temperature are never sent to
+// OpenAI's reasoning families (see reasoningFamilies), and a 400 from any
+// model refusing one of them, reasoning_effort or response_format gets
+// the call sent again once without it, which the Model then remembers.
+// Callers cut the text at their stop sequences themselves, since a model
+// or server may not. OpenAI's own API gets max_completion_tokens.
+//
+// GenerateOptions.Tools become function tools and tool_calls come back as
+// Message.ToolCalls (assembled from their pieces when streaming); images
+// become image_url parts with data: URLs; ResponseSchema becomes a strict
+// json_schema response_format; ExtraBody is merged into the JSON body.
+//
 // Retries are done by providers/retry below go-openai (which has no retries
 // of its own): 408, 429 and 5xx responses and transport errors are retried
 // with backoff and jitter, honouring Retry-After. Failures are returned as
