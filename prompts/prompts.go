@@ -47,6 +47,8 @@ const (
 	ToolError = "tool_error"
 	// NoToolCall tells the model its answer called no tool.
 	NoToolCall = "no_tool_call"
+	// ToolImages goes with the images the tool calls of a step returned.
+	ToolImages = "tool_images"
 )
 
 // Names of the texts defined in messages.tmpl, which frame the agent's
@@ -92,7 +94,7 @@ var names = []string{SystemPrompt, InitialPlan, UpdatePlanPre, UpdatePlanPost,
 	ManagedAgentTask, ManagedAgentReply, FinalAnswerPre, FinalAnswerPost,
 	Task, StepFeedback, Execution, FailedExecution, OutputTruncated, ValueTruncated,
 	ParseError, FinalAnswerRejected, Plan, UpdatedPlan, AfterPlan, RunSummary, ManagedAgentFailed,
-	ToolCallingSystemPrompt, ToolError, NoToolCall}
+	ToolCallingSystemPrompt, ToolError, NoToolCall, ToolImages}
 
 // Set is a parsed set of prompt templates. It is safe for concurrent use.
 type Set struct {

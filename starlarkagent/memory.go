@@ -76,6 +76,8 @@ type SystemPromptStep struct {
 type TaskStep struct {
 	Task           string         `json:"task"`
 	AdditionalArgs map[string]any `json:"additional_args,omitempty"`
+	// Images go to the model with the task (RunOptions.Images).
+	Images []providers.Image `json:"images,omitempty"`
 }
 
 // PlanningStep is a plan the model wrote before acting (on the first step
@@ -113,6 +115,9 @@ type ActionStep struct {
 	// for a tool-calling agent its calls as they ran, in the order of
 	// ModelToolCalls.
 	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ObservationImages are the images the step produced (returned by
+	// tools, or the code's value), sent to the model with the observation.
+	ObservationImages []providers.Image `json:"observation_images,omitempty"`
 	// Error is why the step failed, if it did; the model reads it.
 	Error *StepError `json:"error,omitempty"`
 	// Usage counts the tokens of this step's model call.
@@ -230,15 +235,19 @@ func (m *Memory) ActionSteps() []*ActionStep {
 type memoryJSON struct {
 	SystemPrompt string            `json:"system_prompt"`
 	Steps        []json.RawMessage `json:"steps"`
+	Images       imageStore        `json:"images,omitempty"`
 }
 
-// MarshalJSON writes the memory with each step tagged by its "type".
+// MarshalJSON writes the memory with each step tagged by its "type". The
+// bytes of images are written once, in "images" by content hash
+// ("sha256:<hex>": base64); the steps refer to them by "data_sha256".
 func (m *Memory) MarshalJSON() ([]byte, error) {
-	steps, err := marshalSteps(m.Steps)
+	images := imageStore{}
+	steps, err := marshalSteps(m.Steps, images)
 	if err != nil {
 		return nil, err
 	}
-	return marshal(memoryJSON{SystemPrompt: m.System.SystemPrompt, Steps: steps})
+	return marshal(memoryJSON{SystemPrompt: m.System.SystemPrompt, Steps: steps, Images: images})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -247,7 +256,7 @@ func (m *Memory) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	steps, err := unmarshalSteps(j.Steps)
+	steps, err := unmarshalSteps(j.Steps, j.Images)
 	if err != nil {
 		return err
 	}
@@ -256,10 +265,13 @@ func (m *Memory) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func marshalSteps(steps []Step) ([]json.RawMessage, error) {
+func marshalSteps(steps []Step, images imageStore) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, 0, len(steps))
 	for _, s := range steps {
 		b, err := marshalStep(s)
+		if err == nil {
+			b, err = images.pack(b)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -281,9 +293,13 @@ func marshalStep(s Step) (json.RawMessage, error) {
 	return append([]byte(tag), body[1:]...), nil
 }
 
-func unmarshalSteps(raw []json.RawMessage) ([]Step, error) {
+func unmarshalSteps(raw []json.RawMessage, images imageStore) ([]Step, error) {
 	steps := make([]Step, 0, len(raw))
 	for i, r := range raw {
+		r, err := images.unpack(r)
+		if err != nil {
+			return nil, fmt.Errorf("step %d: %w", i, err)
+		}
 		var head struct {
 			Type StepKind `json:"type"`
 		}

@@ -31,7 +31,7 @@ func (s *SystemPromptStep) messages(*prompts.Set) []providers.Message {
 }
 
 func (s *TaskStep) messages(p *prompts.Set) []providers.Message {
-	return []providers.Message{{Role: providers.RoleUser, Content: taskText(p, s.Task, s.AdditionalArgs)}}
+	return []providers.Message{{Role: providers.RoleUser, Content: taskText(p, s.Task, s.AdditionalArgs), Images: s.Images}}
 }
 
 // taskText is the task as the model reads it, with the additional
@@ -65,8 +65,8 @@ func (s *ActionStep) messages(p *prompts.Set) []providers.Message {
 	if s.Error != nil && s.Error.Kind != ErrorInterrupted {
 		data.Error = s.Error.Message
 	}
-	if feedback := promptText(p, prompts.StepFeedback, data); feedback != "" {
-		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: feedback})
+	if feedback := promptText(p, prompts.StepFeedback, data); feedback != "" || len(s.ObservationImages) > 0 {
+		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: feedback, Images: s.ObservationImages})
 	}
 	return msgs
 }
@@ -85,6 +85,12 @@ func (s *ActionStep) toolMessages(p *prompts.Set) []providers.Message {
 			text = promptText(p, prompts.ToolError, prompts.Data{Error: "the call did not run: the run was interrupted"})
 		}
 		msgs = append(msgs, providers.Message{Role: providers.RoleTool, ToolCallID: c.ID, Content: text})
+	}
+	// Tool messages carry text only with most providers: the images the
+	// calls returned follow in a user message.
+	if len(s.ObservationImages) > 0 {
+		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Images: s.ObservationImages,
+			Content: promptText(p, prompts.ToolImages, prompts.Data{})})
 	}
 	if s.Error != nil && s.Error.Kind != ErrorInterrupted {
 		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: s.Error.Message})

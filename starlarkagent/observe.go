@@ -93,6 +93,13 @@ func lastOutput(res executors.Result) string {
 	if s, ok := res.Value.(string); ok {
 		return s
 	}
+	if hasImage(res.Value) {
+		v := describeImages(res.Value)
+		if s, ok := v.(string); ok {
+			return s
+		}
+		return pyRepr(v)
+	}
 	if res.Repr != "" {
 		return res.Repr
 	}

@@ -20,6 +20,9 @@ type RunOptions struct {
 	Resume bool
 	// MaxSteps, when positive, overrides Options.MaxSteps for this run.
 	MaxSteps int
+	// Images go to the model with the task (PNG, JPEG, GIF or WebP; a
+	// missing MIMEType is detected from the bytes).
+	Images []providers.Image
 }
 
 // RunState says how a run ended.
@@ -64,16 +67,19 @@ type runResultJSON struct {
 	TokenUsage providers.Usage   `json:"token_usage"`
 	Timing     Timing            `json:"timing"`
 	Error      string            `json:"error,omitempty"`
+	Images     imageStore        `json:"images,omitempty"`
 }
 
 // MarshalJSON writes output, state, steps (each tagged with its "type"),
-// token_usage {input_tokens, output_tokens}, timing and error.
+// token_usage {input_tokens, output_tokens}, timing, error, and the
+// images of the steps by content hash (see Memory.MarshalJSON).
 func (r *RunResult) MarshalJSON() ([]byte, error) {
-	steps, err := marshalSteps(r.Steps)
+	images := imageStore{}
+	steps, err := marshalSteps(r.Steps, images)
 	if err != nil {
 		return nil, err
 	}
-	j := runResultJSON{Output: r.Output, State: r.State, Steps: steps, TokenUsage: r.TokenUsage, Timing: r.Timing}
+	j := runResultJSON{Output: r.Output, State: r.State, Steps: steps, TokenUsage: r.TokenUsage, Timing: r.Timing, Images: images}
 	if r.Err != nil {
 		j.Error = r.Err.Error()
 	}
@@ -89,7 +95,7 @@ func (r *RunResult) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	j.Output = fixNumbers(j.Output)
-	steps, err := unmarshalSteps(j.Steps)
+	steps, err := unmarshalSteps(j.Steps, j.Images)
 	if err != nil {
 		return err
 	}

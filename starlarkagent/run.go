@@ -85,11 +85,25 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	}
 	first := len(a.memory.Steps)
 	a.memMu.Unlock()
-	a.appendStep(&TaskStep{Task: task, AdditionalArgs: opts.AdditionalArgs})
+	images := make([]providers.Image, len(opts.Images))
+	var imageErr error
+	for i, img := range opts.Images {
+		if images[i], imageErr = checkImage(img); imageErr != nil {
+			imageErr = fmt.Errorf("starlarkagent: task image %d: %w", i+1, imageErr)
+			break
+		}
+	}
+	if len(images) == 0 {
+		images = nil
+	}
+	a.appendStep(&TaskStep{Task: task, AdditionalArgs: opts.AdditionalArgs, Images: images})
 	a.log.Info("run started", "task", clip(task, 200), "max_steps", r.maxSteps, "resume", opts.Resume)
 
 	res := &RunResult{}
-	if len(opts.AdditionalArgs) > 0 && !a.toolCalling {
+	if imageErr != nil {
+		res.State, res.Err = StateError, imageErr
+	}
+	if len(opts.AdditionalArgs) > 0 && !a.toolCalling && res.Err == nil {
 		if err := a.exec.SetVariables(opts.AdditionalArgs); err != nil {
 			res.State, res.Err = StateError, fmt.Errorf("starlarkagent: additional args: %w", err)
 		}
@@ -257,6 +271,10 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 		r.emit(&Observation{Step: n, Text: st.Observation, Err: st.Error})
 		return st, nil
 	}
+	for _, c := range st.ToolCalls {
+		st.ObservationImages = collectImages(st.ObservationImages, c.Result)
+	}
+	st.ObservationImages = collectImages(st.ObservationImages, res.Value)
 	st.Observation = observation(a.prompts, res, maxLogs)
 	st.Output = res.Value
 	if res.IsFinal {

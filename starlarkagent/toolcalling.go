@@ -123,6 +123,9 @@ func (r *runner) toolAction(n int) (st *ActionStep, err error) {
 	st.ModelToolCalls = objectArguments(calls)
 	st.ToolCalls, st.ManagedUsage = r.callTools(n, calls)
 	r.usage = r.usage.Add(st.ManagedUsage)
+	for _, c := range st.ToolCalls {
+		st.ObservationImages = collectImages(st.ObservationImages, c.Result)
+	}
 	st.Observation = callsObservation(a.prompts, st.ToolCalls)
 	if r.ctx.Err() != nil {
 		st.Error = &StepError{Kind: ErrorInterrupted, Message: "the run was interrupted during the tool calls"}
@@ -274,9 +277,10 @@ func toolResultText(p *prompts.Set, c ToolCall) string {
 	if c.Error != "" {
 		return promptText(p, prompts.ToolError, prompts.Data{Error: c.Error})
 	}
-	s, ok := c.Result.(string)
+	v := describeImages(c.Result)
+	s, ok := v.(string)
 	if !ok {
-		s = pyRepr(c.Result)
+		s = pyRepr(v)
 	}
 	return truncate(p, s, MaxOutputLength)
 }

@@ -12,6 +12,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -296,6 +297,70 @@ func startServer(t *testing.T, llm *chatServer) string {
 	return "http://" + ln.Addr().String() + "/"
 }
 
+// cutProxy forwards loopback connections to the server and can drop them
+// all at once, as a lost network or a restarted load balancer does.
+type cutProxy struct {
+	ln     net.Listener
+	target string
+	mu     sync.Mutex
+	conns  []net.Conn
+	wg     sync.WaitGroup
+}
+
+func newCutProxy(t *testing.T, target string) *cutProxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cutProxy{ln: ln, target: target}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			d, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, d)
+			p.mu.Unlock()
+			p.wg.Add(2)
+			go p.pipe(d, c)
+			go p.pipe(c, d)
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		p.cut()
+		p.wg.Wait()
+	})
+	return p
+}
+
+func (p *cutProxy) pipe(dst, src net.Conn) {
+	defer p.wg.Done()
+	io.Copy(dst, src)
+	dst.Close()
+	src.Close()
+}
+
+// cut closes every connection made so far.
+func (p *cutProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+func (p *cutProxy) url() string { return "http://" + p.ln.Addr().String() + "/" }
+
 // browser drives one tab of headless Chromium.
 type browser struct {
 	t         *testing.T
@@ -492,7 +557,9 @@ func (b *browser) startRun(task, maxSteps string) string {
 func TestBrowser(t *testing.T) {
 	path := chromium(t)
 	llm := newChatServer(t)
-	url := startServer(t, llm)
+	direct := startServer(t, llm)
+	proxy := newCutProxy(t, strings.TrimSuffix(strings.TrimPrefix(direct, "http://"), "/"))
+	url := proxy.url() // the page reaches the server through a connection the test can cut
 	b := newBrowser(t, path)
 	b.url = url
 	exceptions := b.consoleErrors()
@@ -581,8 +648,17 @@ func TestBrowser(t *testing.T) {
 	}
 	b.waitFor("the running state", `document.getElementById('run-state').textContent === 'Running' && !document.getElementById('cancel').hidden && !document.getElementById('live').hidden`)
 	b.screenshot("running")
+	// The connections drop: the page reconnects by itself and resumes
+	// after the last event it saw (the end event below can only come
+	// through a new stream), repeating nothing.
+	proxy.cut()
 	b.do("cancelling", chromedp.Click(chromedp.ID("cancel")))
 	b.waitFor("the cancelled state", `document.getElementById('run-state').textContent === 'Cancelled' && (document.querySelector('.run-error') || {}).textContent?.includes('cancelled by POST') && document.getElementById('live').hidden && document.getElementById('cancel').hidden`)
+	var counts []int
+	b.eval(`['#timeline .step', '#timeline .codeblock', '#timeline .out', '#timeline .step[data-step="3"] .error-box', '#timeline .run-error'].map(q => document.querySelectorAll(q).length)`, &counts)
+	if fmt.Sprint(counts) != "[3 2 2 1 1]" {
+		b.fail("after the reconnection the page shows %v steps, code blocks, outputs, errors of step 3 (interrupted) and run errors; want [3 2 2 1 1]", counts)
+	}
 	// The cancel reaches the model call: its request is dropped.
 	select {
 	case <-llm.abandoned:
@@ -611,7 +687,7 @@ func TestBrowser(t *testing.T) {
 
 	// The list is paged (30 runs a page): older runs load on demand.
 	for i := range 30 {
-		runByAPI(b, url, fmt.Sprintf("Run number %d of the paging check.", i))
+		runByAPI(b, direct, fmt.Sprintf("Run number %d of the paging check.", i))
 	}
 	b.do("reloading the composer", chromedp.Navigate(url+"#/"), chromedp.Reload())
 	b.waitFor("the first page of runs", `document.querySelectorAll('#run-list .run-item').length === 30 && !document.getElementById('more-runs').hidden`)

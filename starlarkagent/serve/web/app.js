@@ -235,14 +235,21 @@
     runs.set(r.id, Object.assign(runs.get(r.id) || {}, r));
   }
 
-  async function refreshRuns() {
+  let pollFailures = 0;
+
+  // refreshRuns reads the first page of runs. A background poll (quiet)
+  // says nothing of one failure: a dropped connection is retried at the
+  // next poll; two in a row are reported, and cleared once it works again.
+  async function refreshRuns(quiet) {
     let page;
     try {
       page = await api('GET', '/v1/runs?limit=' + PAGE_SIZE);
     } catch (e) {
-      showError('Listing the runs failed: ' + e.message);
+      if (!quiet || ++pollFailures >= 2) showError('Listing the runs failed: ' + e.message);
       return;
     }
+    if (pollFailures >= 2 && $('page-error-text').textContent.startsWith('Listing the runs failed')) clearError();
+    pollFailures = 0;
     for (const r of page.runs || []) upsertRun(r);
     if (!listLoaded) {
       nextCursor = page.next_cursor || null;
@@ -301,7 +308,7 @@
   function schedulePoll() {
     const busy = [...runs.values()].some((r) => !FINAL.has(r.state));
     setTimeout(async () => {
-      if (!document.hidden && !tokenWait) await refreshRuns();
+      if (!document.hidden && !tokenWait) await refreshRuns(true);
       schedulePoll();
     }, busy ? 3000 : 15000);
   }
