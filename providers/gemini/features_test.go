@@ -209,7 +209,11 @@ func TestResponseSchema(t *testing.T) {
 func TestReasoningEffortAndExtraBody(t *testing.T) {
 	for model, want := range map[string]string{"gemini-2.5-flash": `{"thinkingBudget":1024}`, "gemini-3-pro-preview": `{"thinkingLevel":"LOW"}`} {
 		s := newServer(t, testKey, answer)
-		m := newModel(t, s, func(o *Options) { o.Model = model; o.ReasoningEffort = "low"; o.ExtraBody = map[string]any{"cachedContent": "cachedContents/x"} })
+		m := newModel(t, s, func(o *Options) {
+			o.Model = model
+			o.ReasoningEffort = "low"
+			o.ExtraBody = map[string]any{"cachedContent": "cachedContents/x"}
+		})
 		generate(t, m, false, conv, providers.GenerateOptions{ExtraBody: map[string]any{"labels": map[string]any{"run": "1"}}})
 		body := s.reqs()[0].body
 		tc, _ := json.Marshal(body["generationConfig"].(map[string]any)["thinkingConfig"])
