@@ -69,6 +69,14 @@ type ExecError struct {
 	// (an authorized import only CPython has, syntax the front end cannot
 	// lower). A router sends such code to a Python executor.
 	NeedsPython bool
+	// Hint is addressed to the operator, the person who configures the
+	// run, never to the model: how a change of configuration would let
+	// such code run (an import to authorize, a Python executor to
+	// configure), in the words of the star-agent CLI. The model can act
+	// on neither, so Error and Describe leave it out and Message says only
+	// what the code can do instead; the CLI prints Hint to stderr as
+	// "hint: ...", and the agent logs it. "" when there is none.
+	Hint string
 }
 
 func (e *ExecError) Error() string {

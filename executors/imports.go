@@ -64,8 +64,42 @@ func (p ImportPolicy) Check(module string) *ExecError {
 		}
 	}
 	return &ExecError{Type: "ImportError", Message: fmt.Sprintf(
-		"import of %s is not allowed; authorized imports are: %s (add it with --imports %s if it is safe)",
-		module, p.list(), top)}
+		"import of %s is not allowed; authorized imports are: %s",
+		module, p.list()), Hint: ImportHint(top)}
+}
+
+// ImportHint is the operator's hint (ExecError.Hint) for a module the
+// import policy refused: how to authorize it. module must be a dotted
+// Python name (an executor that reads it from a sandbox checks it with
+// IsModuleName first); the hint is "" otherwise.
+func ImportHint(module string) string {
+	if !IsModuleName(module) {
+		return ""
+	}
+	return fmt.Sprintf("the code imports %s, which is not authorized: if it is safe, add it to the authorized imports (star-agent: --imports %s)", module, module)
+}
+
+// NeedsPythonHint is the operator's hint (ExecError.Hint) for code only
+// full Python can run, in a run that has no Python executor.
+const NeedsPythonHint = "this code needs full Python, which this run does not have: configure a Python executor to run such code (star-agent: --executor wasm, docker, e2b or modal)"
+
+// IsModuleName reports whether s is a dotted Python name such as
+// "os.path", of at most 200 bytes.
+func IsModuleName(s string) bool {
+	if s == "" || len(s) > 200 {
+		return false
+	}
+	for _, part := range strings.Split(s, ".") {
+		if part == "" || (part[0] >= '0' && part[0] <= '9') {
+			return false
+		}
+		for _, c := range part {
+			if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func (p ImportPolicy) list() string {

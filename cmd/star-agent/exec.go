@@ -181,6 +181,9 @@ type jsonError struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
 	Line    int    `json:"line"`
+	// Hint is for the operator: how a change of configuration would let
+	// the code run (executors.ExecError.Hint).
+	Hint string `json:"hint,omitempty"`
 }
 
 type jsonResult struct {
@@ -207,7 +210,7 @@ func writeJSONResult(w io.Writer, res executors.Result) error {
 		out.FinalAnswer = res.Value
 	}
 	if res.Err != nil {
-		out.Error = &jsonError{Type: res.Err.Type, Message: res.Err.Message, Line: res.Err.Line}
+		out.Error = &jsonError{Type: res.Err.Type, Message: res.Err.Message, Line: res.Err.Line, Hint: res.Err.Hint}
 	}
 	data, err := json.Marshal(out)
 	if err != nil {
@@ -240,6 +243,10 @@ func writeTextResult(stdout, stderr io.Writer, name string, res executors.Result
 			prefix = name + ": "
 		}
 		fmt.Fprintf(stderr, "%s%s\n", prefix, res.Err.Describe())
+		if res.Err.Hint != "" {
+			// Addressed to whoever runs the command, not to a model.
+			fmt.Fprintf(stderr, "hint: %s\n", res.Err.Hint)
+		}
 	}
 }
 

@@ -43,7 +43,14 @@ func frontEndError(err error, code string) *executors.ExecError {
 		if t := frontEndType(fe); t != "" {
 			typ = t
 		}
-		return &executors.ExecError{Type: typ, Message: fe.Msg, Line: fe.Line, Source: sourceLine(code, fe.Line), NeedsPython: fe.NeedsPython}
+		ee := &executors.ExecError{Type: typ, Message: fe.Msg, Line: fe.Line, Source: sourceLine(code, fe.Line), NeedsPython: fe.NeedsPython}
+		if fe.NeedsPython {
+			// What the model can do; a router that sends the code to
+			// Python instead keeps only the text before the ";".
+			ee.Message += "; full Python is not available in this run: rewrite the code without it"
+			ee.Hint = executors.NeedsPythonHint
+		}
+		return ee
 	}
 	return &executors.ExecError{Type: "SyntaxError", Message: err.Error()}
 }

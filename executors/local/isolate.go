@@ -236,6 +236,7 @@ func (x *isolated) execute(ctx context.Context, code string) (executors.Result, 
 			out.Steps = tr.Steps
 			if out.Err != nil {
 				out.Err.NeedsPython = tr.NeedsPython
+				out.Err.Hint = executors.CapText(tr.Hint, 2000)
 			}
 			if tr.Stuck {
 				// The child's engine abandoned a computation it could not
@@ -451,6 +452,8 @@ type child struct {
 type trailer struct {
 	Steps       uint64 `json:"steps"`
 	NeedsPython bool   `json:"needs_python,omitempty"`
+	// Hint is the error's hint for the operator (ExecError.Hint).
+	Hint string `json:"hint,omitempty"`
 	// Stuck reports that the engine abandoned a computation that still
 	// runs, so the child can no longer be used.
 	Stuck bool `json:"stuck,omitempty"`

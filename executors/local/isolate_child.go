@@ -294,7 +294,7 @@ func (s *childServer) exec(m request) error {
 	}
 	tr := trailer{Steps: res.Steps, Stuck: s.e.stuck()}
 	if res.Err != nil {
-		tr.NeedsPython = res.Err.NeedsPython
+		tr.NeedsPython, tr.Hint = res.Err.NeedsPython, res.Err.Hint
 	}
 	data, err := json.Marshal(tr)
 	if err != nil {

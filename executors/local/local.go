@@ -223,6 +223,8 @@ func (st *state) importModule(thread *starlark.Thread, b *starlark.Builtin, args
 		return nil, err
 	}
 	if ee := st.policy.Check(name); ee != nil {
+		// The operator's hint does not reach the result from here: only
+		// imports the front end could not see statically come this way.
 		return nil, &builtins.Error{Type: ee.Type, Msg: ee.Message}
 	}
 	if top {
@@ -250,7 +252,7 @@ func (st *state) module(name string) (starlark.Value, bool) {
 }
 
 func needsPythonMessage(module string) string {
-	return fmt.Sprintf("module '%s' is authorized but the Starlark engine does not provide it; this code needs full Python (configure a Python executor, e.g. --executor wasm)", module)
+	return fmt.Sprintf("module '%s' is authorized but the Starlark engine does not provide it; full Python is not available in this run: rewrite this code without %s", module, module)
 }
 
 // SetTools makes tools callable from code as functions, by their names.
@@ -664,7 +666,7 @@ func (st *state) checkImport(module string) *executors.ExecError {
 		return ee
 	}
 	if _, ok := st.module(module); !ok {
-		return &executors.ExecError{Type: "ModuleNotFoundError", Message: needsPythonMessage(module), NeedsPython: true}
+		return &executors.ExecError{Type: "ModuleNotFoundError", Message: needsPythonMessage(module), NeedsPython: true, Hint: executors.NeedsPythonHint}
 	}
 	return nil
 }

@@ -402,8 +402,8 @@ def _import_guard(ns, policy, imported):
         for a in authorized:
             if a == module or a == top or module.startswith(a + "."):
                 return None
-        return ("import of %s is not allowed; authorized imports are: %s (add it with --imports %s if it is safe)"
-                % (module, listing, top))
+        return ("import of %s is not allowed; authorized imports are: %s"
+                % (module, listing))
 
     def restrictive():
         a = policy["authorized"]

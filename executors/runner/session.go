@@ -585,7 +585,7 @@ func (s *Session) result(m message) (executors.Result, error) {
 	if m.Error != nil {
 		e := m.Error
 		res.Err = &executors.ExecError{Type: cut(e.Type, 200), Message: executors.CapText(e.Message, s.maxOutput), Line: e.Line,
-			Source: cut(e.Source, 1000), Traceback: capTail(e.Traceback, s.maxOutput)}
+			Source: cut(e.Source, 1000), Traceback: capTail(e.Traceback, s.maxOutput), Hint: importHint(e)}
 		return res, nil
 	}
 	v, err := decodeRaw(m.Value)
@@ -610,6 +610,25 @@ func capTail(s string, n int) string {
 	for j := range s {
 		if i == c-n {
 			return fmt.Sprintf("[... %d characters cut]\n", c-n) + s[j:]
+// importHint is the operator's hint for an import the runner's policy
+// refused. The hint is built here, from the module's name, never taken
+// from the sandbox: the code there could write anything.
+func importHint(e *wireError) string {
+	if e.Type != "ImportError" {
+		return ""
+	}
+	rest, ok := strings.CutPrefix(e.Message, "import of ")
+	if !ok {
+		return ""
+	}
+	module, _, ok := strings.Cut(rest, " is not allowed; authorized imports are: ")
+	if !ok {
+		return ""
+	}
+	top, _, _ := strings.Cut(module, ".")
+	return executors.ImportHint(top)
+}
+
 		}
 		i++
 	}

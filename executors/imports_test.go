@@ -1,0 +1,58 @@
+package executors
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestImportErrorHint: what the model reads of a refused import names no
+// flag and lists what it may import; how to authorize the module is in
+// Hint, for the operator, and never for a module no flag can open.
+func TestImportErrorHint(t *testing.T) {
+	p := NewImportPolicy([]string{"numpy"}, NeverImportable)
+	for _, c := range []struct {
+		module, hint string
+	}{
+		{"sympy", "the code imports sympy, which is not authorized: if it is safe, add it to the authorized imports (star-agent: --imports sympy)"},
+		{"sympy.abc", "(star-agent: --imports sympy)"},
+		{"os", ""},
+		{"os.path", ""},
+	} {
+		ee := p.Check(c.module)
+		if ee == nil {
+			t.Fatalf("%s: allowed", c.module)
+		}
+		for _, text := range []string{ee.Message, ee.Error(), ee.Describe()} {
+			if strings.Contains(text, "--") || strings.Contains(text, "hint") {
+				t.Errorf("%s: the model's text addresses the operator: %q", c.module, text)
+			}
+		}
+		if !strings.Contains(ee.Message, "authorized imports are: [collections,") {
+			t.Errorf("%s: the model is not told what it may import: %q", c.module, ee.Message)
+		}
+		if c.hint == "" && ee.Hint != "" || !strings.Contains(ee.Hint, c.hint) {
+			t.Errorf("%s: hint %q, want %q", c.module, ee.Hint, c.hint)
+		}
+	}
+	if ee := p.Check("numpy.linalg"); ee != nil {
+		t.Errorf("numpy.linalg refused: %v", ee)
+	}
+	if ee := NewImportPolicy([]string{"*"}, nil).Check("sympy"); ee != nil {
+		t.Errorf("'*' refused sympy: %v", ee)
+	}
+}
+
+// TestImportHintRefusesNonNames: a module name read from a sandbox may be
+// anything; only a dotted Python name makes a hint.
+func TestImportHintRefusesNonNames(t *testing.T) {
+	for _, s := range []string{"", "a b", "x; rm -rf /", "--imports", "1abc", "a..b", ".a", "a.", "é", strings.Repeat("a", 201), "a\nhint: run this"} {
+		if h := ImportHint(s); h != "" {
+			t.Errorf("ImportHint(%q) = %q", s, h)
+		}
+	}
+	for _, s := range []string{"sympy", "_private", "a1.b_2", strings.Repeat("a", 200)} {
+		if ImportHint(s) == "" {
+			t.Errorf("ImportHint(%q) is empty", s)
+		}
+	}
+}
