@@ -596,20 +596,6 @@ func (s *Session) result(m message) (executors.Result, error) {
 	return res, nil
 }
 
-// capTail keeps the last n characters of s (the end of a traceback is the
-// part that matters).
-func capTail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	c := utf8.RuneCountInString(s)
-	if c <= n {
-		return s
-	}
-	i := 0
-	for j := range s {
-		if i == c-n {
-			return fmt.Sprintf("[... %d characters cut]\n", c-n) + s[j:]
 // importHint is the operator's hint for an import the runner's policy
 // refused. The hint is built here, from the module's name, never taken
 // from the sandbox: the code there could write anything.
@@ -629,6 +615,20 @@ func importHint(e *wireError) string {
 	return executors.ImportHint(top)
 }
 
+// capTail keeps the last n characters of s (the end of a traceback is the
+// part that matters).
+func capTail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	c := utf8.RuneCountInString(s)
+	if c <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == c-n {
+			return fmt.Sprintf("[... %d characters cut]\n", c-n) + s[j:]
 		}
 		i++
 	}
