@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"strings"
 
 	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/providers/gemini"
 	"github.com/star-agent/star-agent/providers/openai"
 	"github.com/star-agent/star-agent/providers/replay"
 )
@@ -14,7 +16,7 @@ const noModelHelp = `no model configured. Pass one of:
   --model openai:gpt-4o-mini       (set OPENAI_API_KEY, or --api-key)
   --model gemini:gemini-2.5-flash  (set GEMINI_API_KEY or GOOGLE_API_KEY)
   --model ollama:qwen2.5-coder     (a local Ollama server; OLLAMA_HOST to change it)
-  --model openai:NAME --api-base URL  (any OpenAI-compatible server)
+  --model openai:NAME --api-base URL  (any OpenAI-compatible server; or set OPENAI_BASE_URL)
   --replay FILE                    (play a session recorded with --record)`
 
 // newModel builds the model the flags describe.
@@ -48,19 +50,31 @@ func newModel(f runFlags) (providers.Model, error) {
 			return nil, usageError("%v", err)
 		}
 		return m, nil
+	}
+	mf := &f.modelOpts
+	extra, err := mf.check()
+	if err != nil {
+		return nil, err
+	}
+	switch provider {
 	case "openai", "ollama":
 		if name == "" {
 			return nil, usageError("--model %s:NAME needs a model name", provider)
 		}
-		opts := openai.Options{Model: name, APIKey: f.apiKey, BaseURL: f.apiBase}
+		opts := openai.Options{Model: name, APIKey: f.apiKey, BaseURL: f.apiBase,
+			Temperature: mf.temperature.p, MaxTokens: mf.maxTokens, Timeout: mf.requestTimeout,
+			MaxRetries: mf.retries(), ReasoningEffort: mf.reasoningEffort, ExtraBody: extra}
 		if provider == "openai" && opts.APIKey == "" {
 			opts.APIKey = os.Getenv("OPENAI_API_KEY")
+		}
+		if provider == "openai" && opts.BaseURL == "" {
+			opts.BaseURL = os.Getenv("OPENAI_BASE_URL")
 		}
 		if provider == "ollama" && opts.BaseURL == "" {
 			opts.BaseURL = ollamaBaseURL(os.Getenv("OLLAMA_HOST"))
 		}
 		if provider == "openai" && opts.APIKey == "" && opts.BaseURL == "" {
-			return nil, usageError("--model openai:%s needs an API key: set OPENAI_API_KEY or pass --api-key (or --api-base for a local server)", name)
+			return nil, usageError("--model openai:%s needs an API key: set OPENAI_API_KEY or pass --api-key (or --api-base, or OPENAI_BASE_URL, for a local server)", name)
 		}
 		m, err := openai.New(opts)
 		if err != nil {
@@ -68,7 +82,20 @@ func newModel(f runFlags) (providers.Model, error) {
 		}
 		return m, nil
 	case "gemini":
-		return newGemini(f, name)
+		if name == "" {
+			return nil, usageError("--model gemini:NAME needs a model name, e.g. gemini:gemini-2.5-flash")
+		}
+		key := geminiKey(f)
+		if key == "" {
+			return nil, usageError("--model gemini:%s needs an API key: set GEMINI_API_KEY or GOOGLE_API_KEY, or pass --api-key", name)
+		}
+		m, err := gemini.New(context.Background(), gemini.Options{Model: name, APIKey: key, BaseURL: f.apiBase,
+			Temperature: mf.temperature.p, MaxTokens: mf.maxTokens, Timeout: mf.requestTimeout,
+			MaxRetries: mf.retries(), ReasoningEffort: mf.reasoningEffort, ExtraBody: extra})
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		return m, nil
 	}
 	return nil, usageError("unknown model provider %q\n%s", provider, noModelHelp)
 }

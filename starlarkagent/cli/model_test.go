@@ -1,13 +1,22 @@
 package cli
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/star-agent/star-agent/providers"
 )
 
 func TestNewModelFlags(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
 	t.Setenv("GEMINI_API_KEY", "")
 	t.Setenv("GOOGLE_API_KEY", "")
 	for _, c := range []struct {
@@ -52,5 +61,111 @@ func TestOllamaBaseURL(t *testing.T) {
 		if got := ollamaBaseURL(in); got != want {
 			t.Errorf("ollamaBaseURL(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestModelFlagsAreChecked(t *testing.T) {
+	neg := -0.5
+	for _, c := range []struct {
+		name string
+		mf   modelFlags
+		err  string
+	}{
+		{"temperature", modelFlags{temperature: optionalFloat{&neg}}, "--temperature must be between 0 and 2"},
+		{"max tokens", modelFlags{maxTokens: -1}, "--max-tokens"},
+		{"timeout", modelFlags{requestTimeout: -time.Second}, "--request-timeout"},
+		{"retries", modelFlags{maxRetries: -2}, "--max-retries"},
+		{"effort", modelFlags{reasoningEffort: "extreme"}, `not "extreme"`},
+		{"extra body", modelFlags{extraBody: "[1]"}, "--extra-body must be a JSON object"},
+		{"extra body null", modelFlags{extraBody: "null"}, "--extra-body must be a JSON object"},
+	} {
+		_, err := newModel(runFlags{model: "openai:x", apiKey: "k", modelOpts: c.mf})
+		ee, ok := errors.AsType[*ExitError](err)
+		if !ok || ee.Code != 2 || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%s: %v, want a usage error with %q", c.name, err, c.err)
+		}
+	}
+}
+
+// chatServer is a minimal Chat Completions server that records the
+// bodies it gets; hang makes it never answer.
+func chatServer(t *testing.T, hang bool) (*httptest.Server, chan map[string]any) {
+	bodies := make(chan map[string]any, 10)
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]any
+		json.NewDecoder(r.Body).Decode(&body)
+		bodies <- body
+		if hang {
+			<-r.Context().Done()
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+	}))
+	t.Cleanup(s.Close)
+	return s, bodies
+}
+
+// TestModelFlagsReachTheRequest: the flags are the provider's defaults;
+// OPENAI_BASE_URL is used when --api-base is not given, and loses to it.
+func TestModelFlagsReachTheRequest(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "")
+	used, usedBodies := chatServer(t, false)
+	unused, unusedBodies := chatServer(t, false)
+	t.Setenv("OPENAI_BASE_URL", used.URL+"/v1")
+	temp := 0.0
+	mf := modelFlags{temperature: optionalFloat{&temp}, maxTokens: 300, reasoningEffort: "low", extraBody: `{"top_k": 20}`, maxRetries: 3}
+	m, err := newModel(runFlags{model: "openai:qwen", modelOpts: mf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Generate(context.Background(), []providers.Message{{Role: providers.RoleUser, Content: "hi"}}, providers.GenerateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	body := <-usedBodies
+	if body["max_tokens"] != 300.0 || body["temperature"] == nil || body["temperature"].(float64) > 1e-30 ||
+		body["reasoning_effort"] != "low" || body["top_k"] != 20.0 {
+		t.Fatalf("body = %v", body)
+	}
+
+	m, err = newModel(runFlags{model: "openai:qwen", apiBase: unused.URL + "/v1", modelOpts: mf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Generate(context.Background(), []providers.Message{{Role: providers.RoleUser, Content: "hi"}}, providers.GenerateOptions{MaxTokens: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if body := <-unusedBodies; body["max_tokens"] != 5.0 {
+		t.Fatalf("--api-base not used before OPENAI_BASE_URL, or the call's limit lost: %v", body)
+	}
+	if len(usedBodies) != 0 {
+		t.Fatal("OPENAI_BASE_URL used despite --api-base")
+	}
+}
+
+// TestRequestTimeout: --request-timeout bounds each attempt of a call to
+// a server that never answers, and --max-retries counts the attempts.
+func TestRequestTimeout(t *testing.T) {
+	s, bodies := chatServer(t, true)
+	for _, provider := range []string{"openai", "gemini"} {
+		base := s.URL + "/v1"
+		if provider == "gemini" {
+			base = s.URL
+		}
+		m, err := newModel(runFlags{model: provider + ":m", apiKey: "k", apiBase: base,
+			modelOpts: modelFlags{requestTimeout: 50 * time.Millisecond, maxRetries: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = m.Generate(context.Background(), []providers.Message{{Role: providers.RoleUser, Content: "hi"}}, providers.GenerateOptions{})
+		pe, ok := errors.AsType[*providers.Error](err)
+		if !ok || pe.Attempts != 2 || !strings.Contains(err.Error(), "timed out after 50ms") {
+			t.Fatalf("%s: err = %v", provider, err)
+		}
+		if n := len(bodies); n != 2 {
+			t.Fatalf("%s: %d requests, want 2", provider, n)
+		}
+		<-bodies
+		<-bodies
 	}
 }
