@@ -105,6 +105,10 @@ type Options struct {
 	// ProvideRunSummary makes the agent, when managed, append a summary of
 	// its steps to the report it returns to its manager.
 	ProvideRunSummary bool
+	// StructuredOutputs makes the model answer JSON {"thought", "code"}
+	// (GenerateOptions.ResponseSchema) where the provider supports it; an
+	// answer that is not such JSON is read as usual.
+	StructuredOutputs bool
 	// Prompts replaces the prompt templates; nil means prompts.Default().
 	Prompts *prompts.Set
 	// Logger receives the agent's logs; nil discards them.

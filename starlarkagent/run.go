@@ -227,7 +227,13 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 		r.endStep(st)
 	}()
 
-	text, usage, err := r.generate(st.ModelInput, r.stopSequences(), n)
+	gopts := providers.GenerateOptions{StopSequences: r.stopSequences()}
+	if a.opts.StructuredOutputs {
+		// The closing tag may be in the JSON's code; the JSON ends itself.
+		gopts = providers.GenerateOptions{StopSequences: []string{"Observation:", "Calling tools:"}, ResponseSchema: thoughtCodeSchema}
+	}
+	msg, err := r.generateMessage(st.ModelInput, gopts, n)
+	text, usage := msg.Content, *msg.Usage
 	st.Usage = usage
 	if err != nil {
 		if r.ctx.Err() != nil {
@@ -237,8 +243,16 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 		st.Error = &StepError{Kind: ErrorModel, Message: err.Error()}
 		return st, fmt.Errorf("starlarkagent: step %d: model: %w", n, err)
 	}
-	st.ModelOutput = a.parser.complete(text)
-	code, ok := a.parser.parse(st.ModelOutput)
+	var code string
+	var ok bool
+	if a.opts.StructuredOutputs {
+		st.ModelOutput = strings.TrimSpace(text)
+		_, code, ok = parseStructured(text)
+	}
+	if !ok {
+		st.ModelOutput = a.parser.complete(text)
+		code, ok = a.parser.parse(st.ModelOutput)
+	}
 	if !ok {
 		st.Error = &StepError{Kind: ErrorParse, Message: promptText(a.prompts, prompts.ParseError,
 			prompts.Data{ModelOutput: st.ModelOutput, CodeOpen: a.parser.open, CodeClose: a.parser.close})}
