@@ -25,6 +25,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -88,6 +89,9 @@ type Options struct {
 type Model struct {
 	opts   Options
 	client sdk.Client
+	// noSchema is set once the API refused output_config.format for this
+	// model; structured outputs are then left to the caller's parsing.
+	noSchema atomic.Bool
 }
 
 var _ providers.StreamingModel = (*Model)(nil)
@@ -260,6 +264,10 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 		p.Temperature = sdk.Float(*t)
 	}
 
+	if opts.ResponseSchema != nil && opts.ResponseSchema.Schema != nil && !m.noSchema.Load() {
+		p.OutputConfig.Format = sdk.JSONOutputFormatParam{Schema: closeObjects(opts.ResponseSchema.Schema).(map[string]any)}
+	}
+
 	var ro []option.RequestOption
 	for k, v := range opts.ExtraBody {
 		ro = append(ro, option.WithJSONSet(sjsonKey(k), v))
@@ -349,6 +357,40 @@ func toolParam(t providers.ToolDefinition) *sdk.ToolParam {
 	return tp
 }
 
+// closeObjects returns a copy of a JSON schema in which every object
+// schema without additionalProperties has it set to false, as structured
+// outputs require.
+func closeObjects(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x)+1)
+		for k, e := range x {
+			out[k] = closeObjects(e)
+		}
+		if out["type"] == "object" {
+			if _, ok := out["additionalProperties"]; !ok {
+				out["additionalProperties"] = false
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = closeObjects(e)
+		}
+		return out
+	}
+	return v
+}
+
+// schemaRefused reports whether err is the API refusing output_config
+// (structured outputs) for the model: a 400 naming the field.
+func schemaRefused(p sdk.MessageNewParams, err error) bool {
+	var sdkErr *sdk.Error
+	return p.OutputConfig.Format.Schema != nil && errors.As(err, &sdkErr) &&
+		sdkErr.StatusCode == http.StatusBadRequest && strings.Contains(sdkErr.RawJSON(), "output_config")
+}
+
 // sjsonKey escapes the path characters of sjson so that an ExtraBody key
 // names a top-level field literally.
 func sjsonKey(k string) string {
@@ -368,6 +410,11 @@ func (m *Model) Generate(ctx context.Context, msgs []providers.Message, opts pro
 	// without streaming; providers/retry bounds each attempt anyway.
 	ro = append(ro, option.WithRequestTimeout(cmp.Or(m.opts.RequestTimeout, DefaultTimeout)))
 	resp, err := m.client.Messages.New(ctx, p, ro...)
+	if err != nil && schemaRefused(p, err) {
+		m.noSchema.Store(true)
+		p.OutputConfig.Format = sdk.JSONOutputFormatParam{}
+		resp, err = m.client.Messages.New(ctx, p, ro...)
+	}
 	if err != nil {
 		return nil, m.wrap(ctx, op, rep, err)
 	}
@@ -420,6 +467,14 @@ func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, op
 		}
 		ctx, rep := retry.WithReport(ctx)
 		stream := m.client.Messages.NewStreaming(ctx, p, ro...)
+		more := stream.Next()
+		if !more && schemaRefused(p, stream.Err()) {
+			stream.Close()
+			m.noSchema.Store(true)
+			p.OutputConfig.Format = sdk.JSONOutputFormatParam{}
+			stream = m.client.Messages.NewStreaming(ctx, p, ro...)
+			more = stream.Next()
+		}
 		defer stream.Close()
 		type block struct {
 			typ, id, name string
@@ -428,7 +483,7 @@ func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, op
 		var blocks []*block
 		usage := providers.Usage{}
 		started, finished := false, false
-		for stream.Next() {
+		for ; more; more = stream.Next() {
 			if ctx.Err() != nil {
 				yield(providers.Delta{}, m.wrap(ctx, op, rep, ctx.Err()))
 				return

@@ -600,3 +600,70 @@ func BenchmarkGenerateStream(b *testing.B) {
 		}
 	}
 }
+
+var thoughtCode = &providers.ResponseSchema{Name: "step", Schema: map[string]any{
+	"type": "object", "required": []any{"thought", "code"},
+	"properties": map[string]any{
+		"thought": map[string]any{"type": "string"},
+		"code":    map[string]any{"type": "string"},
+		"meta":    map[string]any{"type": "object", "properties": map[string]any{"n": map[string]any{"type": "integer"}}},
+	},
+}}
+
+func TestResponseSchemaUsesOutputConfig(t *testing.T) {
+	reply := `{"thought":"add","code":"print(1 + 2)"}`
+	s := newServer(t, testKey, reply)
+	m := newModel(t, s, nil)
+	got, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ResponseSchema: thoughtCode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Content != reply {
+		t.Fatalf("got %q", got.Content)
+	}
+	// Objects are closed (the API requires it), the caller's schema is not modified.
+	want := `{"format":{"schema":{"additionalProperties":false,"properties":{"code":{"type":"string"},"meta":{"additionalProperties":false,"properties":{"n":{"type":"integer"}},"type":"object"},"thought":{"type":"string"}},"required":["thought","code"],"type":"object"},"type":"json_schema"}}`
+	if g := toJSON(t, s.reqs()[0].body["output_config"]); g != want {
+		t.Fatalf("output_config =\n%s\nwant\n%s", g, want)
+	}
+	if _, ok := thoughtCode.Schema["additionalProperties"]; ok {
+		t.Fatal("the caller's schema was modified")
+	}
+}
+
+func TestResponseSchemaFallsBackOnOlderModels(t *testing.T) {
+	reply := `{"thought":"add","code":"print(1 + 2)"}`
+	s := newServer(t, testKey, reply)
+	m := newModel(t, s, func(o *Options) { o.Model = "claude-3-5-haiku-20241022" })
+	got, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ResponseSchema: thoughtCode})
+	if err != nil || got.Content != reply {
+		t.Fatalf("%v %v", got, err)
+	}
+	var text strings.Builder
+	for d, err := range m.GenerateStream(context.Background(), conv, providers.GenerateOptions{ResponseSchema: thoughtCode}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		text.WriteString(d.Content)
+	}
+	r := s.reqs()
+	// Refused once, sent again without it, and not tried again (the stream
+	// call remembers).
+	if len(r) != 3 || r[0].body["output_config"] == nil || r[1].body["output_config"] != nil || r[2].body["output_config"] != nil || text.String() != reply {
+		t.Fatalf("%d requests; streamed %q", len(r), text.String())
+	}
+
+	// A fresh model learns it from a stream too.
+	s2 := newServer(t, testKey, reply)
+	m2 := newModel(t, s2, func(o *Options) { o.Model = "claude-3-5-haiku-20241022" })
+	text.Reset()
+	for d, err := range m2.GenerateStream(context.Background(), conv, providers.GenerateOptions{ResponseSchema: thoughtCode}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		text.WriteString(d.Content)
+	}
+	if r := s2.reqs(); len(r) != 2 || r[1].body["output_config"] != nil || text.String() != reply {
+		t.Fatalf("%d requests; streamed %q", len(r), text.String())
+	}
+}

@@ -113,8 +113,12 @@ func badRequest(w http.ResponseWriter, format string, args ...any) {
 var knownFields = map[string]bool{
 	"model": true, "max_tokens": true, "messages": true, "system": true, "stop_sequences": true,
 	"temperature": true, "top_p": true, "top_k": true, "stream": true, "tools": true, "tool_choice": true,
-	"thinking": true, "metadata": true, "service_tier": true,
+	"thinking": true, "metadata": true, "service_tier": true, "output_config": true,
 }
+
+// noStructuredOutputs are models the fake treats as older ones, which
+// refuse output_config.format.
+var noStructuredOutputs = map[string]bool{"claude-3-5-haiku-20241022": true}
 
 var (
 	toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`)
@@ -395,6 +399,22 @@ func validate(body map[string]any) (request, string) {
 			}
 		}
 	}
+	if v, ok := body["output_config"]; ok {
+		oc, _ := v.(map[string]any)
+		if f, ok := oc["format"]; ok {
+			if noStructuredOutputs[model] {
+				return req, "output_config.format: structured outputs are not supported for model '" + model + "'"
+			}
+			fm, _ := f.(map[string]any)
+			schema, ok := fm["schema"].(map[string]any)
+			if fm["type"] != "json_schema" || !ok {
+				return req, "output_config.format: expected {\"type\": \"json_schema\", \"schema\": {...}}"
+			}
+			if msg := closedObjects(schema, "output_config.format.schema"); msg != "" {
+				return req, msg
+			}
+		}
+	}
 	toolNames := map[string]bool{}
 	if v, ok := body["tools"]; ok {
 		tools, ok := v.([]any)
@@ -576,6 +596,29 @@ func validate(body map[string]any) (request, string) {
 		pendingToolUse = toolUse
 	}
 	return req, ""
+}
+
+// closedObjects checks that every object schema sets additionalProperties
+// to false, as structured outputs require.
+func closedObjects(v any, where string) string {
+	switch x := v.(type) {
+	case map[string]any:
+		if x["type"] == "object" && x["additionalProperties"] != false {
+			return where + ": For 'object' type, 'additionalProperties' must be explicitly set to false"
+		}
+		for k, e := range x {
+			if msg := closedObjects(e, where+"."+k); msg != "" {
+				return msg
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if msg := closedObjects(e, fmt.Sprintf("%s.%d", where, i)); msg != "" {
+				return msg
+			}
+		}
+	}
+	return ""
 }
 
 func checkImage(b map[string]any, where string) string {
