@@ -372,8 +372,9 @@ func TestNoGoroutinesLeft(t *testing.T) {
 	}
 }
 
-// A container killed while no code runs: the next execution's result says
-// the state was lost, and the one after runs in a fresh container.
+// A container killed while no code runs: once the host has seen its
+// stream end, the next execution runs in a fresh container and its result
+// says that the state was lost.
 func TestKilledWhileIdle(t *testing.T) {
 	e := newExec(t, docker.Options{})
 	ok(t, e, "x = 1")
@@ -381,11 +382,16 @@ func TestKilledWhileIdle(t *testing.T) {
 	if err := engine(t).ContainerKill(context.Background(), id, "KILL"); err != nil {
 		t.Fatal(err)
 	}
+	for deadline := time.Now().Add(30 * time.Second); !e.Current().Session().StreamEnded(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the runner's stream did not end after the container was killed")
+		}
+	}
 	res := run(t, e, "x")
-	if res.Err == nil || !strings.Contains(res.Err.Message, "restarted") {
+	if res.Err == nil || res.Err.Type != "NameError" || len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "ended between steps") {
 		t.Fatalf("after an idle kill: %+v", res)
 	}
-	t.Logf("the model sees: %s", res.Err.Describe())
+	t.Logf("the model sees: %s; %s", res.Err.Describe(), res.Notes[0])
 	gone(t, id)
 	if res := ok(t, e, "2"); res.Value != int64(2) {
 		t.Errorf("fresh container: %#v", res.Value)

@@ -131,6 +131,18 @@ func (h *Host) ensure(ctx context.Context) error {
 	if h.closed {
 		return errors.New(h.opts.Name + ": executor closed")
 	}
+	if h.sb != nil && h.sb.Session().StreamEnded() {
+		// The sandbox died while idle (killed from outside, expired): this
+		// step runs in a fresh one, and its result says what was lost.
+		sb := h.sb
+		h.sb = nil
+		h.retire(sb)
+		why := sb.Died(time.Second)
+		if why == "" {
+			why = "its runner stopped answering"
+		}
+		h.lost = "the Python sandbox ended between steps (" + why + "), so this step ran in a fresh one: variables, functions and imports defined before are gone"
+	}
 	if h.sb != nil {
 		return nil
 	}

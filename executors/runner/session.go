@@ -197,6 +197,8 @@ type Session struct {
 	limits    Limits
 	broken    error
 	python    string
+	// ended is closed when the runner's stream has ended or broken.
+	ended chan struct{}
 }
 
 // message is every field a runner message may have. Decoding is strict:
@@ -254,7 +256,7 @@ type wireError struct {
 // Ready before anything else.
 func NewSession(r io.Reader, w io.Writer) *Session {
 	l := Config{}.Limits()
-	s := &Session{w: w, msgs: make(chan message, 1), tools: map[string]tool.Tool{}, maxOutput: executors.DefaultMaxOutput, limits: l}
+	s := &Session{w: w, msgs: make(chan message, 1), tools: map[string]tool.Tool{}, maxOutput: executors.DefaultMaxOutput, limits: l, ended: make(chan struct{})}
 	s.maxMessage.Store(l.MaxMessage)
 	go s.read(bufio.NewReaderSize(r, 64<<10))
 	return s
@@ -265,6 +267,7 @@ func NewSession(r io.Reader, w io.Writer) *Session {
 // one), so a runner that writes without end fills one line buffer and
 // then waits.
 func (s *Session) read(br *bufio.Reader) {
+	defer close(s.ended)
 	defer close(s.msgs)
 	var line []byte
 	for {
@@ -359,6 +362,17 @@ func (s *Session) fail(err error) error {
 		s.broken = fmt.Errorf("%w: %w", ErrBroken, err)
 	}
 	return s.broken
+}
+
+// StreamEnded reports whether the runner's stream has ended or broken, for
+// instance because its sandbox died between two requests.
+func (s *Session) StreamEnded() bool {
+	select {
+	case <-s.ended:
+		return true
+	default:
+		return false
+	}
 }
 
 // Err returns the error that broke the session, or nil.
