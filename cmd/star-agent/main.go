@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -48,7 +50,9 @@ Starlark engine whose builtins are the agent's tools. Code that needs real
 CPython is routed to a full-Python sandbox.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
+	root.SetVersionTemplate("star-agent {{.Version}}\n")
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -81,4 +85,38 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// version describes the build for --version: the module version, the
+// VCS commit and its time (with "modified" when the tree had uncommitted
+// changes), and the Go version, as the Go toolchain stamped them.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown: built without module support)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, at, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = ", modified"
+			}
+		}
+	}
+	if rev != "" {
+		v += "\ncommit " + rev
+		if at != "" || modified != "" {
+			v += " (" + strings.TrimPrefix(at+modified, ", ") + ")"
+		}
+	}
+	return v + "\n" + bi.GoVersion
 }

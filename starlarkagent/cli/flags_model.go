@@ -26,7 +26,7 @@ func (f *modelFlags) register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.maxTokens, "max-tokens", 0, "most tokens the model may write per step, reasoning included (0: the server's default)")
 	fl.DurationVar(&f.requestTimeout, "request-timeout", 0, "longest wait for one attempt of a model call, the whole answer included (0: 10m)")
 	fl.IntVar(&f.maxRetries, "max-retries", 3, "retries of a model call after a rate limit, a server error or a timeout (0: none)")
-	fl.StringVar(&f.reasoningEffort, "reasoning-effort", "", "for reasoning models: `none, minimal, low, medium, high or xhigh` (default: the model's)")
+	fl.StringVar(&f.reasoningEffort, "reasoning-effort", "", "how hard a reasoning model thinks, a `LEVEL`: none, minimal, low, medium, high or xhigh (default: the model's)")
 	fl.StringVar(&f.extraBody, "extra-body", "", "a JSON `OBJECT` of fields merged into every model request, for a server's own parameters")
 }
 
