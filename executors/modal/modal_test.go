@@ -457,3 +457,39 @@ func TestImageWithoutPython(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// TestStdinUnanswered: Modal stops answering stdin writes (the SDK's have
+// no deadline); the write is abandoned after inputTimeout, the sandbox
+// replaced, and the model told.
+func TestStdinUnanswered(t *testing.T) {
+	f := newFake(t)
+	e := newExec(t, options(f))
+	ok(t, e, "x = 1")
+	old := inputTimeout
+	inputTimeout = 300 * time.Millisecond
+	t.Cleanup(func() { inputTimeout = old })
+	f.StallStdin(true)
+	res := run(t, e, "x")
+	if res.Err == nil || !strings.Contains(res.Err.Message, "did not answer a write to the sandbox's stdin") || !strings.Contains(res.Err.Message, "variables defined before are gone") {
+		t.Fatalf("result %+v", res.Err)
+	}
+	f.StallStdin(false)
+	if res := ok(t, e, "3"); res.Value != int64(3) {
+		t.Errorf("value %v", res.Value)
+	}
+}
+
+// TestStderrFlood: a runner that floods stderr and dies is reported with
+// the end of its stderr only.
+func TestStderrFlood(t *testing.T) {
+	f := newFake(t)
+	f.MaxChunk = 32 << 10 // the size of the flood is the point, not its cutting
+	e := newExec(t, options(f))
+	res := run(t, e, "import os\nos.write(2, b'x' * 2000000 + b'THE END')\nos._exit(3)")
+	if res.Err == nil || !strings.Contains(res.Err.Message, "exited with code 3") || !strings.Contains(res.Err.Message, "THE END") {
+		t.Fatalf("result %.300v", res.Err)
+	}
+	if n := len(res.Err.Message); n > 6000 {
+		t.Errorf("error message of %d bytes", n)
+	}
+}

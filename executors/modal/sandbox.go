@@ -31,8 +31,9 @@ type sandbox struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	out    *io.PipeWriter
-	stderr tail
+	out        *io.PipeWriter
+	stderr     tail
+	stderrDone chan struct{} // closed when the stderr stream has ended
 
 	killOnce sync.Once
 	endOnce  sync.Once
@@ -48,10 +49,11 @@ var _ runner.Sandbox = (*sandbox)(nil)
 func newSandbox(e *Executor, msb *modalsdk.Sandbox) *sandbox {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	s := &sandbox{id: msb.SandboxID, e: e, msb: msb, ctx: ctx, cancel: cancel, out: pw, over: make(chan struct{}), termDone: make(chan struct{})}
+	s := &sandbox{id: msb.SandboxID, e: e, msb: msb, ctx: ctx, cancel: cancel, out: pw, over: make(chan struct{}), termDone: make(chan struct{}), stderrDone: make(chan struct{})}
 	s.sess = runner.NewSession(pr, stdin{s})
 	go s.read()
 	go func() {
+		defer close(s.stderrDone)
 		io.Copy(&s.stderr, msb.Stderr)
 	}()
 	return s
@@ -90,6 +92,14 @@ func (s *sandbox) read() {
 		return
 	}
 	if err == nil {
+		// The runner has ended: give its last words on stderr, a separate
+		// stream, a moment to arrive.
+		t := time.NewTimer(2 * time.Second)
+		select {
+		case <-s.stderrDone:
+		case <-t.C:
+		}
+		t.Stop()
 		s.end(s.exitReason())
 		return
 	}

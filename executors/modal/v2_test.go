@@ -28,6 +28,8 @@ func TestV2(t *testing.T) {
 		{"ForgedProtocolFromSandbox", TestForgedProtocolFromSandbox},
 		{"EnvVarsOnlyWhenAsked", TestEnvVarsOnlyWhenAsked},
 		{"ImageWithoutPython", TestImageWithoutPython},
+		{"StdinUnanswered", TestStdinUnanswered},
+		{"StderrFlood", TestStderrFlood},
 	} {
 		t.Run(c.name, c.f)
 	}

@@ -47,6 +47,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -82,6 +83,8 @@ type Server struct {
 	// processes (the fake's images are the host); an image not in it has
 	// this process's PATH. Set it before creating sandboxes.
 	ImagePath map[string]string
+
+	stallStdin atomic.Bool
 
 	srv       *grpc.Server
 	routerSrv *grpc.Server
@@ -201,6 +204,10 @@ func (s *Server) DropLogStreams(n int) {
 	defer s.mu.Unlock()
 	s.dropLogs += n
 }
+
+// StallStdin, while on, leaves stdin writes unanswered until the client
+// gives up or the server closes.
+func (s *Server) StallStdin(on bool) { s.stallStdin.Store(on) }
 
 // Calls returns the methods called, in order ("SandboxCreate", ...).
 func (s *Server) Calls() []string {
@@ -757,6 +764,14 @@ func (s *Server) SandboxStdinWrite(ctx context.Context, req *pb.SandboxStdinWrit
 	sb, err := s.lookup(req.GetSandboxId())
 	if err != nil {
 		return nil, err
+	}
+	if s.stallStdin.Load() {
+		select {
+		case <-ctx.Done():
+			return nil, status.FromContextError(ctx.Err()).Err()
+		case <-s.closed:
+			return nil, status.Error(codes.Unavailable, "server shutting down")
+		}
 	}
 	md, _ := metadata.FromIncomingContext(ctx)
 	key := first(md, "x-idempotency-key")

@@ -173,6 +173,14 @@ func (r *router) SandboxStdinWriteV2(ctx context.Context, req *pb.SandboxStdinWr
 		return nil, err
 	}
 	s := r.s
+	if s.stallStdin.Load() {
+		select {
+		case <-ctx.Done():
+			return nil, status.FromContextError(ctx.Err()).Err()
+		case <-s.closed:
+			return nil, status.Error(codes.Unavailable, "server shutting down")
+		}
+	}
 	sb.stdinMu.Lock()
 	defer sb.stdinMu.Unlock()
 	s.mu.Lock()
