@@ -613,7 +613,7 @@ func (m *Model) wrap(ctx context.Context, op string, rep func() retry.Report, er
 		if ae.StatusCode == http.StatusOK || ae.StatusCode == 0 {
 			ae.StatusCode = cmp.Or(statusOfType[ae.Type], 500) // an error event in a stream
 		}
-		ae.Message = m.redact(ae.Message)
+		ae.Message = m.redact(truncate(ae.Message, 2000))
 		e.StatusCode = ae.StatusCode
 		e.Message = ae.Error()
 		e.Retryable = retry.RetryableStatus(ae.StatusCode)

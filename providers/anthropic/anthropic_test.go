@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -90,7 +91,7 @@ func TestGenerateSendsRequestAndReadsUsage(t *testing.T) {
 		t.Fatalf("%d requests", len(r))
 	}
 	h, b := r[0].header, r[0].body
-	if h.Get("x-api-key") != testKey || h.Get("anthropic-version") == "" || h.Get("Authorization") != "" {
+	if h.Get("x-api-key") != testKey || h.Get("anthropic-version") != "2023-06-01" || h.Get("Authorization") != "" {
 		t.Fatalf("headers: x-api-key %q, anthropic-version %q, Authorization %q", h.Get("x-api-key"), h.Get("anthropic-version"), h.Get("Authorization"))
 	}
 	if b["model"] != "claude-sonnet-4-5" || number(b["max_tokens"]) != DefaultMaxTokens {
@@ -484,6 +485,8 @@ func TestStreamErrors(t *testing.T) {
 	}{
 		{"error event", fault{streamError: "overloaded_error"}, "overloaded_error: Overloaded", "overloaded_error", true},
 		{"cut", fault{cutStream: true}, "", "", true},
+		{"ended without message_stop", fault{endEarly: true}, "stream ended before message_stop", "", true},
+		{"block index out of order", fault{badIndex: true}, "out of order", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newServer(t, testKey, strings.Repeat("word ", 20), tc.f)
@@ -495,7 +498,7 @@ func TestStreamErrors(t *testing.T) {
 				last = err
 			}
 			pe := asError(t, last)
-			if !pe.Retryable || len(s.reqs()) != 1 || n < 2 {
+			if !pe.Retryable || len(s.reqs()) != 1 || (n < 2 && !tc.f.badIndex) || !strings.Contains(last.Error(), tc.want) {
 				t.Fatalf("err = %v after %d deltas, %d requests", last, n, len(s.reqs()))
 			}
 			if tc.typ != "" {
@@ -504,6 +507,33 @@ func TestStreamErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestMalformedAndHostileResponses(t *testing.T) {
+	s := newServer(t, testKey, answer, fault{malformed: true})
+	m := newModel(t, s, nil)
+	_, err := m.Generate(context.Background(), conv, stopOpts)
+	if pe := asError(t, err); !pe.Retryable || pe.StatusCode != 200 || !strings.Contains(err.Error(), "malformed response") {
+		t.Fatalf("err = %v", err)
+	}
+
+	// A huge error message (a hostile or broken proxy) is cut, and a key
+	// it echoes is redacted.
+	huge := `{"type":"error","error":{"type":"invalid_request_error","message":"key ` + testKey + " " + strings.Repeat("x", 1<<20) + `"}}`
+	s = newServer(t, testKey, answer, fault{status: 400, body: huge})
+	m = newModel(t, s, nil)
+	_, err = m.Generate(context.Background(), conv, stopOpts)
+	ae := apiError(t, err)
+	if len(err.Error()) > 2300 || strings.Contains(err.Error(), testKey) || !strings.Contains(ae.Message, "[REDACTED]") || ae.Type != "invalid_request_error" {
+		t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
+	}
+	// A body that is not Anthropic's JSON is still reported.
+	s = newServer(t, testKey, answer, fault{status: 400, body: "<html>400 Bad Request</html>"})
+	m = newModel(t, s, nil)
+	_, err = m.Generate(context.Background(), conv, stopOpts)
+	if ae := apiError(t, err); ae.StatusCode != 400 || !strings.Contains(ae.Message, "<html>400 Bad Request") {
+		t.Fatalf("err = %v", err)
 	}
 }
 
@@ -566,6 +596,36 @@ func TestNewValidates(t *testing.T) {
 	}
 	if m.ModelID() != "claude-haiku-4-5" {
 		t.Fatal(m.ModelID())
+	}
+}
+
+// recordTransport records the requests it is given and answers none: it
+// never dials.
+type recordTransport struct{ reqs []*http.Request }
+
+func (rt *recordTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rt.reqs = append(rt.reqs, r)
+	return nil, errors.New("recordTransport: not sending")
+}
+
+func TestDefaultBaseURLAndHeaders(t *testing.T) {
+	rt := &recordTransport{}
+	m, err := New(Options{Model: "claude-sonnet-4-5", APIKey: testKey, MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: rt}, Headers: map[string]string{"anthropic-beta": "some-beta-2025-01-01"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.Generate(context.Background(), conv, providers.GenerateOptions{})
+	pe := asError(t, err)
+	if !pe.Retryable || pe.StatusCode != 0 || !strings.Contains(err.Error(), "not sending") || strings.Contains(err.Error(), testKey) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(rt.reqs) != 1 {
+		t.Fatalf("%d requests", len(rt.reqs))
+	}
+	r := rt.reqs[0]
+	if r.URL.String() != "https://api.anthropic.com/v1/messages" || r.Header.Get("anthropic-beta") != "some-beta-2025-01-01" || r.Header.Get("x-api-key") != testKey {
+		t.Fatalf("%s %v", r.URL, r.Header)
 	}
 }
 

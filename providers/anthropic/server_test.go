@@ -23,6 +23,9 @@ type fault struct {
 	hang        bool   // never answer (until the client goes away)
 	streamError string // stream a few events, then an SSE error event of this type
 	cutStream   bool   // stream a few events, then drop the connection
+	endEarly    bool   // stream a few events, then end the response cleanly without message_stop
+	malformed   bool   // 200 with a truncated JSON body
+	badIndex    bool   // stream a content block with the wrong index
 }
 
 // block is one content block of a scripted reply: text, or a tool_use
@@ -229,6 +232,11 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 		s.stream(w, req.model, out, stopReason, stopSeq, input, output, f)
 		return
 	}
+	if f.malformed {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"id":"msg_01X","type":"message","role":"assistant","content":[{"type":"text","text":"Thou`)
+		return
+	}
 	var content []any
 	for _, b := range out {
 		if b.name != "" {
@@ -266,6 +274,9 @@ func (s *server) stream(w http.ResponseWriter, model string, out []block, stopRe
 	send("ping", map[string]any{"type": "ping"})
 	events := 0
 	for i, b := range out {
+		if f.badIndex {
+			i += 2
+		}
 		if b.name != "" {
 			send("content_block_start", map[string]any{"type": "content_block_start", "index": i,
 				"content_block": map[string]any{"type": "tool_use", "id": b.id, "name": b.name, "input": map[string]any{}}})
@@ -287,6 +298,9 @@ func (s *server) stream(w http.ResponseWriter, model string, out []block, stopRe
 				events++
 				if events == 3 && f.streamError != "" {
 					send("error", map[string]any{"type": "error", "error": map[string]any{"type": f.streamError, "message": errorMessages[f.streamError]}})
+					return
+				}
+				if events == 3 && f.endEarly {
 					return
 				}
 				if events == 3 && f.cutStream {
