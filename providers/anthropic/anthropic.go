@@ -45,8 +45,9 @@ const DefaultMaxTokens = 4096
 // DefaultTimeout bounds one attempt when Options.RequestTimeout is zero.
 const DefaultTimeout = 10 * time.Minute
 
-// Thinking budgets for GenerateOptions.ReasoningEffort (extended thinking).
-var thinkingBudget = map[string]int{"low": 1024, "medium": 4096, "high": 16384}
+// Thinking budgets in tokens for each ReasoningEffort (extended thinking;
+// 1024 is the API's minimum). "none" sends no thinking.
+var thinkingBudget = map[string]int{"none": 0, "minimal": 1024, "low": 1024, "medium": 4096, "high": 16384, "xhigh": 32768}
 
 // Options configure a Model. Model is required, and an API key (APIKey or
 // $ANTHROPIC_API_KEY).
@@ -80,8 +81,18 @@ type Options struct {
 	// MaxTokens is the default output limit; 0 means DefaultMaxTokens.
 	MaxTokens int
 	// Temperature is the default sampling temperature (0 to 1 for
-	// Anthropic); nil leaves it to the server.
+	// Anthropic); nil leaves it to the server. GenerateOptions.Temperature
+	// overrides it.
 	Temperature *float64
+	// ReasoningEffort is the default effort ("none", "minimal", "low",
+	// "medium", "high", "xhigh"), sent as an extended-thinking budget of
+	// 0, 1024, 1024, 4096, 16384 or 32768 tokens added to max_tokens;
+	// GenerateOptions.ReasoningEffort overrides it.
+	ReasoningEffort string
+	// ExtraBody is set in every request body (top-level fields, e.g.
+	// "top_k" or "metadata"); GenerateOptions.ExtraBody adds to it and
+	// wins on the same name.
+	ExtraBody map[string]any
 }
 
 // Model is a providers.StreamingModel backed by the Messages API. It is
@@ -255,7 +266,11 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 	// Extended thinking for ReasoningEffort, except with tools: the API
 	// then wants each turn's thinking blocks sent back before its
 	// tool_use blocks, and providers.Message does not carry them.
-	budget := thinkingBudget[opts.ReasoningEffort]
+	effort := cmp.Or(opts.ReasoningEffort, m.opts.ReasoningEffort)
+	budget, known := thinkingBudget[effort]
+	if effort != "" && !known {
+		return p, nil, fmt.Errorf("anthropic: unknown reasoning effort %q (want none, minimal, low, medium, high or xhigh)", effort)
+	}
 	if budget > 0 && len(opts.Tools) == 0 && !toolCalls {
 		p.Thinking = sdk.ThinkingConfigParamOfEnabled(int64(budget))
 		p.MaxTokens += int64(budget) // budget_tokens must be below max_tokens
@@ -269,6 +284,11 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 	}
 
 	var ro []option.RequestOption
+	for k, v := range m.opts.ExtraBody {
+		if _, ok := opts.ExtraBody[k]; !ok {
+			ro = append(ro, option.WithJSONSet(sjsonKey(k), v))
+		}
+	}
 	for k, v := range opts.ExtraBody {
 		ro = append(ro, option.WithJSONSet(sjsonKey(k), v))
 	}

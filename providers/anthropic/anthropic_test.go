@@ -114,7 +114,11 @@ func TestGenerateSendsRequestAndReadsUsage(t *testing.T) {
 func TestTemperatureMaxTokensAndExtraBody(t *testing.T) {
 	s := newServer(t, testKey, answer)
 	half := 0.5
-	m := newModel(t, s, func(o *Options) { o.Temperature = &half; o.MaxTokens = 100 })
+	m := newModel(t, s, func(o *Options) {
+		o.Temperature = &half
+		o.MaxTokens = 100
+		o.ExtraBody = map[string]any{"top_k": 3, "service_tier": "standard_only"}
+	})
 	zero := 0.0
 	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{}); err != nil {
 		t.Fatal(err)
@@ -125,11 +129,11 @@ func TestTemperatureMaxTokensAndExtraBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := s.reqs()
-	if number(r[0].body["temperature"]) != 0.5 || number(r[0].body["max_tokens"]) != 100 {
+	if number(r[0].body["temperature"]) != 0.5 || number(r[0].body["max_tokens"]) != 100 || number(r[0].body["top_k"]) != 3 || r[0].body["service_tier"] != "standard_only" {
 		t.Fatalf("defaults not sent: %v", r[0].body)
 	}
 	b := r[1].body
-	if number(b["temperature"]) != 0 || number(b["max_tokens"]) != 7 || number(b["top_k"]) != 5 || toJSON(t, b["metadata"]) != `{"user_id":"u-1"}` {
+	if number(b["temperature"]) != 0 || number(b["max_tokens"]) != 7 || number(b["top_k"]) != 5 || b["service_tier"] != "standard_only" || toJSON(t, b["metadata"]) != `{"user_id":"u-1"}` {
 		t.Fatalf("per-call options not sent: %v", b)
 	}
 	// An unknown field goes through too, and the API's refusal is clear.
@@ -379,6 +383,17 @@ func TestReasoningEffortEnablesThinking(t *testing.T) {
 	}
 	if b := s.reqs()[1].body; b["thinking"] != nil || number(b["temperature"]) != 0.5 {
 		t.Fatalf("with tools: %v", b)
+	}
+	// The Model's default effort applies; an unknown one is refused before sending.
+	m = newModel(t, s, func(o *Options) { o.ReasoningEffort = "low" })
+	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if b := s.reqs()[2].body; toJSON(t, b["thinking"]) != `{"budget_tokens":1024,"type":"enabled"}` || number(b["max_tokens"]) != DefaultMaxTokens+1024 {
+		t.Fatalf("default effort: %v", b)
+	}
+	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ReasoningEffort: "extreme"}); err == nil || !strings.Contains(err.Error(), `"extreme"`) || len(s.reqs()) != 3 {
+		t.Fatalf("err = %v", err)
 	}
 }
 
