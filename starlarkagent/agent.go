@@ -90,6 +90,10 @@ type Options struct {
 	// StepCallbacks are called at the end of each step, in order, with the
 	// step (*PlanningStep, *ActionStep or *FinalAnswerStep).
 	StepCallbacks []StepCallback
+	// OnStep are callbacks by step type (KindPlanning, KindAction,
+	// KindFinalAnswer), called after StepCallbacks with the agent too. A
+	// callback may read the agent (Memory, Name, ...) but not run it.
+	OnStep map[StepKind][]StepHook
 	// FinalAnswerChecks must all accept a final answer for the run to end
 	// with it; a rejection becomes the step's error, which the model reads.
 	FinalAnswerChecks []FinalAnswerCheck
@@ -119,6 +123,10 @@ type Options struct {
 
 // StepCallback is called when a step ends. ctx is the run's context.
 type StepCallback func(ctx context.Context, step Step)
+
+// StepHook is a callback of Options.OnStep: the step that ended, and the
+// agent whose step it is.
+type StepHook func(ctx context.Context, step Step, agent *Agent)
 
 // FinalAnswerCheck accepts (nil) or rejects (an error saying why) the
 // answer the code passed to final_answer. mem is the agent's memory so far.

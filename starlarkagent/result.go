@@ -33,7 +33,8 @@ const (
 	// StateSuccess: the code called final_answer and every check passed.
 	StateSuccess RunState = "success"
 	// StateMaxSteps: the step budget ran out; Output was written from
-	// memory by one last model call.
+	// memory by one last model call, or when that call failed is
+	// "Error in generating final LLM output:" and its error.
 	StateMaxSteps RunState = "max_steps"
 	// StateError: the run failed (model error, broken executor,
 	// cancellation); Err says why.

@@ -2,6 +2,7 @@ package starlarkagent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"slices"
@@ -48,6 +49,106 @@ func (a *Agent) Stream(ctx context.Context, task string, opts RunOptions) iter.S
 	}
 }
 
+// startTask resets the memory (unless opts.Resume), adds the task step,
+// and hands the additional arguments to the code. It returns the index of
+// the task step in memory. Call it with a.mu held.
+func (a *Agent) startTask(task string, opts RunOptions) (int, error) {
+	a.memMu.Lock()
+	if !opts.Resume {
+		a.memory = Memory{System: SystemPromptStep{SystemPrompt: a.system}, prompts: a.prompts}
+	}
+	first := len(a.memory.Steps)
+	a.memMu.Unlock()
+	var images []providers.Image
+	var err error
+	for i, img := range opts.Images {
+		if img, err = checkImage(img); err != nil {
+			images, err = nil, fmt.Errorf("starlarkagent: task image %d: %w", i+1, err)
+			break
+		}
+		images = append(images, img)
+	}
+	a.appendStep(&TaskStep{Task: task, AdditionalArgs: opts.AdditionalArgs, Images: images})
+	if err != nil {
+		return first, err
+	}
+	if len(opts.AdditionalArgs) > 0 && !a.toolCalling {
+		if err := a.exec.SetVariables(opts.AdditionalArgs); err != nil {
+			return first, fmt.Errorf("starlarkagent: additional args: %w", err)
+		}
+	}
+	return first, nil
+}
+
+// StartTask puts a task in the agent's memory for manual stepping with
+// Step: the memory starts again (unless opts.Resume), the task is added
+// with its images, and opts.AdditionalArgs are handed to the code.
+// opts.MaxSteps is not enforced: the caller decides when to stop.
+func (a *Agent) StartTask(task string, opts RunOptions) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, err := a.startTask(task, opts)
+	return err
+}
+
+// Step runs the next step of the task in memory (see StartTask; a Run
+// leaves its task there too): the plan first when one is due
+// (Options.PlanningInterval), then one action step, with the callbacks,
+// checks, logs and spans of Run. It returns the action step, which is in
+// memory; when its final answer passed the checks (IsFinal), the task is
+// done and a FinalAnswerStep follows it in memory. The error is one that
+// would end a run (model or executor failure, cancellation); step errors
+// the model can act on are in the step. Step emits no events, and
+// counts no budget: Run is StartTask, then Step until a final answer or
+// MaxSteps, then an answer written from memory; Stream is Run with events.
+func (a *Agent) Step(ctx context.Context) (*ActionStep, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.memMu.Lock()
+	task, n := "", 0
+	found, done := false, false
+	for _, s := range a.memory.Steps {
+		switch s := s.(type) {
+		case *TaskStep:
+			task, n, found, done = s.Task, 0, true, false
+		case *ActionStep:
+			n++
+		case *FinalAnswerStep:
+			done = true
+		}
+	}
+	a.memMu.Unlock()
+	if !found {
+		return nil, errors.New("starlarkagent: Step: no task in memory: call StartTask first")
+	}
+	if done {
+		return nil, errors.New("starlarkagent: Step: the task in memory has its final answer: call StartTask for a new one")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r := &runner{a: a, ctx: ctx, cancel: cancel, task: task, maxSteps: a.opts.MaxSteps}
+	if r.maxSteps == 0 {
+		r.maxSteps = DefaultMaxSteps
+	}
+	n++
+	if iv := a.opts.PlanningInterval; iv > 0 && (n == 1 || (n-1)%iv == 0) {
+		if err := r.plan(n); err != nil {
+			return nil, err
+		}
+	}
+	act := r.action
+	if a.toolCalling {
+		act = r.toolAction
+	}
+	st, err := act(n)
+	if err == nil && st.IsFinal {
+		fa := &FinalAnswerStep{Output: st.Output}
+		a.appendStep(fa)
+		r.endStep(fa)
+	}
+	return st, err
+}
+
 // runner holds the state of one run.
 type runner struct {
 	a        *Agent
@@ -79,34 +180,11 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	if r.maxSteps == 0 {
 		r.maxSteps = DefaultMaxSteps
 	}
-	a.memMu.Lock()
-	if !opts.Resume {
-		a.memory = Memory{System: SystemPromptStep{SystemPrompt: a.system}, prompts: a.prompts}
-	}
-	first := len(a.memory.Steps)
-	a.memMu.Unlock()
-	images := make([]providers.Image, len(opts.Images))
-	var imageErr error
-	for i, img := range opts.Images {
-		if images[i], imageErr = checkImage(img); imageErr != nil {
-			imageErr = fmt.Errorf("starlarkagent: task image %d: %w", i+1, imageErr)
-			break
-		}
-	}
-	if len(images) == 0 {
-		images = nil
-	}
-	a.appendStep(&TaskStep{Task: task, AdditionalArgs: opts.AdditionalArgs, Images: images})
+	first, err := a.startTask(task, opts)
 	a.log.Info("run started", "task", clip(task, 200), "max_steps", r.maxSteps, "resume", opts.Resume)
-
 	res := &RunResult{}
-	if imageErr != nil {
-		res.State, res.Err = StateError, imageErr
-	}
-	if len(opts.AdditionalArgs) > 0 && !a.toolCalling && res.Err == nil {
-		if err := a.exec.SetVariables(opts.AdditionalArgs); err != nil {
-			res.State, res.Err = StateError, fmt.Errorf("starlarkagent: additional args: %w", err)
-		}
+	if err != nil {
+		res.State, res.Err = StateError, err
 	}
 	if res.Err == nil {
 		r.loop(res)
@@ -200,6 +278,9 @@ func (r *runner) finish(res *RunResult, fa *FinalAnswerStep, state RunState) {
 func (r *runner) endStep(s Step) {
 	for _, cb := range r.a.opts.StepCallbacks {
 		cb(r.ctx, s)
+	}
+	for _, cb := range r.a.opts.OnStep[s.Kind()] {
+		cb(r.ctx, s, r.a)
 	}
 	r.emit(&StepEnd{Step: s})
 }
@@ -507,7 +588,7 @@ func (r *runner) plan(n int) error {
 		if err != nil {
 			return err
 		}
-		msgs = append([]providers.Message{{Role: providers.RoleSystem, Content: pre}}, a.memory.Messages()[1:]...)
+		msgs = append([]providers.Message{{Role: providers.RoleSystem, Content: pre}}, r.summaryMessages()...)
 		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: post})
 	}
 	st.ModelInput = msgs
@@ -519,9 +600,8 @@ func (r *runner) plan(n int) error {
 		}
 		return fmt.Errorf("starlarkagent: planning before step %d: %w", n, err)
 	}
-	// Servers drop the stop sequence; a model that wrote it anyway (or a
-	// recording that kept it) must not leak it into the plan.
-	out, _, _ = strings.Cut(out, "<end_plan>")
+	// generate cut the plan at <end_plan>, where a model that ignores the
+	// stop sequence (or a recording that kept it) would write on.
 	st.ModelOutput = out
 	frame, data := prompts.Plan, prompts.Data{Plan: strings.TrimSpace(out), Task: r.task}
 	if n > 1 {
@@ -559,9 +639,13 @@ func (r *runner) finalFromMemory(res *RunResult) {
 		}
 	}
 	if r.ctx.Err() != nil {
-		err = r.interrupted()
+		res.State, res.Err = StateError, fmt.Errorf("starlarkagent: max steps (%d) reached, and the final answer failed: %w", r.maxSteps, r.interrupted())
+		return
 	}
-	res.State, res.Err = StateError, fmt.Errorf("starlarkagent: max steps (%d) reached, and the final answer failed: %w", r.maxSteps, err)
+	// As the reference agent does, the run still ends with max_steps, its
+	// output saying why there is no answer.
+	a.log.Warn("the final answer from memory failed", "error", err)
+	r.finish(res, &FinalAnswerStep{Output: "Error in generating final LLM output:\n" + err.Error(), FromMemory: true}, StateMaxSteps)
 }
 
 func (r *runner) logStep(st *ActionStep) {
@@ -590,4 +674,35 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// summaryMessages is the history a plan update reads: the tasks, and what
+// each step did and observed, without the earlier plans (the update
+// replaces them) nor the thoughts around the code.
+func (r *runner) summaryMessages() []providers.Message {
+	a := r.a
+	a.memMu.Lock()
+	steps := slices.Clone(a.memory.Steps)
+	a.memMu.Unlock()
+	var msgs []providers.Message
+	for _, s := range steps {
+		switch s := s.(type) {
+		case *PlanningStep:
+			continue
+		case *ActionStep:
+			m := s.messages(a.prompts)
+			if len(m) > 0 && m[0].Role == providers.RoleAssistant {
+				switch {
+				case len(s.ModelToolCalls) > 0:
+					m[0].Content = ""
+				case s.Code != "":
+					m[0].Content = a.parser.open + "\n" + s.Code + "\n" + a.parser.close
+				}
+			}
+			msgs = append(msgs, m...)
+		default:
+			msgs = append(msgs, s.messages(a.prompts)...)
+		}
+	}
+	return msgs
 }
