@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"strings"
 
 	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/providers/anthropic"
 	"github.com/star-agent/star-agent/providers/gemini"
 	"github.com/star-agent/star-agent/providers/openai"
 	"github.com/star-agent/star-agent/providers/replay"
@@ -15,6 +17,7 @@ import (
 const noModelHelp = `no model configured. Pass one of:
   --model openai:gpt-4o-mini       (set OPENAI_API_KEY, or --api-key)
   --model gemini:gemini-2.5-flash  (set GEMINI_API_KEY or GOOGLE_API_KEY)
+  --model anthropic:claude-sonnet-4-5  (set ANTHROPIC_API_KEY)
   --model ollama:qwen2.5-coder     (a local Ollama server; OLLAMA_HOST to change it)
   --model openai:NAME --api-base URL  (any OpenAI-compatible server; or set OPENAI_BASE_URL)
   --replay FILE                    (play a session recorded with --record)`
@@ -77,6 +80,24 @@ func newModel(f runFlags) (providers.Model, error) {
 			return nil, usageError("--model openai:%s needs an API key: set OPENAI_API_KEY or pass --api-key (or --api-base, or OPENAI_BASE_URL, for a local server)", name)
 		}
 		m, err := openai.New(opts)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		return m, nil
+	case "anthropic":
+		if name == "" {
+			return nil, usageError("--model anthropic:NAME needs a model name, e.g. anthropic:claude-sonnet-4-5")
+		}
+		key := cmp.Or(f.apiKey, os.Getenv("ANTHROPIC_API_KEY"))
+		if key == "" {
+			return nil, usageError("--model anthropic:%s needs an API key: set ANTHROPIC_API_KEY or pass --api-key", name)
+		}
+		if t := mf.temperature.p; t != nil && *t > 1 {
+			return nil, usageError("--temperature must be between 0 and 1 for Anthropic, not %g", *t)
+		}
+		m, err := anthropic.New(anthropic.Options{Model: name, APIKey: key, BaseURL: f.apiBase,
+			Temperature: mf.temperature.p, MaxTokens: mf.maxTokens, RequestTimeout: mf.requestTimeout,
+			MaxRetries: mf.retries()})
 		if err != nil {
 			return nil, usageError("%v", err)
 		}

@@ -19,6 +19,7 @@ func TestNewModelFlags(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", "")
 	t.Setenv("GEMINI_API_KEY", "")
 	t.Setenv("GOOGLE_API_KEY", "")
+	t.Setenv("ANTHROPIC_API_KEY", "")
 	for _, c := range []struct {
 		name string
 		f    runFlags
@@ -36,6 +37,10 @@ func TestNewModelFlags(t *testing.T) {
 		{"gemini without key", runFlags{model: "gemini:gemini-2.5-flash"}, "GEMINI_API_KEY"},
 		{"gemini with key", runFlags{model: "gemini:gemini-2.5-flash", apiKey: "k"}, ""},
 		{"ollama without name", runFlags{model: "ollama:"}, "needs a model name"},
+		{"anthropic without key", runFlags{model: "anthropic:claude-sonnet-4-5"}, "ANTHROPIC_API_KEY"},
+		{"anthropic with key", runFlags{model: "anthropic:claude-sonnet-4-5", apiKey: "k"}, ""},
+		{"anthropic without name", runFlags{model: "anthropic:", apiKey: "k"}, "needs a model name"},
+		{"anthropic too hot", runFlags{model: "anthropic:claude-sonnet-4-5", apiKey: "k", modelOpts: modelFlags{temperature: optionalFloat{ptr(1.5)}}}, "between 0 and 1 for Anthropic"},
 	} {
 		m, err := newModel(c.f)
 		switch {
@@ -63,6 +68,8 @@ func TestOllamaBaseURL(t *testing.T) {
 		}
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func TestModelFlagsAreChecked(t *testing.T) {
 	neg := -0.5
@@ -149,7 +156,7 @@ func TestRequestTimeout(t *testing.T) {
 	s, bodies := chatServer(t, true)
 	for _, provider := range []string{"openai", "gemini"} {
 		base := s.URL + "/v1"
-		if provider == "gemini" {
+		if provider != "openai" {
 			base = s.URL
 		}
 		m, err := newModel(runFlags{model: provider + ":m", apiKey: "k", apiBase: base,
@@ -160,7 +167,7 @@ func TestRequestTimeout(t *testing.T) {
 		_, err = m.Generate(context.Background(), []providers.Message{{Role: providers.RoleUser, Content: "hi"}}, providers.GenerateOptions{})
 		pe, ok := errors.AsType[*providers.Error](err)
 		if !ok || pe.Attempts != 2 || !strings.Contains(err.Error(), "timed out after 50ms") {
-			t.Fatalf("%s: err = %v", provider, err)
+			t.Fatalf("%s: err = %v (attempts %d, %d requests)", provider, err, pe.Attempts, len(bodies))
 		}
 		if n := len(bodies); n != 2 {
 			t.Fatalf("%s: %d requests, want 2", provider, n)
