@@ -169,7 +169,7 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 		MaxTokens: int64(cmp.Or(opts.MaxTokens, m.opts.MaxTokens, DefaultMaxTokens)),
 	}
 	for _, s := range opts.StopSequences {
-		if strings.TrimSpace(s) != "" { // the API rejects whitespace-only ones
+		if strings.TrimSpace(s) != "" { // whitespace-only ones are refused
 			p.StopSequences = append(p.StopSequences, s)
 		}
 	}

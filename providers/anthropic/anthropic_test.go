@@ -370,8 +370,23 @@ func TestReasoningEffortEnablesThinking(t *testing.T) {
 	s := newServer(t, testKey, "42")
 	half := 0.5
 	m := newModel(t, s, func(o *Options) { o.Temperature = &half })
-	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ReasoningEffort: "medium", MaxTokens: 1000}); err != nil {
+	got, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ReasoningEffort: "medium", MaxTokens: 1000})
+	if err != nil {
 		t.Fatal(err)
+	}
+	// The thinking block is not part of the text; its tokens are output.
+	if got.Content != "42" || got.Usage.OutputTokens != 1+len(strings.Fields("The user wants a sum. 1 + 2 = 3.")) {
+		t.Fatalf("got %q, usage %+v", got.Content, got.Usage)
+	}
+	var text strings.Builder
+	for d, err := range m.GenerateStream(context.Background(), conv, providers.GenerateOptions{ReasoningEffort: "medium", MaxTokens: 1000}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		text.WriteString(d.Content)
+	}
+	if text.String() != "42" {
+		t.Fatalf("streamed %q", text.String())
 	}
 	b := s.reqs()[0].body
 	if toJSON(t, b["thinking"]) != `{"budget_tokens":4096,"type":"enabled"}` || number(b["max_tokens"]) != 5096 || b["temperature"] != nil {
@@ -381,7 +396,7 @@ func TestReasoningEffortEnablesThinking(t *testing.T) {
 	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ReasoningEffort: "high", Tools: weatherTools}); err != nil {
 		t.Fatal(err)
 	}
-	if b := s.reqs()[1].body; b["thinking"] != nil || number(b["temperature"]) != 0.5 {
+	if b := s.reqs()[2].body; b["thinking"] != nil || number(b["temperature"]) != 0.5 {
 		t.Fatalf("with tools: %v", b)
 	}
 	// The Model's default effort applies; an unknown one is refused before sending.
@@ -389,10 +404,10 @@ func TestReasoningEffortEnablesThinking(t *testing.T) {
 	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if b := s.reqs()[2].body; toJSON(t, b["thinking"]) != `{"budget_tokens":1024,"type":"enabled"}` || number(b["max_tokens"]) != DefaultMaxTokens+1024 {
+	if b := s.reqs()[3].body; toJSON(t, b["thinking"]) != `{"budget_tokens":1024,"type":"enabled"}` || number(b["max_tokens"]) != DefaultMaxTokens+1024 {
 		t.Fatalf("default effort: %v", b)
 	}
-	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ReasoningEffort: "extreme"}); err == nil || !strings.Contains(err.Error(), `"extreme"`) || len(s.reqs()) != 3 {
+	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ReasoningEffort: "extreme"}); err == nil || !strings.Contains(err.Error(), `"extreme"`) || len(s.reqs()) != 4 {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -31,10 +31,11 @@ type fault struct {
 // block is one content block of a scripted reply: text, or a tool_use
 // when name is set.
 type block struct {
-	text  string
-	id    string
-	name  string
-	input string // JSON object
+	thinking string // a thinking block (the fake adds one when thinking is on)
+	text     string
+	id       string
+	name     string
+	input    string // JSON object
 }
 
 // server imitates Anthropic's Messages API (POST /v1/messages) strictly:
@@ -222,10 +223,13 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 	}
+	if req.thinking {
+		out = append([]block{{thinking: "The user wants a sum. 1 + 2 = 3."}}, out...)
+	}
 	input := req.inputTokens
 	output := 0
 	for _, b := range out {
-		output += len(strings.Fields(b.text)) + len(b.input)/4
+		output += len(strings.Fields(b.text)) + len(strings.Fields(b.thinking)) + len(b.input)/4
 	}
 	output = max(output, 1)
 	if req.stream {
@@ -239,7 +243,9 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	var content []any
 	for _, b := range out {
-		if b.name != "" {
+		if b.thinking != "" {
+			content = append(content, map[string]any{"type": "thinking", "thinking": b.thinking, "signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"})
+		} else if b.name != "" {
 			content = append(content, map[string]any{"type": "tool_use", "id": b.id, "name": b.name, "input": json.RawMessage(b.input)})
 		} else {
 			content = append(content, map[string]any{"type": "text", "text": b.text})
@@ -277,7 +283,14 @@ func (s *server) stream(w http.ResponseWriter, model string, out []block, stopRe
 		if f.badIndex {
 			i += 2
 		}
-		if b.name != "" {
+		if b.thinking != "" {
+			send("content_block_start", map[string]any{"type": "content_block_start", "index": i,
+				"content_block": map[string]any{"type": "thinking", "thinking": "", "signature": ""}})
+			send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
+				"delta": map[string]any{"type": "thinking_delta", "thinking": b.thinking}})
+			send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
+				"delta": map[string]any{"type": "signature_delta", "signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"}})
+		} else if b.name != "" {
 			send("content_block_start", map[string]any{"type": "content_block_start", "index": i,
 				"content_block": map[string]any{"type": "tool_use", "id": b.id, "name": b.name, "input": map[string]any{}}})
 			// The API first sends an empty partial_json, then pieces that
@@ -328,6 +341,7 @@ type request struct {
 	stream      bool
 	stop        []string
 	inputTokens int
+	thinking    bool
 }
 
 // validate checks a Messages request body as the API does and returns the
@@ -411,6 +425,7 @@ func validate(body map[string]any) (request, string) {
 			if _, ok := body["temperature"]; ok {
 				return req, "`temperature` may only be set to 1 when thinking is enabled."
 			}
+			req.thinking = true
 		}
 	}
 	if v, ok := body["output_config"]; ok {
