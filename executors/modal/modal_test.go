@@ -2,6 +2,7 @@ package modal
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -492,4 +493,30 @@ func TestStderrFlood(t *testing.T) {
 	if n := len(res.Err.Message); n > 6000 {
 		t.Errorf("error message of %d bytes", n)
 	}
+}
+
+// TestNothingLeftAfterClose: once Close returns and the connections have
+// wound down, the executor has left no goroutine behind (the SDK's
+// streams, the stdin writers, the command router connection on V2).
+func TestNothingLeftAfterClose(t *testing.T) {
+	f := newFake(t)
+	before := runtime.NumGoroutine()
+	e, err := New(options(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok(t, e, "x = 1")
+	ok(t, e, "print(x)")
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var now int
+	for range 100 {
+		if now = runtime.NumGoroutine(); now <= before {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	buf := make([]byte, 1<<20)
+	t.Errorf("%d goroutines before, %d after Close:\n%s", before, now, buf[:runtime.Stack(buf, true)])
 }

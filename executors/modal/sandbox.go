@@ -146,6 +146,9 @@ func (s *sandbox) Kill() {
 			defer s.e.forget(s)
 			ctx, cancel := context.WithTimeout(context.Background(), s.e.killTimeout)
 			defer cancel()
+			// Detach releases the sandbox's command router connection (V2),
+			// which otherwise outlives the sandbox until it has been idle.
+			defer s.msb.Detach()
 			if _, err := s.msb.Terminate(ctx, nil); err != nil && status.Code(err) != codes.NotFound {
 				s.e.logger.Warn(fmt.Sprintf("modal: terminate sandbox %s: %v; it ends at its idle timeout (%s)", s.id, err, s.e.params.IdleTimeout))
 				return

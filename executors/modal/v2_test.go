@@ -30,6 +30,7 @@ func TestV2(t *testing.T) {
 		{"ImageWithoutPython", TestImageWithoutPython},
 		{"StdinUnanswered", TestStdinUnanswered},
 		{"StderrFlood", TestStderrFlood},
+		{"NothingLeftAfterClose", TestNothingLeftAfterClose},
 	} {
 		t.Run(c.name, c.f)
 	}
