@@ -239,6 +239,33 @@ func TestToolUseRoundTrip(t *testing.T) {
 	}
 }
 
+func TestToolResultsGoFirstInTheirTurn(t *testing.T) {
+	s := newServer(t, testKey, "ok")
+	m := newModel(t, s, nil)
+	msgs := []providers.Message{
+		{Role: providers.RoleUser, Content: "Weather?"},
+		{Role: providers.RoleAssistant, ToolCalls: []providers.ToolCall{
+			{ID: "toolu_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)},
+			{ID: "toolu_2", Name: "get_weather", Arguments: json.RawMessage(`not json`)}}},
+		{Role: providers.RoleUser, Content: "Note: be brief."},
+		{Role: providers.RoleTool, ToolCallID: "toolu_1", Content: "21°C"},
+		{Role: providers.RoleTool, ToolCallID: "toolu_2"}, // an empty result
+	}
+	if _, err := m.Generate(context.Background(), msgs, providers.GenerateOptions{Tools: weatherTools}); err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"content":[{"text":"Weather?","type":"text"}],"role":"user"},` +
+		`{"content":[{"id":"toolu_1","input":{"city":"Paris"},"name":"get_weather","type":"tool_use"},{"id":"toolu_2","input":{},"name":"get_weather","type":"tool_use"}],"role":"assistant"},` +
+		`{"content":[{"content":[{"text":"21°C","type":"text"}],"tool_use_id":"toolu_1","type":"tool_result"},{"tool_use_id":"toolu_2","type":"tool_result"},{"text":"Note: be brief.","type":"text"}],"role":"user"}]`
+	if g := toJSON(t, s.reqs()[0].body["messages"]); g != want {
+		t.Fatalf("messages =\n%s\nwant\n%s", g, want)
+	}
+	_, err := m.Generate(context.Background(), []providers.Message{{Role: providers.RoleUser, Content: "x"}, {Role: providers.RoleTool, Content: "orphan"}}, providers.GenerateOptions{})
+	if err == nil || !strings.Contains(err.Error(), "without a tool call ID") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
 func TestToolResultMissingIsRefusedByTheAPI(t *testing.T) {
 	// A conversation that answers only one of two calls is what the API
 	// refuses; the fake must refuse it too, or the round trip above
@@ -581,6 +608,25 @@ func TestCancelStopsPromptly(t *testing.T) {
 		_, err := m.Generate(ctx, conv, stopOpts)
 		if !errors.Is(err, context.Canceled) || len(s.reqs()) != 1 {
 			t.Fatalf("err = %v, %d requests", err, len(s.reqs()))
+		}
+	})
+	t.Run("stalled stream", func(t *testing.T) {
+		s := newServer(t, testKey, strings.Repeat("word ", 50), fault{stall: true})
+		m := newModel(t, s, nil)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		n := 0
+		var last error
+		for d, err := range m.GenerateStream(ctx, conv, stopOpts) {
+			n++
+			if d.Content != "" && n == 2 {
+				// The server sends nothing more; only the cancel ends the wait.
+				go cancel()
+			}
+			last = err
+		}
+		if !errors.Is(last, context.Canceled) || n != 3 {
+			t.Fatalf("last = %v after %d deltas, want context.Canceled", last, n)
 		}
 	})
 	t.Run("mid stream", func(t *testing.T) {

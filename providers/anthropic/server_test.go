@@ -26,6 +26,7 @@ type fault struct {
 	endEarly    bool   // stream a few events, then end the response cleanly without message_stop
 	malformed   bool   // 200 with a truncated JSON body
 	badIndex    bool   // stream a content block with the wrong index
+	stall       bool   // stream a few events, then send nothing until the client goes away
 }
 
 // block is one content block of a scripted reply: text, or a tool_use
@@ -233,7 +234,7 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	output = max(output, 1)
 	if req.stream {
-		s.stream(w, req.model, out, stopReason, stopSeq, input, output, f)
+		s.stream(w, r, req.model, out, stopReason, stopSeq, input, output, f)
 		return
 	}
 	if f.malformed {
@@ -262,7 +263,7 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 }
 
 // stream writes the events of a reply as the API streams them.
-func (s *server) stream(w http.ResponseWriter, model string, out []block, stopReason string, stopSeq any, input, output int, f fault) {
+func (s *server) stream(w http.ResponseWriter, r *http.Request, model string, out []block, stopReason string, stopSeq any, input, output int, f fault) {
 	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("request-id", "req_011CTestFake")
@@ -311,6 +312,10 @@ func (s *server) stream(w http.ResponseWriter, model string, out []block, stopRe
 				events++
 				if events == 3 && f.streamError != "" {
 					send("error", map[string]any{"type": "error", "error": map[string]any{"type": f.streamError, "message": errorMessages[f.streamError]}})
+					return
+				}
+				if events == 3 && f.stall {
+					<-r.Context().Done()
 					return
 				}
 				if events == 3 && f.endEarly {
