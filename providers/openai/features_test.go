@@ -422,13 +422,13 @@ func TestMaxCompletionTokensForOpenAI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := m.request(conv, providers.GenerateOptions{MaxTokens: 10})
+	r := m.request(conv, providers.GenerateOptions{MaxTokens: 10}, &imageTable{})
 	if r.MaxCompletionTokens != 10 || r.MaxTokens != 0 {
 		t.Fatalf("request = %+v", r)
 	}
 	s := newServer(t, testKey, answer)
 	m = newModel(t, s, nil)
-	if r := m.request(conv, providers.GenerateOptions{MaxTokens: 10}); r.MaxTokens != 10 {
+	if r := m.request(conv, providers.GenerateOptions{MaxTokens: 10}, &imageTable{}); r.MaxTokens != 10 {
 		t.Fatalf("request = %+v", r)
 	}
 }
@@ -466,9 +466,44 @@ func BenchmarkImageEncoding(b *testing.B) {
 	b.SetBytes(int64(len(pic)))
 	b.ResetTimer()
 	for b.Loop() {
-		req := m.request(msgs, providers.GenerateOptions{})
-		if _, err := json.Marshal(req); err != nil {
+		// What a call does: build the request, go-openai marshals it,
+		// bodyTransport splices the base64 in.
+		images := &imageTable{}
+		body, err := json.Marshal(m.request(msgs, providers.GenerateOptions{}, images))
+		if err != nil {
 			b.Fatal(err)
 		}
+		if body = images.splice(body); len(body) < len(pic)*4/3 {
+			b.Fatalf("body of %d bytes", len(body))
+		}
 	}
+}
+
+// TestSpliceLeavesLookalikesAlone: text that looks like a placeholder
+// (another nonce, a bad index, no closing quote) is sent as written; only
+// the request's own placeholders become data: URLs.
+func TestSpliceLeavesLookalikesAlone(t *testing.T) {
+	tab := &imageTable{}
+	u := tab.placeholder(providers.Image{MIMEType: "image/gif", Data: []byte("GIF89a")})
+	for _, text := range []string{
+		`star-agent-image:0000000000000000:0`,
+		tab.prefix + `7`,
+		tab.prefix + `x`,
+		tab.prefix + `-1`,
+		`"` + tab.prefix,
+	} {
+		body, _ := json.Marshal(map[string]any{"text": text, "url": u})
+		got := string(tab.splice(body))
+		want := `{"text":` + string(must(json.Marshal(text))) + `,"url":"data:image/gif;base64,R0lGODlh"}`
+		if got != want {
+			t.Errorf("splice(%s) = %s, want %s", body, got, want)
+		}
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -20,13 +19,16 @@ import (
 // of their own; after tool messages, that message comes once the whole
 // run of tool messages is over, since they must directly follow the
 // assistant message whose calls they answer.
-func messages(msgs []providers.Message) []goopenai.ChatCompletionMessage {
+//
+// Each image stands as a placeholder URL recorded in images (see
+// imageTable), replaced by its data: URL as the body is sent.
+func messages(msgs []providers.Message, images *imageTable) []goopenai.ChatCompletionMessage {
 	out := make([]goopenai.ChatCompletionMessage, 0, len(msgs))
 	var pending []providers.Image // images waiting for the end of a run of tool messages
 	flush := func() {
 		if len(pending) > 0 {
 			out = append(out, goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleUser,
-				MultiContent: imageParts("Images from the tool results above:", pending)})
+				MultiContent: imageParts("Images from the tool results above:", pending, images)})
 			pending = nil
 		}
 	}
@@ -40,7 +42,7 @@ func messages(msgs []providers.Message) []goopenai.ChatCompletionMessage {
 			m.ToolCallID = msg.ToolCallID
 			pending = append(pending, msg.Images...)
 		case len(msg.Images) > 0 && msg.Role == providers.RoleUser:
-			m.Content, m.MultiContent = "", imageParts(msg.Content, msg.Images)
+			m.Content, m.MultiContent = "", imageParts(msg.Content, msg.Images, images)
 		}
 		for _, c := range msg.ToolCalls {
 			args := string(c.Arguments)
@@ -53,7 +55,7 @@ func messages(msgs []providers.Message) []goopenai.ChatCompletionMessage {
 		out = append(out, m)
 		if len(msg.Images) > 0 && msg.Role != providers.RoleUser && msg.Role != providers.RoleTool {
 			out = append(out, goopenai.ChatCompletionMessage{Role: goopenai.ChatMessageRoleUser,
-				MultiContent: imageParts("Images from the message above:", msg.Images)})
+				MultiContent: imageParts("Images from the message above:", msg.Images, images)})
 		}
 	}
 	flush()
@@ -61,31 +63,16 @@ func messages(msgs []providers.Message) []goopenai.ChatCompletionMessage {
 }
 
 // imageParts is text followed by one image_url part per image.
-func imageParts(text string, imgs []providers.Image) []goopenai.ChatMessagePart {
+func imageParts(text string, imgs []providers.Image, images *imageTable) []goopenai.ChatMessagePart {
 	parts := make([]goopenai.ChatMessagePart, 0, len(imgs)+1)
 	if text != "" {
 		parts = append(parts, goopenai.ChatMessagePart{Type: goopenai.ChatMessagePartTypeText, Text: text})
 	}
 	for _, img := range imgs {
 		parts = append(parts, goopenai.ChatMessagePart{Type: goopenai.ChatMessagePartTypeImageURL,
-			ImageURL: &goopenai.ChatMessageImageURL{URL: dataURL(img)}})
+			ImageURL: &goopenai.ChatMessageImageURL{URL: images.placeholder(img)}})
 	}
 	return parts
-}
-
-// dataURL encodes an image as a data: URL.
-func dataURL(img providers.Image) string {
-	mt := img.MIMEType
-	if mt == "" {
-		mt = "image/png"
-	}
-	const prefix = ";base64,"
-	b := make([]byte, 0, len("data:")+len(mt)+len(prefix)+base64.StdEncoding.EncodedLen(len(img.Data)))
-	b = append(b, "data:"...)
-	b = append(b, mt...)
-	b = append(b, prefix...)
-	b = base64.StdEncoding.AppendEncode(b, img.Data)
-	return string(b)
 }
 
 // tools converts tool definitions to Chat Completions function tools.

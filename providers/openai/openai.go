@@ -168,7 +168,7 @@ func New(opts Options) (*Model, error) {
 	if len(opts.Headers) > 0 {
 		base = &headerTransport{base: base, headers: opts.Headers}
 	}
-	base = &extraBodyTransport{base: base}
+	base = &bodyTransport{base: base}
 	cfg.HTTPClient = retry.Client(opts.HTTPClient, &retry.Transport{
 		Base:    base,
 		Policy:  policy,
@@ -182,12 +182,13 @@ func (m *Model) ModelID() string { return m.opts.Model }
 
 // request builds the Chat Completions request for a call, leaving out
 // what the model does not accept (see reasoningFamilies and quirks).
-func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions) goopenai.ChatCompletionRequest {
+// Its images are placeholders in images, for bodyTransport to fill in.
+func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions, images *imageTable) goopenai.ChatCompletionRequest {
 	q := m.quirks.get()
 	reasoning := isReasoningModel(m.opts.Model)
 	req := goopenai.ChatCompletionRequest{
 		Model:    m.opts.Model,
-		Messages: messages(msgs),
+		Messages: messages(msgs, images),
 	}
 	if !reasoning && !q.noStop {
 		req.Stop = opts.StopSequences
@@ -258,10 +259,17 @@ const maxAdjustments = 5
 // Generate implements providers.Model.
 func (m *Model) Generate(ctx context.Context, msgs []providers.Message, opts providers.GenerateOptions) (*providers.Message, error) {
 	const op = "chat completion"
-	ctx, rep := retry.WithReport(withExtraBody(ctx, m.extraBody(opts)))
+	images := &imageTable{}
+	req := m.request(msgs, opts, images)
+	ctx, rep := retry.WithReport(withBody(ctx, m.extraBody(opts), images))
 	var resp goopenai.ChatCompletionResponse
 	for n := 0; ; n++ {
-		req := m.request(msgs, opts)
+		if n > 0 {
+			// Parameters as learnt; the messages stay as they are.
+			next := m.request(nil, opts, nil)
+			next.Messages = req.Messages
+			req = next
+		}
 		var err error
 		resp, err = m.client.CreateChatCompletion(ctx, req)
 		if err == nil {
@@ -293,10 +301,16 @@ func (m *Model) Generate(ctx context.Context, msgs []providers.Message, opts pro
 func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, opts providers.GenerateOptions) iter.Seq2[providers.Delta, error] {
 	return func(yield func(providers.Delta, error) bool) {
 		const op = "stream chat completion"
-		ctx, rep := retry.WithReport(withExtraBody(ctx, m.extraBody(opts)))
+		images := &imageTable{}
+		req := m.request(msgs, opts, images)
+		ctx, rep := retry.WithReport(withBody(ctx, m.extraBody(opts), images))
 		var stream *goopenai.ChatCompletionStream
 		for n := 0; ; n++ {
-			req := m.request(msgs, opts)
+			if n > 0 {
+				next := m.request(nil, opts, nil)
+				next.Messages = req.Messages
+				req = next
+			}
 			req.Stream = true
 			if !m.opts.NoStreamUsage {
 				req.StreamOptions = &goopenai.StreamOptions{IncludeUsage: true}
