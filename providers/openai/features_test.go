@@ -8,6 +8,9 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -506,4 +509,27 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// BenchmarkImageRequest is a whole call with a 1-megapixel PNG to a
+// loopback server that reads the body and answers at once.
+func BenchmarkImageRequest(b *testing.B) {
+	pic := noisyPNG(b, 1000, 1000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`)
+	}))
+	defer srv.Close()
+	m, err := New(Options{Model: "gpt-4o-mini", APIKey: testKey, BaseURL: srv.URL + "/v1"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	msgs := []providers.Message{{Role: providers.RoleUser, Content: "What is this?", Images: []providers.Image{{MIMEType: "image/png", Data: pic}}}}
+	b.SetBytes(int64(len(pic)))
+	for b.Loop() {
+		if _, err := m.Generate(context.Background(), msgs, providers.GenerateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
