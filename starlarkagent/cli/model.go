@@ -97,7 +97,7 @@ func newModel(f runFlags) (providers.Model, error) {
 		}
 		m, err := anthropic.New(anthropic.Options{Model: name, APIKey: key, BaseURL: f.apiBase,
 			Temperature: mf.temperature.p, MaxTokens: mf.maxTokens, RequestTimeout: mf.requestTimeout,
-			MaxRetries: mf.retries()})
+			MaxRetries: mf.retries(), ReasoningEffort: mf.reasoningEffort, ExtraBody: extra})
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
