@@ -11,8 +11,24 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/providers/anthropic/anthropicfake"
 	"github.com/star-agent/star-agent/providers/retry"
 )
+
+type (
+	server = anthropicfake.Server
+	fault  = anthropicfake.Fault
+	block  = anthropicfake.Block
+)
+
+var number = anthropicfake.Number
+
+// newServer starts the fake Messages API for one test.
+func newServer(t testing.TB, key, answer string, faults ...fault) *server {
+	s := anthropicfake.New(key, answer, faults...)
+	t.Cleanup(s.Close)
+	return s
+}
 
 const (
 	testKey = "sk-ant-api03-test-0123456789abcdef"
@@ -33,7 +49,7 @@ var fast = retry.Policy{BaseDelay: time.Millisecond, MaxDelay: 5 * time.Millisec
 
 func newModel(t *testing.T, s *server, mod func(*Options)) *Model {
 	t.Helper()
-	o := Options{Model: "claude-sonnet-4-5", APIKey: testKey, BaseURL: s.url(), Retry: fast}
+	o := Options{Model: "claude-sonnet-4-5", APIKey: testKey, BaseURL: s.URL, Retry: fast}
 	if mod != nil {
 		mod(&o)
 	}
@@ -86,11 +102,11 @@ func TestGenerateSendsRequestAndReadsUsage(t *testing.T) {
 	if got.Usage == nil || got.Usage.InputTokens == 0 || got.Usage.OutputTokens != len(strings.Fields(want)) {
 		t.Fatalf("usage = %+v", got.Usage)
 	}
-	r := s.reqs()
+	r := s.Requests()
 	if len(r) != 1 {
 		t.Fatalf("%d requests", len(r))
 	}
-	h, b := r[0].header, r[0].body
+	h, b := r[0].Header, r[0].Body
 	if h.Get("x-api-key") != testKey || h.Get("anthropic-version") != "2023-06-01" || h.Get("Authorization") != "" {
 		t.Fatalf("headers: x-api-key %q, anthropic-version %q, Authorization %q", h.Get("x-api-key"), h.Get("anthropic-version"), h.Get("Authorization"))
 	}
@@ -128,11 +144,11 @@ func TestTemperatureMaxTokensAndExtraBody(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	r := s.reqs()
-	if number(r[0].body["temperature"]) != 0.5 || number(r[0].body["max_tokens"]) != 100 || number(r[0].body["top_k"]) != 3 || r[0].body["service_tier"] != "standard_only" {
-		t.Fatalf("defaults not sent: %v", r[0].body)
+	r := s.Requests()
+	if number(r[0].Body["temperature"]) != 0.5 || number(r[0].Body["max_tokens"]) != 100 || number(r[0].Body["top_k"]) != 3 || r[0].Body["service_tier"] != "standard_only" {
+		t.Fatalf("defaults not sent: %v", r[0].Body)
 	}
-	b := r[1].body
+	b := r[1].Body
 	if number(b["temperature"]) != 0 || number(b["max_tokens"]) != 7 || number(b["top_k"]) != 5 || b["service_tier"] != "standard_only" || toJSON(t, b["metadata"]) != `{"user_id":"u-1"}` {
 		t.Fatalf("per-call options not sent: %v", b)
 	}
@@ -166,7 +182,7 @@ func TestStreamYieldsTextAndUsage(t *testing.T) {
 	if usage == nil || usage.InputTokens == 0 || usage.OutputTokens != len(strings.Fields(want)) {
 		t.Fatalf("usage = %+v (input from message_start, output from message_delta)", usage)
 	}
-	if b := s.reqs()[0].body; b["stream"] != true {
+	if b := s.Requests()[0].Body; b["stream"] != true {
 		t.Fatalf("stream not requested: %v", b)
 	}
 }
@@ -182,11 +198,11 @@ var weatherTools = []providers.ToolDefinition{{
 
 func TestToolUseRoundTrip(t *testing.T) {
 	s := newServer(t, testKey, "")
-	s.script(
-		[]block{{text: "Checking both cities."},
-			{id: "toolu_01A", name: "get_weather", input: `{"city":"Paris"}`},
-			{id: "toolu_01B", name: "get_weather", input: `{"city":"Oslo"}`}},
-		[]block{{text: "Paris is warmer."}},
+	s.Script(
+		[]block{{Text: "Checking both cities."},
+			{ID: "toolu_01A", Name: "get_weather", Input: `{"city":"Paris"}`},
+			{ID: "toolu_01B", Name: "get_weather", Input: `{"city":"Oslo"}`}},
+		[]block{{Text: "Paris is warmer."}},
 	)
 	m := newModel(t, s, nil)
 	msgs := []providers.Message{
@@ -205,7 +221,7 @@ func TestToolUseRoundTrip(t *testing.T) {
 	if got.Content != "Checking both cities." || !reflect.DeepEqual(got.ToolCalls, wantCalls) {
 		t.Fatalf("got %q %s", got.Content, toJSON(t, got.ToolCalls))
 	}
-	b := s.reqs()[0].body
+	b := s.Requests()[0].Body
 	if toJSON(t, b["tool_choice"]) != `{"type":"any"}` {
 		t.Fatalf("tool_choice = %s", toJSON(t, b["tool_choice"]))
 	}
@@ -227,7 +243,7 @@ func TestToolUseRoundTrip(t *testing.T) {
 	if got.Content != "Paris is warmer." || len(got.ToolCalls) != 0 {
 		t.Fatalf("got %+v", got)
 	}
-	b = s.reqs()[1].body
+	b = s.Requests()[1].Body
 	wantMsgs := `[{"content":[{"text":"Which is warmer, Paris or Oslo?","type":"text"}],"role":"user"},` +
 		`{"content":[{"text":"Checking both cities.","type":"text"},{"id":"toolu_01A","input":{"city":"Paris"},"name":"get_weather","type":"tool_use"},{"id":"toolu_01B","input":{"city":"Oslo"},"name":"get_weather","type":"tool_use"}],"role":"assistant"},` +
 		`{"content":[{"content":[{"text":"Paris: 21°C","type":"text"}],"tool_use_id":"toolu_01A","type":"tool_result"},{"content":[{"text":"Oslo: 9°C","type":"text"}],"tool_use_id":"toolu_01B","type":"tool_result"},{"text":"Now answer.","type":"text"}],"role":"user"}]`
@@ -257,7 +273,7 @@ func TestToolResultsGoFirstInTheirTurn(t *testing.T) {
 	want := `[{"content":[{"text":"Weather?","type":"text"}],"role":"user"},` +
 		`{"content":[{"id":"toolu_1","input":{"city":"Paris"},"name":"get_weather","type":"tool_use"},{"id":"toolu_2","input":{},"name":"get_weather","type":"tool_use"}],"role":"assistant"},` +
 		`{"content":[{"content":[{"text":"21°C","type":"text"}],"tool_use_id":"toolu_1","type":"tool_result"},{"tool_use_id":"toolu_2","type":"tool_result"},{"text":"Note: be brief.","type":"text"}],"role":"user"}]`
-	if g := toJSON(t, s.reqs()[0].body["messages"]); g != want {
+	if g := toJSON(t, s.Requests()[0].Body["messages"]); g != want {
 		t.Fatalf("messages =\n%s\nwant\n%s", g, want)
 	}
 	_, err := m.Generate(context.Background(), []providers.Message{{Role: providers.RoleUser, Content: "x"}, {Role: providers.RoleTool, Content: "orphan"}}, providers.GenerateOptions{})
@@ -292,9 +308,9 @@ func TestToolResultMissingIsRefusedByTheAPI(t *testing.T) {
 func TestStreamToolUse(t *testing.T) {
 	s := newServer(t, testKey, "")
 	input := `{"city":"São Paulo","units":{"temp":"celsius"},"days":[1,2,3]}`
-	s.script([]block{{text: "Let me look."},
-		{id: "toolu_01S", name: "get_weather", input: input},
-		{id: "toolu_01T", name: "final_answer", input: `{"answer":"later"}`}})
+	s.Script([]block{{Text: "Let me look."},
+		{ID: "toolu_01S", Name: "get_weather", Input: input},
+		{ID: "toolu_01T", Name: "final_answer", Input: `{"answer":"later"}`}})
 	m := newModel(t, s, nil)
 	var text strings.Builder
 	var last providers.Delta
@@ -322,7 +338,7 @@ func TestImagesAreSentAsBase64Blocks(t *testing.T) {
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR fake pixels")
 	jpg := []byte("\xff\xd8\xff\xe0 fake jpeg")
 	s := newServer(t, testKey, "A chart.")
-	s.script([]block{{id: "toolu_img", name: "get_weather", input: `{"city":"x"}`}}, []block{{text: "A chart."}})
+	s.Script([]block{{ID: "toolu_img", Name: "get_weather", Input: `{"city":"x"}`}}, []block{{Text: "A chart."}})
 	m := newModel(t, s, nil)
 	msgs := []providers.Message{{Role: providers.RoleUser, Content: "What is this?", Images: []providers.Image{
 		{MIMEType: "image/png", Data: png}, {MIMEType: "IMAGE/JPEG", Data: jpg}}}}
@@ -330,7 +346,7 @@ func TestImagesAreSentAsBase64Blocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := s.reqs()[0].body
+	b := s.Requests()[0].Body
 	want := `[{"content":[{"text":"What is this?","type":"text"},` +
 		`{"source":{"data":"iVBORw0KGgoAAAANSUhEUiBmYWtlIHBpeGVscw==","media_type":"image/png","type":"base64"},"type":"image"},` +
 		`{"source":{"data":"/9j/4CBmYWtlIGpwZWc=","media_type":"image/jpeg","type":"base64"},"type":"image"}],"role":"user"}]`
@@ -343,7 +359,7 @@ func TestImagesAreSentAsBase64Blocks(t *testing.T) {
 	if _, err := m.Generate(context.Background(), msgs, providers.GenerateOptions{Tools: weatherTools}); err != nil {
 		t.Fatal(err)
 	}
-	turns := s.reqs()[1].body["messages"].([]any)
+	turns := s.Requests()[1].Body["messages"].([]any)
 	if g := toJSON(t, turns[2]); !strings.Contains(g, `"tool_result"`) || !strings.Contains(g, `"media_type":"image/png"`) {
 		t.Fatalf("tool result turn = %s", g)
 	}
@@ -351,8 +367,8 @@ func TestImagesAreSentAsBase64Blocks(t *testing.T) {
 	// A type Anthropic does not take is refused before sending.
 	_, err = m.Generate(context.Background(), []providers.Message{{Role: providers.RoleUser, Content: "x",
 		Images: []providers.Image{{MIMEType: "image/bmp", Data: []byte("BM")}}}}, providers.GenerateOptions{})
-	if err == nil || !strings.Contains(err.Error(), `"image/bmp"`) || len(s.reqs()) != 2 {
-		t.Fatalf("err = %v, %d requests", err, len(s.reqs()))
+	if err == nil || !strings.Contains(err.Error(), `"image/bmp"`) || len(s.Requests()) != 2 {
+		t.Fatalf("err = %v, %d requests", err, len(s.Requests()))
 	}
 	// The fake does check the bytes: a PNG labelled JPEG is refused.
 	_, err = m.Generate(context.Background(), []providers.Message{{Role: providers.RoleUser, Content: "x",
@@ -378,7 +394,7 @@ func TestConversationShape(t *testing.T) {
 	if _, err := m.Generate(context.Background(), msgs, providers.GenerateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	b := s.reqs()[0].body
+	b := s.Requests()[0].Body
 	want := `[{"content":[{"text":"task","type":"text"}],"role":"user"},{"content":[{"text":"step 1","type":"text"},{"text":"step 2","type":"text"}],"role":"assistant"},{"content":[{"text":"obs","type":"text"}],"role":"user"},{"content":[{"text":"Thought:","type":"text"}],"role":"assistant"}]`
 	if g := toJSON(t, b["messages"]); g != want {
 		t.Fatalf("messages =\n%s\nwant\n%s", g, want)
@@ -388,7 +404,7 @@ func TestConversationShape(t *testing.T) {
 	}
 	// A conversation that does not start with the user is refused before sending.
 	_, err := m.Generate(context.Background(), []providers.Message{{Role: providers.RoleAssistant, Content: "hi"}}, providers.GenerateOptions{})
-	if err == nil || !strings.Contains(err.Error(), "must start with a user message") || len(s.reqs()) != 1 {
+	if err == nil || !strings.Contains(err.Error(), "must start with a user message") || len(s.Requests()) != 1 {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -415,7 +431,7 @@ func TestReasoningEffortEnablesThinking(t *testing.T) {
 	if text.String() != "42" {
 		t.Fatalf("streamed %q", text.String())
 	}
-	b := s.reqs()[0].body
+	b := s.Requests()[0].Body
 	if toJSON(t, b["thinking"]) != `{"budget_tokens":4096,"type":"enabled"}` || number(b["max_tokens"]) != 5096 || b["temperature"] != nil {
 		t.Fatalf("thinking %s, max_tokens %v, temperature %v", toJSON(t, b["thinking"]), b["max_tokens"], b["temperature"])
 	}
@@ -423,7 +439,7 @@ func TestReasoningEffortEnablesThinking(t *testing.T) {
 	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ReasoningEffort: "high", Tools: weatherTools}); err != nil {
 		t.Fatal(err)
 	}
-	if b := s.reqs()[2].body; b["thinking"] != nil || number(b["temperature"]) != 0.5 {
+	if b := s.Requests()[2].Body; b["thinking"] != nil || number(b["temperature"]) != 0.5 {
 		t.Fatalf("with tools: %v", b)
 	}
 	// The Model's default effort applies; an unknown one is refused before sending.
@@ -431,58 +447,58 @@ func TestReasoningEffortEnablesThinking(t *testing.T) {
 	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if b := s.reqs()[3].body; toJSON(t, b["thinking"]) != `{"budget_tokens":1024,"type":"enabled"}` || number(b["max_tokens"]) != DefaultMaxTokens+1024 {
+	if b := s.Requests()[3].Body; toJSON(t, b["thinking"]) != `{"budget_tokens":1024,"type":"enabled"}` || number(b["max_tokens"]) != DefaultMaxTokens+1024 {
 		t.Fatalf("default effort: %v", b)
 	}
-	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ReasoningEffort: "extreme"}); err == nil || !strings.Contains(err.Error(), `"extreme"`) || len(s.reqs()) != 4 {
+	if _, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ReasoningEffort: "extreme"}); err == nil || !strings.Contains(err.Error(), `"extreme"`) || len(s.Requests()) != 4 {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestRetryAfterIsHonoured(t *testing.T) {
-	s := newServer(t, testKey, answer, fault{status: 429, retryAfter: "1"})
+	s := newServer(t, testKey, answer, fault{Status: 429, RetryAfter: "1"})
 	m := newModel(t, s, nil)
 	got, err := m.Generate(context.Background(), conv, stopOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := s.reqs()
+	r := s.Requests()
 	if len(r) != 2 || got.Usage.OutputTokens == 0 {
 		t.Fatalf("%d requests, %+v", len(r), got)
 	}
-	if gap := r[1].at.Sub(r[0].at); gap < 900*time.Millisecond {
+	if gap := r[1].At.Sub(r[0].At); gap < 900*time.Millisecond {
 		t.Fatalf("retried after %v; retry-after asked for 1s (backoff alone is ~1ms)", gap)
 	}
 	// One attempt per retry, not the SDK's and ours compounded.
-	if r[1].body["model"] != "claude-sonnet-4-5" {
-		t.Fatalf("body not resent intact: %v", r[1].body)
+	if r[1].Body["model"] != "claude-sonnet-4-5" {
+		t.Fatalf("body not resent intact: %v", r[1].Body)
 	}
 }
 
 func TestOverloadedAndServerErrorsAreRetried(t *testing.T) {
-	s := newServer(t, testKey, answer, fault{status: 529}, fault{status: 500}, fault{status: 502, body: "<html>Bad Gateway</html>"})
+	s := newServer(t, testKey, answer, fault{Status: 529}, fault{Status: 500}, fault{Status: 502, Body: "<html>Bad Gateway</html>"})
 	m := newModel(t, s, nil)
 	got, err := m.Generate(context.Background(), conv, stopOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(got.Content, "Thought:") || len(s.reqs()) != 4 {
-		t.Fatalf("content %q after %d requests", got.Content, len(s.reqs()))
+	if !strings.HasPrefix(got.Content, "Thought:") || len(s.Requests()) != 4 {
+		t.Fatalf("content %q after %d requests", got.Content, len(s.Requests()))
 	}
 }
 
 func TestOverloadedExhaustsRetries(t *testing.T) {
 	var faults []fault
 	for range 10 {
-		faults = append(faults, fault{status: 529})
+		faults = append(faults, fault{Status: 529})
 	}
 	s := newServer(t, testKey, answer, faults...)
 	m := newModel(t, s, func(o *Options) { o.MaxRetries = 2 })
 	_, err := m.Generate(context.Background(), conv, stopOpts)
 	pe := asError(t, err)
 	ae := apiError(t, err)
-	if pe.StatusCode != 529 || !pe.Retryable || pe.Attempts != 3 || len(s.reqs()) != 3 || ae.Type != "overloaded_error" {
-		t.Fatalf("err = %+v, %d requests", pe, len(s.reqs()))
+	if pe.StatusCode != 529 || !pe.Retryable || pe.Attempts != 3 || len(s.Requests()) != 3 || ae.Type != "overloaded_error" {
+		t.Fatalf("err = %+v, %d requests", pe, len(s.Requests()))
 	}
 	if !strings.Contains(err.Error(), "after 3 attempts") || !strings.Contains(err.Error(), "overloaded_error: Overloaded") {
 		t.Fatalf("error text: %v", err)
@@ -490,10 +506,10 @@ func TestOverloadedExhaustsRetries(t *testing.T) {
 }
 
 func TestNoRetriesWhenDisabled(t *testing.T) {
-	s := newServer(t, testKey, answer, fault{status: 529})
+	s := newServer(t, testKey, answer, fault{Status: 529})
 	m := newModel(t, s, func(o *Options) { o.MaxRetries = -1 })
-	if _, err := m.Generate(context.Background(), conv, stopOpts); err == nil || len(s.reqs()) != 1 {
-		t.Fatalf("err = %v, %d requests", err, len(s.reqs()))
+	if _, err := m.Generate(context.Background(), conv, stopOpts); err == nil || len(s.Requests()) != 1 {
+		t.Fatalf("err = %v, %d requests", err, len(s.Requests()))
 	}
 }
 
@@ -503,8 +519,8 @@ func TestWrongKeyIsClearAndNotRetried(t *testing.T) {
 	_, err := m.Generate(context.Background(), conv, stopOpts)
 	pe := asError(t, err)
 	ae := apiError(t, err)
-	if pe.StatusCode != 401 || pe.Retryable || len(s.reqs()) != 1 || ae.Type != "authentication_error" {
-		t.Fatalf("err = %+v, %d requests", pe, len(s.reqs()))
+	if pe.StatusCode != 401 || pe.Retryable || len(s.Requests()) != 1 || ae.Type != "authentication_error" {
+		t.Fatalf("err = %+v, %d requests", pe, len(s.Requests()))
 	}
 	msg := err.Error()
 	if !strings.Contains(msg, "check the API key") || !strings.Contains(msg, "authentication_error: invalid x-api-key") || strings.Contains(msg, testKey) {
@@ -518,7 +534,7 @@ func TestWrongKeyIsClearAndNotRetried(t *testing.T) {
 }
 
 func TestStreamRetriesBeforeFirstEvent(t *testing.T) {
-	s := newServer(t, testKey, answer, fault{status: 429, retryAfter: "0"}, fault{status: 529})
+	s := newServer(t, testKey, answer, fault{Status: 429, RetryAfter: "0"}, fault{Status: 529})
 	m := newModel(t, s, nil)
 	var text strings.Builder
 	for d, err := range m.GenerateStream(context.Background(), conv, stopOpts) {
@@ -527,8 +543,8 @@ func TestStreamRetriesBeforeFirstEvent(t *testing.T) {
 		}
 		text.WriteString(d.Content)
 	}
-	if !strings.HasPrefix(text.String(), "Thought:") || len(s.reqs()) != 3 {
-		t.Fatalf("%q after %d requests", text.String(), len(s.reqs()))
+	if !strings.HasPrefix(text.String(), "Thought:") || len(s.Requests()) != 3 {
+		t.Fatalf("%q after %d requests", text.String(), len(s.Requests()))
 	}
 }
 
@@ -540,10 +556,10 @@ func TestStreamErrors(t *testing.T) {
 		typ   string
 		retry bool
 	}{
-		{"error event", fault{streamError: "overloaded_error"}, "overloaded_error: Overloaded", "overloaded_error", true},
-		{"cut", fault{cutStream: true}, "", "", true},
-		{"ended without message_stop", fault{endEarly: true}, "stream ended before message_stop", "", true},
-		{"block index out of order", fault{badIndex: true}, "out of order", "", true},
+		{"error event", fault{StreamError: "overloaded_error"}, "overloaded_error: Overloaded", "overloaded_error", true},
+		{"cut", fault{CutStream: true}, "", "", true},
+		{"ended without message_stop", fault{EndEarly: true}, "stream ended before message_stop", "", true},
+		{"block index out of order", fault{BadIndex: true}, "out of order", "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newServer(t, testKey, strings.Repeat("word ", 20), tc.f)
@@ -555,8 +571,8 @@ func TestStreamErrors(t *testing.T) {
 				last = err
 			}
 			pe := asError(t, last)
-			if !pe.Retryable || len(s.reqs()) != 1 || (n < 2 && !tc.f.badIndex) || !strings.Contains(last.Error(), tc.want) {
-				t.Fatalf("err = %v after %d deltas, %d requests", last, n, len(s.reqs()))
+			if !pe.Retryable || len(s.Requests()) != 1 || (n < 2 && !tc.f.BadIndex) || !strings.Contains(last.Error(), tc.want) {
+				t.Fatalf("err = %v after %d deltas, %d requests", last, n, len(s.Requests()))
 			}
 			if tc.typ != "" {
 				if ae := apiError(t, last); ae.Type != tc.typ || pe.StatusCode != 529 || !strings.Contains(last.Error(), tc.want) {
@@ -568,7 +584,7 @@ func TestStreamErrors(t *testing.T) {
 }
 
 func TestMalformedAndHostileResponses(t *testing.T) {
-	s := newServer(t, testKey, answer, fault{malformed: true})
+	s := newServer(t, testKey, answer, fault{Malformed: true})
 	m := newModel(t, s, nil)
 	_, err := m.Generate(context.Background(), conv, stopOpts)
 	if pe := asError(t, err); !pe.Retryable || pe.StatusCode != 200 || !strings.Contains(err.Error(), "malformed response") {
@@ -578,7 +594,7 @@ func TestMalformedAndHostileResponses(t *testing.T) {
 	// A huge error message (a hostile or broken proxy) is cut, and a key
 	// it echoes is redacted.
 	huge := `{"type":"error","error":{"type":"invalid_request_error","message":"key ` + testKey + " " + strings.Repeat("x", 1<<20) + `"}}`
-	s = newServer(t, testKey, answer, fault{status: 400, body: huge})
+	s = newServer(t, testKey, answer, fault{Status: 400, Body: huge})
 	m = newModel(t, s, nil)
 	_, err = m.Generate(context.Background(), conv, stopOpts)
 	ae := apiError(t, err)
@@ -586,7 +602,7 @@ func TestMalformedAndHostileResponses(t *testing.T) {
 		t.Fatalf("error of %d bytes: %.300s", len(err.Error()), err)
 	}
 	// A body that is not Anthropic's JSON is still reported.
-	s = newServer(t, testKey, answer, fault{status: 400, body: "<html>400 Bad Request</html>"})
+	s = newServer(t, testKey, answer, fault{Status: 400, Body: "<html>400 Bad Request</html>"})
 	m = newModel(t, s, nil)
 	_, err = m.Generate(context.Background(), conv, stopOpts)
 	if ae := apiError(t, err); ae.StatusCode != 400 || !strings.Contains(ae.Message, "<html>400 Bad Request") {
@@ -596,22 +612,22 @@ func TestMalformedAndHostileResponses(t *testing.T) {
 
 func TestCancelStopsPromptly(t *testing.T) {
 	t.Run("hanging server", func(t *testing.T) {
-		s := newServer(t, testKey, answer, fault{hang: true})
+		s := newServer(t, testKey, answer, fault{Hang: true})
 		m := newModel(t, s, nil)
 		ctx, cancel := context.WithCancel(context.Background())
 		go func() {
-			for len(s.reqs()) == 0 {
+			for len(s.Requests()) == 0 {
 				time.Sleep(time.Millisecond)
 			}
 			cancel()
 		}()
 		_, err := m.Generate(ctx, conv, stopOpts)
-		if !errors.Is(err, context.Canceled) || len(s.reqs()) != 1 {
-			t.Fatalf("err = %v, %d requests", err, len(s.reqs()))
+		if !errors.Is(err, context.Canceled) || len(s.Requests()) != 1 {
+			t.Fatalf("err = %v, %d requests", err, len(s.Requests()))
 		}
 	})
 	t.Run("stalled stream", func(t *testing.T) {
-		s := newServer(t, testKey, strings.Repeat("word ", 50), fault{stall: true})
+		s := newServer(t, testKey, strings.Repeat("word ", 50), fault{Stall: true})
 		m := newModel(t, s, nil)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
@@ -662,7 +678,7 @@ func TestNewValidates(t *testing.T) {
 	}
 	s := newServer(t, testKey, "from env")
 	t.Setenv("ANTHROPIC_API_KEY", testKey)
-	m, err := New(Options{Model: "claude-haiku-4-5", BaseURL: s.url()})
+	m, err := New(Options{Model: "claude-haiku-4-5", BaseURL: s.URL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -707,7 +723,7 @@ func TestDefaultBaseURLAndHeaders(t *testing.T) {
 
 func BenchmarkGenerate(b *testing.B) {
 	s := newServer(b, testKey, answer)
-	m, err := New(Options{Model: "claude-sonnet-4-5", APIKey: testKey, BaseURL: s.url()})
+	m, err := New(Options{Model: "claude-sonnet-4-5", APIKey: testKey, BaseURL: s.URL})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -722,7 +738,7 @@ func BenchmarkGenerate(b *testing.B) {
 
 func BenchmarkGenerateStream(b *testing.B) {
 	s := newServer(b, testKey, answer)
-	m, err := New(Options{Model: "claude-sonnet-4-5", APIKey: testKey, BaseURL: s.url()})
+	m, err := New(Options{Model: "claude-sonnet-4-5", APIKey: testKey, BaseURL: s.URL})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -759,7 +775,7 @@ func TestResponseSchemaUsesOutputConfig(t *testing.T) {
 	}
 	// Objects are closed (the API requires it), the caller's schema is not modified.
 	want := `{"format":{"schema":{"additionalProperties":false,"properties":{"code":{"type":"string"},"meta":{"additionalProperties":false,"properties":{"n":{"type":"integer"}},"type":"object"},"thought":{"type":"string"}},"required":["thought","code"],"type":"object"},"type":"json_schema"}}`
-	if g := toJSON(t, s.reqs()[0].body["output_config"]); g != want {
+	if g := toJSON(t, s.Requests()[0].Body["output_config"]); g != want {
 		t.Fatalf("output_config =\n%s\nwant\n%s", g, want)
 	}
 	if _, ok := thoughtCode.Schema["additionalProperties"]; ok {
@@ -770,7 +786,7 @@ func TestResponseSchemaUsesOutputConfig(t *testing.T) {
 func TestResponseSchemaFallsBackOnOlderModels(t *testing.T) {
 	reply := `{"thought":"add","code":"print(1 + 2)"}`
 	s := newServer(t, testKey, reply)
-	m := newModel(t, s, func(o *Options) { o.Model = "claude-3-5-haiku-20241022" })
+	m := newModel(t, s, func(o *Options) { o.Model = anthropicfake.OlderModel })
 	got, err := m.Generate(context.Background(), conv, providers.GenerateOptions{ResponseSchema: thoughtCode})
 	if err != nil || got.Content != reply {
 		t.Fatalf("%v %v", got, err)
@@ -782,16 +798,16 @@ func TestResponseSchemaFallsBackOnOlderModels(t *testing.T) {
 		}
 		text.WriteString(d.Content)
 	}
-	r := s.reqs()
+	r := s.Requests()
 	// Refused once, sent again without it, and not tried again (the stream
 	// call remembers).
-	if len(r) != 3 || r[0].body["output_config"] == nil || r[1].body["output_config"] != nil || r[2].body["output_config"] != nil || text.String() != reply {
+	if len(r) != 3 || r[0].Body["output_config"] == nil || r[1].Body["output_config"] != nil || r[2].Body["output_config"] != nil || text.String() != reply {
 		t.Fatalf("%d requests; streamed %q", len(r), text.String())
 	}
 
 	// A fresh model learns it from a stream too.
 	s2 := newServer(t, testKey, reply)
-	m2 := newModel(t, s2, func(o *Options) { o.Model = "claude-3-5-haiku-20241022" })
+	m2 := newModel(t, s2, func(o *Options) { o.Model = anthropicfake.OlderModel })
 	text.Reset()
 	for d, err := range m2.GenerateStream(context.Background(), conv, providers.GenerateOptions{ResponseSchema: thoughtCode}) {
 		if err != nil {
@@ -799,7 +815,7 @@ func TestResponseSchemaFallsBackOnOlderModels(t *testing.T) {
 		}
 		text.WriteString(d.Content)
 	}
-	if r := s2.reqs(); len(r) != 2 || r[1].body["output_config"] != nil || text.String() != reply {
+	if r := s2.Requests(); len(r) != 2 || r[1].Body["output_config"] != nil || text.String() != reply {
 		t.Fatalf("%d requests; streamed %q", len(r), text.String())
 	}
 }

@@ -1,4 +1,10 @@
-package anthropic
+// Package anthropicfake is a loopback stand-in for Anthropic's Messages API
+// (POST /v1/messages), for tests only: an httptest server that validates
+// requests as strictly as the API does and answers in its real JSON and
+// server-sent-event shapes, or fails the way it fails. Tests of
+// providers/anthropic and of agents using Claude models import it from
+// _test.go files.
+package anthropicfake
 
 import (
 	"bytes"
@@ -11,35 +17,35 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 )
 
-// fault is how the fake server misbehaves on one request.
-type fault struct {
-	status      int    // non-zero: reply with this status and Anthropic's error body
-	body        string // replaces the error body (e.g. a proxy's HTML page)
-	retryAfter  string // retry-after header value
-	hang        bool   // never answer (until the client goes away)
-	streamError string // stream a few events, then an SSE error event of this type
-	cutStream   bool   // stream a few events, then drop the connection
-	endEarly    bool   // stream a few events, then end the response cleanly without message_stop
-	malformed   bool   // 200 with a truncated JSON body
-	badIndex    bool   // stream a content block with the wrong index
-	stall       bool   // stream a few events, then send nothing until the client goes away
+// Fault is how the fake server misbehaves on one request.
+type Fault struct {
+	Status      int    // non-zero: reply with this status and Anthropic's error body
+	Body        string // replaces the error body (e.g. a proxy's HTML page)
+	RetryAfter  string // retry-after header value
+	Hang        bool   // never answer (until the client goes away)
+	StreamError string // stream a few events, then an SSE error event of this type
+	CutStream   bool   // stream a few events, then drop the connection
+	EndEarly    bool   // stream a few events, then end the response cleanly without message_stop
+	Malformed   bool   // 200 with a truncated JSON body
+	BadIndex    bool   // stream a content block with the wrong index
+	Stall       bool   // stream a few events, then send nothing until the client goes away
 }
 
-// block is one content block of a scripted reply: text, or a tool_use
+// Block is one content block of a scripted reply: text, or a tool_use
 // when name is set.
-type block struct {
+type Block struct {
+	Text  string
+	ID    string
+	Name  string
+	Input string // a JSON object
+
 	thinking string // a thinking block (the fake adds one when thinking is on)
-	text     string
-	id       string
-	name     string
-	input    string // JSON object
 }
 
-// server imitates Anthropic's Messages API (POST /v1/messages) strictly:
+// Server imitates Anthropic's Messages API (POST /v1/messages) strictly:
 // it checks x-api-key and anthropic-version, rejects unknown top-level
 // fields, and validates the body as the API does (model and max_tokens
 // required, turns that alternate and start with the user, system only at
@@ -51,44 +57,64 @@ type block struct {
 // sequence, as a Message JSON or as the SSE events the API streams, with
 // usage. Errors are Anthropic's JSON error bodies with their statuses.
 // Faults are served first, one per request.
-type server struct {
-	t      testing.TB
+type Server struct {
+	// URL is the server's base URL, to give as the provider's BaseURL.
+	URL string
+
 	key    string
 	answer string
 
 	mu       sync.Mutex
-	faults   []fault
-	replies  [][]block
-	requests []recorded
+	faults   []Fault
+	replies  [][]Block
+	requests []Request
 	srv      *httptest.Server
 }
 
-type recorded struct {
-	header http.Header
-	body   map[string]any
-	at     time.Time
+// Request is a request the server received, valid or not.
+type Request struct {
+	Header http.Header
+	// Body is the decoded JSON body (numbers as json.Number; see Number),
+	// nil if it was not JSON.
+	Body map[string]any
+	At   time.Time
 }
 
-func newServer(t testing.TB, key, answer string, faults ...fault) *server {
-	s := &server{t: t, key: key, answer: answer, faults: faults}
+// New starts a server on 127.0.0.1 that accepts the API key key and
+// answers answer to every request for which no reply was scripted, after
+// serving faults, one per request. Close it when done.
+func New(key, answer string, faults ...Fault) *Server {
+	s := &Server{key: key, answer: answer, faults: faults}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
-	t.Cleanup(s.srv.Close)
+	s.URL = s.srv.URL
 	return s
 }
 
-// script queues replies, served after the faults, one per successful request.
-func (s *server) script(replies ...[]block) {
+// Close shuts the server down, ending any request in progress.
+func (s *Server) Close() {
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
+// Fail queues faults, served before any reply, one per request.
+func (s *Server) Fail(faults ...Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, faults...)
+}
+
+// Script queues replies, served after the faults, one per valid request.
+func (s *Server) Script(replies ...[]Block) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.replies = append(s.replies, replies...)
 }
 
-func (s *server) url() string { return s.srv.URL }
-
-func (s *server) reqs() []recorded {
+// Requests returns the requests received so far, in order.
+func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]recorded(nil), s.requests...)
+	return append([]Request(nil), s.requests...)
 }
 
 var errorMessages = map[string]string{
@@ -123,7 +149,12 @@ var knownFields = map[string]bool{
 
 // noStructuredOutputs are models the fake treats as older ones, which
 // refuse output_config.format.
-var noStructuredOutputs = map[string]bool{"claude-3-5-haiku-20241022": true}
+var noStructuredOutputs = map[string]bool{OlderModel: true}
+
+// OlderModel is a model name the server treats as one from before
+// structured outputs: a request with output_config.format is refused with
+// a 400 naming the field.
+const OlderModel = "claude-3-5-haiku-20241022"
 
 var (
 	toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`)
@@ -131,7 +162,7 @@ var (
 	mediaTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
 )
 
-func (s *server) handle(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	var raw bytes.Buffer
 	raw.ReadFrom(r.Body)
 	var body map[string]any
@@ -139,8 +170,8 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 	dec.UseNumber()
 	decErr := dec.Decode(&body)
 	s.mu.Lock()
-	s.requests = append(s.requests, recorded{header: r.Header.Clone(), body: body, at: time.Now()})
-	var f fault
+	s.requests = append(s.requests, Request{Header: r.Header.Clone(), Body: body, At: time.Now()})
+	var f Fault
 	if len(s.faults) > 0 {
 		f, s.faults = s.faults[0], s.faults[1:]
 	}
@@ -162,21 +193,21 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, "only one of x-api-key and Authorization may be sent")
 		return
 	}
-	if f.hang {
+	if f.Hang {
 		<-r.Context().Done()
 		return
 	}
-	if f.status != 0 {
-		if f.retryAfter != "" {
-			w.Header().Set("retry-after", f.retryAfter)
+	if f.Status != 0 {
+		if f.RetryAfter != "" {
+			w.Header().Set("retry-after", f.RetryAfter)
 		}
-		if f.body != "" {
-			w.WriteHeader(f.status)
-			fmt.Fprint(w, f.body)
+		if f.Body != "" {
+			w.WriteHeader(f.Status)
+			fmt.Fprint(w, f.Body)
 			return
 		}
-		typ := statusErrorType[f.status]
-		writeError(w, f.status, typ, errorMessages[typ])
+		typ := statusErrorType[f.Status]
+		writeError(w, f.Status, typ, errorMessages[typ])
 		return
 	}
 	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
@@ -193,7 +224,7 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	reply := []block{{text: s.answer}}
+	reply := []Block{{Text: s.answer}}
 	if len(s.replies) > 0 {
 		reply, s.replies = s.replies[0], s.replies[1:]
 	}
@@ -202,42 +233,42 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 	// Cut the text at the first stop sequence, as the API does; a cut
 	// drops the blocks after it.
 	stopReason, stopSeq := "end_turn", any(nil)
-	var out []block
+	var out []Block
 	for _, b := range reply {
-		if b.name != "" {
+		if b.Name != "" {
 			out = append(out, b)
 			stopReason = "tool_use"
 			continue
 		}
-		cut, at := b.text, -1
+		cut, at := b.Text, -1
 		for _, sq := range req.stop {
-			if i := strings.Index(b.text, sq); i >= 0 && (at < 0 || i < at) {
+			if i := strings.Index(b.Text, sq); i >= 0 && (at < 0 || i < at) {
 				at, stopSeq = i, sq
 			}
 		}
 		if at >= 0 {
-			cut = b.text[:at]
+			cut = b.Text[:at]
 			stopReason = "stop_sequence"
 		}
-		out = append(out, block{text: cut})
+		out = append(out, Block{Text: cut})
 		if at >= 0 {
 			break
 		}
 	}
 	if req.thinking {
-		out = append([]block{{thinking: "The user wants a sum. 1 + 2 = 3."}}, out...)
+		out = append([]Block{{thinking: "The user wants a sum. 1 + 2 = 3."}}, out...)
 	}
 	input := req.inputTokens
 	output := 0
 	for _, b := range out {
-		output += len(strings.Fields(b.text)) + len(strings.Fields(b.thinking)) + len(b.input)/4
+		output += len(strings.Fields(b.Text)) + len(strings.Fields(b.thinking)) + len(b.Input)/4
 	}
 	output = max(output, 1)
 	if req.stream {
 		s.stream(w, r, req.model, out, stopReason, stopSeq, input, output, f)
 		return
 	}
-	if f.malformed {
+	if f.Malformed {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"id":"msg_01X","type":"message","role":"assistant","content":[{"type":"text","text":"Thou`)
 		return
@@ -246,10 +277,10 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 	for _, b := range out {
 		if b.thinking != "" {
 			content = append(content, map[string]any{"type": "thinking", "thinking": b.thinking, "signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"})
-		} else if b.name != "" {
-			content = append(content, map[string]any{"type": "tool_use", "id": b.id, "name": b.name, "input": json.RawMessage(b.input)})
+		} else if b.Name != "" {
+			content = append(content, map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": json.RawMessage(b.Input)})
 		} else {
-			content = append(content, map[string]any{"type": "text", "text": b.text})
+			content = append(content, map[string]any{"type": "text", "text": b.Text})
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -263,7 +294,7 @@ func (s *server) handle(w http.ResponseWriter, r *http.Request) {
 }
 
 // stream writes the events of a reply as the API streams them.
-func (s *server) stream(w http.ResponseWriter, r *http.Request, model string, out []block, stopReason string, stopSeq any, input, output int, f fault) {
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, out []Block, stopReason string, stopSeq any, input, output int, f Fault) {
 	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("request-id", "req_011CTestFake")
@@ -281,7 +312,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, model string, ou
 	send("ping", map[string]any{"type": "ping"})
 	events := 0
 	for i, b := range out {
-		if f.badIndex {
+		if f.BadIndex {
 			i += 2
 		}
 		if b.thinking != "" {
@@ -291,37 +322,37 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, model string, ou
 				"delta": map[string]any{"type": "thinking_delta", "thinking": b.thinking}})
 			send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
 				"delta": map[string]any{"type": "signature_delta", "signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"}})
-		} else if b.name != "" {
+		} else if b.Name != "" {
 			send("content_block_start", map[string]any{"type": "content_block_start", "index": i,
-				"content_block": map[string]any{"type": "tool_use", "id": b.id, "name": b.name, "input": map[string]any{}}})
+				"content_block": map[string]any{"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}}})
 			// The API first sends an empty partial_json, then pieces that
 			// split keys and values anywhere.
 			send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
 				"delta": map[string]any{"type": "input_json_delta", "partial_json": ""}})
-			for j := 0; j < len(b.input); j += 7 {
+			for j := 0; j < len(b.Input); j += 7 {
 				send("content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
-					"delta": map[string]any{"type": "input_json_delta", "partial_json": b.input[j:min(j+7, len(b.input))]}})
+					"delta": map[string]any{"type": "input_json_delta", "partial_json": b.Input[j:min(j+7, len(b.Input))]}})
 			}
 		} else {
 			send("content_block_start", map[string]any{"type": "content_block_start", "index": i,
 				"content_block": map[string]any{"type": "text", "text": ""}})
-			for _, piece := range strings.SplitAfter(b.text, " ") {
+			for _, piece := range strings.SplitAfter(b.Text, " ") {
 				if piece == "" {
 					continue
 				}
 				events++
-				if events == 3 && f.streamError != "" {
-					send("error", map[string]any{"type": "error", "error": map[string]any{"type": f.streamError, "message": errorMessages[f.streamError]}})
+				if events == 3 && f.StreamError != "" {
+					send("error", map[string]any{"type": "error", "error": map[string]any{"type": f.StreamError, "message": errorMessages[f.StreamError]}})
 					return
 				}
-				if events == 3 && f.stall {
+				if events == 3 && f.Stall {
 					<-r.Context().Done()
 					return
 				}
-				if events == 3 && f.endEarly {
+				if events == 3 && f.EndEarly {
 					return
 				}
-				if events == 3 && f.cutStream {
+				if events == 3 && f.CutStream {
 					hj, _ := w.(http.Hijacker)
 					if conn, _, err := hj.Hijack(); err == nil {
 						conn.Close()
@@ -677,8 +708,8 @@ func checkImage(b map[string]any, where string) string {
 	return ""
 }
 
-// number reads a JSON number the fake recorded.
-func number(v any) float64 {
+// Number reads a JSON number of a recorded body; NaN if v is not one.
+func Number(v any) float64 {
 	n, ok := v.(json.Number)
 	if !ok {
 		return math.NaN()
