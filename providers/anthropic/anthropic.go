@@ -181,13 +181,13 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 		var blocks []sdk.ContentBlockParamUnion
 		switch msg.Role {
 		case providers.RoleSystem:
-			if msg.Content != "" {
+			if hasText(msg.Content) {
 				system = append(system, msg.Content)
 			}
 			continue
 		case providers.RoleUser:
 			role = sdk.MessageParamRoleUser
-			if msg.Content != "" {
+			if hasText(msg.Content) {
 				blocks = append(blocks, sdk.NewTextBlock(msg.Content))
 			}
 			for j, img := range msg.Images {
@@ -199,12 +199,8 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 			}
 		case providers.RoleAssistant:
 			role = sdk.MessageParamRoleAssistant
-			text := msg.Content
-			if i == len(msgs)-1 {
-				text = strings.TrimRight(text, " \t\r\n") // a prefill may not end in whitespace
-			}
-			if text != "" {
-				blocks = append(blocks, sdk.NewTextBlock(text))
+			if hasText(msg.Content) {
+				blocks = append(blocks, sdk.NewTextBlock(msg.Content))
 			}
 			for _, tc := range msg.ToolCalls {
 				toolCalls = true
@@ -216,7 +212,7 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 				return p, nil, fmt.Errorf("anthropic: message %d is a tool result without a tool call ID", i)
 			}
 			res := sdk.ToolResultBlockParam{ToolUseID: msg.ToolCallID}
-			if msg.Content != "" {
+			if hasText(msg.Content) {
 				res.Content = append(res.Content, sdk.ToolResultBlockParamContentUnion{OfText: &sdk.TextBlockParam{Text: msg.Content}})
 			}
 			for j, img := range msg.Images {
@@ -241,6 +237,13 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 	}
 	if len(turns) == 0 || turns[0].Role != sdk.MessageParamRoleUser {
 		return p, nil, errors.New("anthropic: the conversation must start with a user message (after any system messages)")
+	}
+	if last := turns[len(turns)-1]; last.Role == sdk.MessageParamRoleAssistant {
+		// A final assistant turn is a prefill, which may not end in
+		// whitespace.
+		if b := last.Content[len(last.Content)-1].OfText; b != nil {
+			b.Text = strings.TrimRight(b.Text, " \t\r\n")
+		}
 	}
 	p.Messages = turns
 	if len(system) > 0 {
@@ -294,6 +297,10 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 	}
 	return p, ro, nil
 }
+
+// hasText reports whether s is worth a text block: the API refuses empty
+// and whitespace-only ones.
+func hasText(s string) bool { return strings.TrimSpace(s) != "" }
 
 // mergeBlocks appends blocks to a turn's blocks, keeping tool_result blocks
 // before any other content of a user turn, as the API requires.

@@ -385,11 +385,13 @@ func TestConversationShape(t *testing.T) {
 		{Role: providers.RoleSystem, Content: "sys"},
 		{Role: providers.RoleUser, Content: "task"},
 		{Role: providers.RoleAssistant, Content: "step 1"},
-		{Role: providers.RoleAssistant, Content: ""}, // empty: dropped
+		{Role: providers.RoleAssistant, Content: ""},      // empty: dropped
+		{Role: providers.RoleAssistant, Content: " \n\t"}, // whitespace only: dropped
 		{Role: providers.RoleAssistant, Content: "step 2"},
 		{Role: providers.RoleUser, Content: "obs"},
 		{Role: providers.RoleSystem, Content: "late system"},
 		{Role: providers.RoleAssistant, Content: "Thought: \n"}, // a prefill: trailing space trimmed
+		{Role: providers.RoleSystem, Content: "  "},             // nothing to add
 	}
 	if _, err := m.Generate(context.Background(), msgs, providers.GenerateOptions{}); err != nil {
 		t.Fatal(err)

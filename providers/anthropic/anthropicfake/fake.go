@@ -580,6 +580,9 @@ func validate(body map[string]any) (request, string) {
 				if !ok || text == "" {
 					return req, where + ": text content blocks must be non-empty"
 				}
+				if strings.TrimSpace(text) == "" {
+					return req, where + ": text content blocks must contain non-whitespace text"
+				}
 				if role == "assistant" && i == len(msgs)-1 && j == len(blocks)-1 && strings.TrimRight(text, " \t\r\n") != text {
 					return req, "final assistant content cannot end with trailing whitespace"
 				}
@@ -633,7 +636,7 @@ func validate(body map[string]any) (request, string) {
 						cb, _ := xc.(map[string]any)
 						switch cb["type"] {
 						case "text":
-							if t, _ := cb["text"].(string); t == "" {
+							if t, _ := cb["text"].(string); strings.TrimSpace(t) == "" {
 								return req, fmt.Sprintf("%s.content.%d: text content blocks must be non-empty", where, k)
 							}
 						case "image":
