@@ -509,7 +509,8 @@ func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, op
 		}
 		var blocks []*block
 		usage := providers.Usage{}
-		started, finished := false, false
+		started, finished, wrote := false, false, false
+		var stopReason sdk.StopReason
 		for ; more; more = stream.Next() {
 			if ctx.Err() != nil {
 				yield(providers.Delta{}, m.wrap(ctx, op, rep, ctx.Err()))
@@ -529,8 +530,11 @@ func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, op
 				}
 				cb := ev.ContentBlock
 				blocks = append(blocks, &block{typ: cb.Type, id: cb.ID, name: cb.Name})
-				if cb.Type == "text" && cb.Text != "" && !yield(providers.Delta{Content: cb.Text}, nil) {
-					return
+				if cb.Type == "text" && cb.Text != "" {
+					wrote = true
+					if !yield(providers.Delta{Content: cb.Text}, nil) {
+						return
+					}
 				}
 			case "content_block_delta":
 				if ev.Index < 0 || ev.Index >= int64(len(blocks)) {
@@ -539,13 +543,17 @@ func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, op
 				}
 				switch ev.Delta.Type {
 				case "text_delta":
-					if ev.Delta.Text != "" && !yield(providers.Delta{Content: ev.Delta.Text}, nil) {
-						return
+					if ev.Delta.Text != "" {
+						wrote = true
+						if !yield(providers.Delta{Content: ev.Delta.Text}, nil) {
+							return
+						}
 					}
 				case "input_json_delta":
 					blocks[ev.Index].input.WriteString(ev.Delta.PartialJSON)
 				}
 			case "message_delta":
+				stopReason = ev.Delta.StopReason
 				usage.OutputTokens = int(ev.Usage.OutputTokens)
 				if ev.Usage.JSON.InputTokens.Valid() {
 					usage.InputTokens = int(ev.Usage.InputTokens + ev.Usage.CacheCreationInputTokens + ev.Usage.CacheReadInputTokens)
@@ -560,6 +568,12 @@ func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, op
 		}
 		if !finished {
 			yield(providers.Delta{}, m.malformed(op, rep, "stream ended before message_stop"))
+			return
+		}
+		if stopReason == sdk.StopReasonRefusal && !wrote && len(blocks) == 0 {
+			r := rep()
+			yield(providers.Delta{}, &providers.Error{Provider: "anthropic", Op: op, StatusCode: r.LastStatus, Attempts: r.Attempts,
+				Message: "the model refused to answer (stop_reason refusal)"})
 			return
 		}
 		last := providers.Delta{Usage: &usage}

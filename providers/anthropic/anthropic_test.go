@@ -612,6 +612,22 @@ func TestMalformedAndHostileResponses(t *testing.T) {
 	}
 }
 
+func TestRefusalIsAnError(t *testing.T) {
+	s := newServer(t, testKey, answer, fault{Refuse: true}, fault{Refuse: true})
+	m := newModel(t, s, nil)
+	_, err := m.Generate(context.Background(), conv, stopOpts)
+	if pe := asError(t, err); pe.Retryable || !strings.Contains(err.Error(), "refused") {
+		t.Fatalf("err = %v", err)
+	}
+	var last error
+	for _, err := range m.GenerateStream(context.Background(), conv, stopOpts) {
+		last = err
+	}
+	if pe := asError(t, last); pe.Retryable || !strings.Contains(last.Error(), "refused") {
+		t.Fatalf("stream err = %v", last)
+	}
+}
+
 func TestCancelStopsPromptly(t *testing.T) {
 	t.Run("hanging server", func(t *testing.T) {
 		s := newServer(t, testKey, answer, fault{Hang: true})

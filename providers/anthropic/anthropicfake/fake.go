@@ -32,6 +32,7 @@ type Fault struct {
 	Malformed   bool   // 200 with a truncated JSON body
 	BadIndex    bool   // stream a content block with the wrong index
 	Stall       bool   // stream a few events, then send nothing until the client goes away
+	Refuse      bool   // answer with no content and stop_reason "refusal"
 }
 
 // Block is one content block of a scripted reply: text, or a tool_use
@@ -255,6 +256,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 	}
+	if f.Refuse {
+		out, stopReason, stopSeq = nil, "refusal", nil
+	}
 	if req.thinking {
 		out = append([]Block{{thinking: "The user wants a sum. 1 + 2 = 3."}}, out...)
 	}
@@ -273,7 +277,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"id":"msg_01X","type":"message","role":"assistant","content":[{"type":"text","text":"Thou`)
 		return
 	}
-	var content []any
+	content := []any{}
 	for _, b := range out {
 		if b.thinking != "" {
 			content = append(content, map[string]any{"type": "thinking", "thinking": b.thinking, "signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"})
