@@ -249,9 +249,10 @@ func BenchmarkImageEncoding(b *testing.B) {
 	msgs := []providers.Message{{Role: providers.RoleUser, Content: "What is this?", Images: []providers.Image{{MIMEType: "image/png", Data: pic}}}}
 	b.SetBytes(int64(len(pic)))
 	for b.Loop() {
-		contents, cfg := m.request(msgs, providers.GenerateOptions{})
+		images := &imageTable{}
+		contents, cfg := m.request(msgs, providers.GenerateOptions{}, images)
 		body, err := json.Marshal(map[string]any{"contents": contents, "generationConfig": cfg})
-		if err != nil || len(body) < len(pic)*4/3 {
+		if body = images.splice(body); err != nil || len(body) < len(pic)*4/3 {
 			b.Fatal(len(body), err)
 		}
 	}
@@ -287,6 +288,23 @@ func BenchmarkImageRequest(b *testing.B) {
 	for b.Loop() {
 		if _, err := m.Generate(context.Background(), msgs, providers.GenerateOptions{}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestSpliceLeavesLookalikesAlone: only the request's own placeholders,
+// quoted, become image data; bytes that merely start like one do not.
+func TestSpliceLeavesLookalikesAlone(t *testing.T) {
+	tab := &imageTable{}
+	ph := tab.placeholder(providers.Image{MIMEType: "image/gif", Data: []byte("GIF89a")})
+	other := append(bytes.Clone(ph[:9]), 0, 0, 9)                          // index out of range
+	longer := append(bytes.Clone(ph), 'x', 'y', 'z')                       // more bytes after
+	foreign := append([]byte("\xf0SA\x00\x00\x00\x00\x00\x00"), ph[9:]...) // another nonce
+	for _, data := range [][]byte{other, longer, foreign, ph[:9]} {
+		body, _ := json.Marshal(map[string]any{"a": data, "b": ph})
+		want, _ := json.Marshal(map[string]any{"a": data, "b": []byte("GIF89a")})
+		if got := tab.splice(body); !bytes.Equal(got, want) {
+			t.Errorf("splice(%s) = %s, want %s", body, got, want)
 		}
 	}
 }

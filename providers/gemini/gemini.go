@@ -118,7 +118,7 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 		base = opts.HTTPClient.Transport
 	}
 	hc := retry.Client(opts.HTTPClient, &retry.Transport{
-		Base:       base,
+		Base:       &bodyTransport{base: base},
 		Policy:     policy,
 		Limiter:    retry.Limiter(opts.RequestsPerMinute),
 		RetryAfter: retryInfoDelay,
@@ -150,9 +150,10 @@ func (m *Model) ModelID() string { return m.opts.Model }
 
 // request converts a conversation to Gemini's contents and config (see
 // contents).
-func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions) ([]*genai.Content, *genai.GenerateContentConfig) {
+// Its images are placeholders in images, for bodyTransport to fill in.
+func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions, images *imageTable) ([]*genai.Content, *genai.GenerateContentConfig) {
 	cfg := &genai.GenerateContentConfig{StopSequences: opts.StopSequences}
-	contents, system := contents(msgs)
+	contents, system := contents(msgs, images)
 	if len(system) > 0 {
 		cfg.SystemInstruction = &genai.Content{Parts: system}
 	}
@@ -215,10 +216,14 @@ func (m *Model) schemaRefused(err error, cfg *genai.GenerateContentConfig) bool 
 // Generate implements providers.Model.
 func (m *Model) Generate(ctx context.Context, msgs []providers.Message, opts providers.GenerateOptions) (*providers.Message, error) {
 	const op = "generate content"
-	ctx, rep := retry.WithReport(ctx)
+	images := &imageTable{}
+	contents, cfg := m.request(msgs, opts, images)
+	ctx, rep := retry.WithReport(withImages(ctx, images))
 	var resp *genai.GenerateContentResponse
 	for n := 0; ; n++ {
-		contents, cfg := m.request(msgs, opts)
+		if n > 0 {
+			_, cfg = m.request(nil, opts, nil)
+		}
 		var err error
 		resp, err = m.client.Models.GenerateContent(ctx, m.opts.Model, contents, cfg)
 		if err == nil {
@@ -247,13 +252,17 @@ func (m *Model) Generate(ctx context.Context, msgs []providers.Message, opts pro
 func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, opts providers.GenerateOptions) iter.Seq2[providers.Delta, error] {
 	return func(yield func(providers.Delta, error) bool) {
 		const op = "stream generate content"
-		ctx, rep := retry.WithReport(ctx)
+		images := &imageTable{}
+		contents, cfg := m.request(msgs, opts, images)
+		ctx, rep := retry.WithReport(withImages(ctx, images))
 		u := &providers.Usage{}
 		var calls []providers.ToolCall
 		finished := false
 	call:
 		for n := 0; ; n++ {
-			contents, cfg := m.request(msgs, opts)
+			if n > 0 {
+				_, cfg = m.request(nil, opts, nil)
+			}
 			for resp, err := range m.client.Models.GenerateContentStream(ctx, m.opts.Model, contents, cfg) {
 				if err == nil {
 					err = ctx.Err()

@@ -37,7 +37,7 @@ func syntheticID(i int, name string, args []byte) string {
 // parts, in the order of the calls they answer). Images become inlineData
 // parts after the text; images of an assistant message go in a user turn
 // after it.
-func contents(msgs []providers.Message) ([]*genai.Content, []*genai.Part) {
+func contents(msgs []providers.Message, images *imageTable) ([]*genai.Content, []*genai.Part) {
 	var system []*genai.Part
 	var out []*genai.Content
 	add := func(role string, parts ...*genai.Part) {
@@ -62,7 +62,7 @@ func contents(msgs []providers.Message) ([]*genai.Content, []*genai.Part) {
 		switch msg.Role {
 		case providers.RoleSystem:
 			system = append(system, &genai.Part{Text: msg.Content})
-			system = append(system, imageParts(msg.Images)...)
+			system = append(system, imageParts(msg.Images, images)...)
 		case providers.RoleAssistant:
 			var parts []*genai.Part
 			if msg.Content != "" || len(msg.ToolCalls) == 0 {
@@ -77,7 +77,7 @@ func contents(msgs []providers.Message) ([]*genai.Content, []*genai.Part) {
 				parts = append(parts, &genai.Part{FunctionCall: fc, ThoughtSignature: c.Signature})
 			}
 			add(genai.RoleModel, parts...)
-			add(genai.RoleUser, imageParts(msg.Images)...)
+			add(genai.RoleUser, imageParts(msg.Images, images)...)
 		case providers.RoleTool:
 			// The whole run of tool messages is one turn.
 			j := i
@@ -88,7 +88,7 @@ func contents(msgs []providers.Message) ([]*genai.Content, []*genai.Part) {
 			slices.SortStableFunc(run, func(a, b providers.Message) int {
 				return calls[a.ToolCallID].pos - calls[b.ToolCallID].pos
 			})
-			var parts, images []*genai.Part
+			var parts, pics []*genai.Part
 			for _, t := range run {
 				ref, ok := calls[t.ToolCallID]
 				name := ref.name
@@ -100,22 +100,24 @@ func contents(msgs []providers.Message) ([]*genai.Content, []*genai.Part) {
 					fr.ID = t.ToolCallID
 				}
 				parts = append(parts, &genai.Part{FunctionResponse: fr})
-				images = append(images, imageParts(t.Images)...)
+				pics = append(pics, imageParts(t.Images, images)...)
 			}
-			add(genai.RoleUser, append(parts, images...)...)
+			add(genai.RoleUser, append(parts, pics...)...)
 			i = j - 1
 		default:
 			parts := []*genai.Part{{Text: msg.Content}}
-			add(genai.RoleUser, append(parts, imageParts(msg.Images)...)...)
+			add(genai.RoleUser, append(parts, imageParts(msg.Images, images)...)...)
 		}
 	}
 	return out, system
 }
 
-func imageParts(imgs []providers.Image) []*genai.Part {
+// imageParts are inlineData parts carrying placeholders recorded in
+// images (see imageTable).
+func imageParts(imgs []providers.Image, images *imageTable) []*genai.Part {
 	var parts []*genai.Part
 	for _, img := range imgs {
-		parts = append(parts, &genai.Part{InlineData: &genai.Blob{MIMEType: img.MIMEType, Data: img.Data}})
+		parts = append(parts, &genai.Part{InlineData: &genai.Blob{MIMEType: img.MIMEType, Data: images.placeholder(img)}})
 	}
 	return parts
 }
