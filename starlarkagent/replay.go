@@ -51,8 +51,13 @@ func PrintStep(w io.Writer, s Step) error {
 			b.WriteString(indentLines(s.Code, "  │ "))
 			b.WriteString("\n")
 		}
+		// A tool-calling step's observation shows each call with its
+		// answer; a code step's calls are listed before its output.
 		for _, c := range s.ToolCalls {
-			fmt.Fprintf(&b, "Tool call: %s(%s)", c.Name, argsRepr(c.Arguments))
+			if len(s.ModelToolCalls) > 0 {
+				break
+			}
+			fmt.Fprintf(&b, "Tool call: %s", clip(c.PythonCall(), 300))
 			if c.Error != "" {
 				fmt.Fprintf(&b, " failed: %s", c.Error)
 			}
@@ -63,7 +68,9 @@ func PrintStep(w io.Writer, s Step) error {
 			b.WriteString("\n")
 		}
 		if s.Error != nil {
-			if s.Error.Kind == ErrorParse {
+			if s.Error.Kind == ErrorParse && strings.HasPrefix(s.Error.Message, "Error: your answer called no tool") {
+				b.WriteString("Error: no tool call in the model's output.\n")
+			} else if s.Error.Kind == ErrorParse {
 				b.WriteString("Error: no code block found in the model's output.\n")
 			} else {
 				b.WriteString("Error: ")
@@ -115,9 +122,4 @@ func thought(s *ActionStep) string {
 
 func indentLines(s, prefix string) string {
 	return prefix + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n"+prefix)
-}
-
-func argsRepr(args map[string]any) string {
-	r := pyRepr(args)
-	return clip(r[1:len(r)-1], 200)
 }

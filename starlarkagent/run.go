@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -202,7 +203,14 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	)
 	if res.Err != nil {
 		setError(span, res.Err)
-		a.log.Warn("run failed", "error", res.Err, "steps", len(res.Steps),
+		// The error is returned to the caller, who reports it: logged at
+		// Info, not Warn, so that it is not reported twice. An
+		// interruption is a warning: the caller may only say "interrupted".
+		level := slog.LevelInfo
+		if errors.Is(res.Err, ErrInterrupted) {
+			level = slog.LevelWarn
+		}
+		a.log.Log(ctx, level, "run failed", "error", res.Err, "steps", len(res.Steps),
 			"input_tokens", res.TokenUsage.InputTokens, "output_tokens", res.TokenUsage.OutputTokens,
 			"duration", res.Timing.Duration())
 	} else {
@@ -644,7 +652,7 @@ func (r *runner) finalFromMemory(res *RunResult) {
 	}
 	// As the reference agent does, the run still ends with max_steps, its
 	// output saying why there is no answer.
-	a.log.Warn("the final answer from memory failed", "error", err)
+	a.log.Info("the final answer from memory failed", "error", err)
 	r.finish(res, &FinalAnswerStep{Output: "Error in generating final LLM output:\n" + err.Error(), FromMemory: true}, StateMaxSteps)
 }
 

@@ -61,6 +61,8 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.markdown, "markdown", false, "ask for code in markdown fences instead of <code> tags")
 	fl.StringArrayVar(&f.managed, "managed", nil, "add a team member `NAME:DESCRIPTION`, an agent with the same model and flags (repeatable)")
 	fl.StringVar(&f.answerRegexp, "answer-regexp", "", "reject final answers that do not match `REGEXP` (the model is told and tries again)")
+	fl.StringVar(&f.actionType, "action-type", starlarkagent.ActionCode, "how the model acts: code (Python actions) or tool_calling (the model's native tool calls; no code runs)")
+	fl.BoolVar(&f.structured, "structured-outputs", false, "ask the model for JSON {thought, code} where the provider supports it (code agents)")
 }
 
 // Check validates the flags that need no model or executor. Its errors
@@ -72,6 +74,14 @@ func (a *AgentFlags) Check() error {
 	}
 	if f.planEvery < 0 {
 		return usageError("--planning-interval must not be negative")
+	}
+	switch f.actionType {
+	case "", starlarkagent.ActionCode, starlarkagent.ActionToolCalling:
+	default:
+		return usageError("--action-type must be code or tool_calling, not %q", f.actionType)
+	}
+	if f.structured && f.actionType == starlarkagent.ActionToolCalling {
+		return usageError("--structured-outputs is for code agents; a tool-calling agent answers with tool calls")
 	}
 	if f.answerRegexp != "" {
 		re, err := regexp.Compile(f.answerRegexp)
@@ -201,7 +211,7 @@ func (a *AgentFlags) NewAgent(ctx context.Context, cfg AgentConfig) (*starlarkag
 	// Each agent gets an executor of its own: a managed agent's code runs
 	// while its manager's execution waits for it.
 	openExecutor := func() (executors.Executor, error) {
-		if f.exec.IsDefault() {
+		if f.exec.IsDefault() || f.actionType == starlarkagent.ActionToolCalling {
 			return nil, nil // the agent's default, the local engine
 		}
 		e, err := f.exec.Open(cfg.Limits, imports, cfg.Stdout)
@@ -227,6 +237,8 @@ func (a *AgentFlags) NewAgent(ctx context.Context, cfg AgentConfig) (*starlarkag
 		Logger:                 cfg.Logger,
 		Tracer:                 cfg.Tracer,
 		Tools:                  slices.Clip(cfg.Tools),
+		ActionType:             f.actionType,
+		StructuredOutputs:      f.structured,
 	}
 	if f.markdown {
 		opts.CodeBlockTags = starlarkagent.MarkdownCodeBlockTags
@@ -280,6 +292,34 @@ func (a *AgentFlags) NewAgent(ctx context.Context, cfg AgentConfig) (*starlarkag
 	if err != nil {
 		closeMembers()
 		return fail(&ExitError{Code: 1, Err: err})
+	}
+	return agent, nil
+}
+
+// LoadAgent loads the agent saved in dir (see starlarkagent.Load) with the
+// model, tools, limits, logger and tracer of cfg and the executor the
+// flags choose; the other agent flags are ignored, the saved options rule.
+// Every tool the saved agent names must be among cfg.Tools (the tool
+// flags open them).
+func (a *AgentFlags) LoadAgent(dir string, cfg AgentConfig) (*starlarkagent.Agent, error) {
+	f := &a.f
+	var executor executors.Executor
+	if !f.exec.IsDefault() {
+		e, err := f.exec.Open(cfg.Limits, slices.Concat(f.imports, cfg.Imports), cfg.Stdout)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		executor = e
+	}
+	agent, err := starlarkagent.Load(dir, starlarkagent.LoadOptions{
+		Model: cfg.Model, Tools: cfg.Tools, Executor: executor,
+		StepCallbacks: cfg.StepCallbacks, Logger: cfg.Logger, Tracer: cfg.Tracer,
+	})
+	if err != nil {
+		if executor != nil {
+			executor.Close()
+		}
+		return nil, usageError("--agent: %v", err)
 	}
 	return agent, nil
 }

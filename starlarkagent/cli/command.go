@@ -13,15 +13,19 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
+	"net/http"
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/replay"
 	"github.com/star-agent/star-agent/starlarkagent"
@@ -47,6 +51,14 @@ type runFlags struct {
 	answerRegexp              string
 	exec                      ExecutorFlags
 	tools                     ToolFlags
+	actionType                string
+	structured                bool
+	// run only
+	images      []string
+	agentDir    string
+	stepTimeout time.Duration
+	maxMemory   string
+	maxOutput   int
 }
 
 // Config adapts the run command to a program.
@@ -145,7 +157,72 @@ Exit status: 0 when the run ends with an answer (state success or max_steps),
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every step and model call (and keep model inputs in --json)")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format on standard error: text or json")
 	fl.StringVar(&f.otel, "otel", "", "export OpenTelemetry traces: stdout (written to standard error) or otlp (default from OTEL_TRACES_EXPORTER)")
+	fl.StringArrayVar(&f.images, "image", nil, "send the image `FILE` (PNG, JPEG, GIF or WebP) with the task (repeatable; in interactive mode, with the first task)")
+	fl.StringVar(&f.agentDir, "agent", "", "run the agent saved in `DIR` (by Agent.Save): its options and prompts replace the agent flags; the model, tool and executor flags still apply")
+	fl.DurationVar(&f.stepTimeout, "step-timeout", 0, "wall-time limit of each code execution (0: the executor's default, 30s); --timeout limits the whole run")
+	fl.StringVar(&f.maxMemory, "max-memory", "", "memory limit of each code execution (e.g. 64MiB, 1GiB, or bytes; default 256MiB)")
+	fl.IntVar(&f.maxOutput, "max-output", 0, "printed characters kept per code execution (0: the default, 50,000)")
 	return cmd
+}
+
+// limits are the execution limits of run's flags.
+func (f *runFlags) limits() (executors.Limits, error) {
+	var l executors.Limits
+	if f.stepTimeout < 0 || f.maxOutput < 0 {
+		return l, usageError("--step-timeout and --max-output must not be negative")
+	}
+	l.Timeout, l.MaxOutput = f.stepTimeout, f.maxOutput
+	if f.maxMemory != "" {
+		n, err := parseBytes(f.maxMemory)
+		if err != nil {
+			return l, usageError("--max-memory: %v", err)
+		}
+		l.MaxMemory = n
+	}
+	return l, nil
+}
+
+// parseBytes reads a size such as 64MiB, 1GB or 1048576, as exec does.
+func parseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
+	mult := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("invalid size %q: want a positive number with an optional unit (KiB, MiB, GiB, KB, MB, GB)", s)
+	}
+	return n * mult, nil
+}
+
+// readImages reads the files of --image.
+func readImages(names []string) ([]providers.Image, error) {
+	var out []providers.Image
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return nil, usageError("--image: %v", err)
+		}
+		if len(b) > starlarkagent.MaxImageBytes {
+			return nil, usageError("--image %s: %d bytes, more than the %d a model accepts: scale it down", name, len(b), starlarkagent.MaxImageBytes)
+		}
+		mime := http.DetectContentType(b)
+		switch mime {
+		case "image/png", "image/jpeg", "image/gif", "image/webp":
+		default:
+			return nil, usageError("--image %s: the file holds %s, not a PNG, JPEG, GIF or WebP image", name, mime)
+		}
+		out = append(out, providers.Image{MIMEType: mime, Data: b})
+	}
+	return out, nil
 }
 
 func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) error {
@@ -183,6 +260,14 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 	}
 	defer shutdown()
 
+	limits, err := f.limits()
+	if err != nil {
+		return err
+	}
+	images, err := readImages(f.images)
+	if err != nil {
+		return err
+	}
 	var stdin io.Reader
 	if len(args) == 1 {
 		// Tasks given as an argument leave standard input to user_input;
@@ -194,13 +279,20 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 		return &ExitError{Code: 2, Err: err}
 	}
 	defer closeTools()
-	agent, err := a.NewAgent(ctx, AgentConfig{
+	acfg := AgentConfig{
 		Model:     model,
 		Tools:     append(slices.Clip(cfg.Tools), flagTools...),
+		Limits:    limits,
 		Logger:    logger,
 		Tracer:    tracer,
 		Configure: cfg.Configure,
-	})
+	}
+	var agent *starlarkagent.Agent
+	if f.agentDir != "" {
+		agent, err = a.LoadAgent(f.agentDir, acfg)
+	} else {
+		agent, err = a.NewAgent(ctx, acfg)
+	}
 	if err != nil {
 		if _, ok := errors.AsType[*ExitError](err); !ok {
 			err = &ExitError{Code: 2, Err: err} // from cfg.Configure
@@ -210,7 +302,7 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 	defer agent.Close()
 
 	if len(args) == 1 {
-		res := runTask(ctx, agent, args[0], f, false, stdout)
+		res := runTask(ctx, agent, args[0], f, starlarkagent.RunOptions{Images: images}, stdout)
 		return exitFor(ctx, res, f.json)
 	}
 	// Interactive: one task per line, in one conversation.
@@ -229,7 +321,11 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 		}
 		// A task resumes the conversation once an earlier one has run
 		// (empty lines before it do not count).
-		last = runTask(ctx, agent, task, f, last != nil, stdout)
+		opts := starlarkagent.RunOptions{Resume: last != nil}
+		if last == nil {
+			opts.Images = images
+		}
+		last = runTask(ctx, agent, task, f, opts, stdout)
 		if ctx.Err() != nil {
 			break
 		}
@@ -241,13 +337,12 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 }
 
 // runTask runs one task and prints its steps (or its JSON result).
-func runTask(ctx context.Context, agent *starlarkagent.Agent, task string, f runFlags, resume bool, w io.Writer) *starlarkagent.RunResult {
+func runTask(ctx context.Context, agent *starlarkagent.Agent, task string, f runFlags, opts starlarkagent.RunOptions, w io.Writer) *starlarkagent.RunResult {
 	if f.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, f.timeout, fmt.Errorf("--timeout %s reached", f.timeout))
 		defer cancel()
 	}
-	opts := starlarkagent.RunOptions{Resume: resume}
 	var res *starlarkagent.RunResult
 	if f.json {
 		res, _ = agent.Run(ctx, task, opts)

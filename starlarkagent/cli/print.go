@@ -45,7 +45,7 @@ func (p *stepPrinter) event(ev sa.Event) {
 				return
 			}
 		}
-		sa.PrintStep(p.w, ev.Step)
+		sa.PrintStep(p.w, withoutFatalError(ev.Step))
 	case *sa.RunEnd:
 		res := ev.Result
 		n := actionSteps(res)
@@ -56,23 +56,38 @@ func (p *stepPrinter) event(ev sa.Event) {
 		fmt.Fprintf(p.w, "━━━ %s ━━━ [%d %s | %s | input tokens: %d | output tokens: %d]\n",
 			stateTitle(res), n, steps, res.Timing.Duration().Round(100_000),
 			res.TokenUsage.InputTokens, res.TokenUsage.OutputTokens)
-		if res.Err != nil {
-			fmt.Fprintf(p.w, "Error: %v\n", res.Err)
-		}
+		// The run's error is reported once, by the command on stderr.
 	}
+}
+
+// withoutFatalError returns an action step whose error ended the run (a
+// model or executor failure) without that error: the command reports it.
+func withoutFatalError(s sa.Step) sa.Step {
+	st, ok := s.(*sa.ActionStep)
+	if !ok || st.Error == nil || (st.Error.Kind != sa.ErrorModel && st.Error.Kind != sa.ErrorExecutor) {
+		return s
+	}
+	c := *st
+	c.Error = nil
+	return &c
 }
 
 // afterStream prints what streaming did not show: the step's outcome.
 func (p *stepPrinter) afterStream(st *sa.ActionStep) {
 	var b strings.Builder
 	for _, c := range st.ToolCalls {
-		fmt.Fprintf(&b, "Tool call: %s\n", c.Name)
+		if len(st.ModelToolCalls) > 0 {
+			break // the observation shows each call with its answer
+		}
+		fmt.Fprintf(&b, "Tool call: %s\n", c.PythonCall())
 	}
 	if st.Observation != "" {
 		b.WriteString(strings.TrimRight(st.Observation, "\n"))
 		b.WriteString("\n")
 	}
-	if st.Error != nil && st.Error.Kind != sa.ErrorParse {
+	if st.Error != nil && (st.Error.Kind == sa.ErrorModel || st.Error.Kind == sa.ErrorExecutor) {
+		// reported once, by the command
+	} else if st.Error != nil && st.Error.Kind != sa.ErrorParse {
 		fmt.Fprintf(&b, "Error: %s\n", st.Error.Message)
 	} else if st.Error != nil {
 		b.WriteString("Error: no code block found in the model's output.\n")

@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/providers/scripted"
+	"github.com/star-agent/star-agent/starlarkagent"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
+)
+
+// runMain runs "star-agent run ARGS" with model m and tools.
+func runMain(t *testing.T, m providers.Model, tools []tool.Tool, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(args, strings.NewReader(""), &out, &errb, Config{Model: m, Tools: tools})
+	return code, out.String(), errb.String()
+}
+
+type cityArgs struct {
+	City string `json:"city" jsonschema:"The city."`
+}
+
+var weather = tool.MustNew("get_weather", "Returns the weather in a city.", func(_ context.Context, in cityArgs) (string, error) {
+	return "sunny in " + in.City, nil
+})
+
+func TestFailureReportedOnce(t *testing.T) {
+	m := &scripted.Model{Responses: []scripted.Response{{Err: errors.New("server said no-8841")}}}
+	code, stdout, stderr := runMain(t, m, nil, "say hi")
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	if n := strings.Count(stdout+stderr, "no-8841"); n != 1 {
+		t.Errorf("the failure is reported %d times:\n--- stdout\n%s--- stderr\n%s", n, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "━━━ Run failed ━━━") || !strings.HasPrefix(stderr, "star-agent: ") {
+		t.Errorf("stdout\n%s\nstderr\n%s", stdout, stderr)
+	}
+}
+
+func TestRunToolCalling(t *testing.T) {
+	m := &scripted.Model{Responses: []scripted.Response{
+		{Content: "Checking.", ToolCalls: []providers.ToolCall{{ID: "a", Name: "get_weather", Arguments: []byte(`{"city":"Paris"}`)}}},
+		{ToolCalls: []providers.ToolCall{{ID: "b", Name: "final_answer", Arguments: []byte(`{"answer":"sunny"}`)}}},
+	}}
+	code, stdout, stderr := runMain(t, m, []tool.Tool{weather}, "--action-type", "tool_calling", "weather in Paris?")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "get_weather(city='Paris')\nsunny in Paris\n") || !strings.Contains(stdout, "━━━ Final answer ━━━\nsunny") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	if len(m.Calls()[0].Options.Tools) != 2 {
+		t.Errorf("tools offered: %+v", m.Calls()[0].Options.Tools)
+	}
+	for _, args := range [][]string{
+		{"--action-type", "json", "t"},
+		{"--action-type", "tool_calling", "--structured-outputs", "t"},
+		{"--max-memory", "lots", "t"},
+		{"--max-memory", "9999999999GiB", "t"},
+		{"--step-timeout", "-1s", "t"},
+	} {
+		if code, _, stderr := runMain(t, scripted.New(), nil, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2 (%s)", args, code, stderr)
+		}
+	}
+}
+
+func TestRunImage(t *testing.T) {
+	dir := t.TempDir()
+	png, _ := base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")
+	os.WriteFile(filepath.Join(dir, "pixel.png"), png, 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("not an image\n"), 0o644)
+	m := scripted.New("<code>\nfinal_answer('a pixel')\n</code>")
+	code, stdout, stderr := runMain(t, m, nil, "--image", filepath.Join(dir, "pixel.png"), "--image", filepath.Join(dir, "pixel.png"), "what is it?")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	task := m.Calls()[0].Messages[1]
+	if len(task.Images) != 2 || task.Images[0].MIMEType != "image/png" || !bytes.Equal(task.Images[1].Data, png) {
+		t.Errorf("task images %+v", task.Images)
+	}
+	code, _, stderr = runMain(t, scripted.New(), nil, "--image", filepath.Join(dir, "notes.txt"), "t")
+	if code != 2 || !strings.Contains(stderr, "notes.txt: the file holds text/plain; charset=utf-8, not a PNG") {
+		t.Errorf("text file: exit %d, %s", code, stderr)
+	}
+	code, _, stderr = runMain(t, scripted.New(), nil, "--image", filepath.Join(dir, "missing.png"), "t")
+	if code != 2 || !strings.Contains(stderr, "missing.png") {
+		t.Errorf("missing file: exit %d, %s", code, stderr)
+	}
+}
+
+func TestRunSavedAgent(t *testing.T) {
+	a, err := starlarkagent.New(starlarkagent.Options{Model: scripted.New(), Tools: []tool.Tool{weather},
+		Instructions: "Always answer in French.", ActionType: starlarkagent.ActionToolCalling})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := a.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	m := &scripted.Model{Responses: []scripted.Response{
+		{ToolCalls: []providers.ToolCall{{ID: "b", Name: "final_answer", Arguments: []byte(`{"answer":"ensoleillé"}`)}}},
+	}}
+	code, stdout, stderr := runMain(t, m, []tool.Tool{weather}, "--agent", dir, "weather?")
+	if code != 0 || !strings.Contains(stdout, "ensoleillé") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if sys := m.Calls()[0].Messages[0].Content; !strings.Contains(sys, "Always answer in French.") || len(m.Calls()[0].Options.Tools) != 2 {
+		t.Errorf("the saved agent was not used: %s", sys)
+	}
+	code, _, stderr = runMain(t, scripted.New(), nil, "--agent", dir, "weather?")
+	if code != 2 || !strings.Contains(stderr, `uses tool "get_weather"`) {
+		t.Errorf("without its tool: exit %d, %s", code, stderr)
+	}
+}
+
+func TestRunStepTimeout(t *testing.T) {
+	m := scripted.New("<code>\nimport time\ntime.sleep(20)\n</code>", "<code>\nfinal_answer('gave up')\n</code>")
+	code, stdout, stderr := runMain(t, m, nil, "--step-timeout", "300ms", "--max-memory", "64MiB", "--max-output", "1000", "loop")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	msgs := m.Calls()[1].Messages
+	if obs := msgs[len(msgs)-1].Content; !strings.Contains(obs, "300ms") {
+		t.Errorf("the step limit did not apply:\n%s", obs)
+	}
+}
