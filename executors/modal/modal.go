@@ -182,7 +182,6 @@ type Executor struct {
 	mu     sync.Mutex
 	live   map[*sandbox]struct{}
 	closed bool
-	last   *sandbox
 }
 
 var _ executors.Executor = (*Executor)(nil)
@@ -373,7 +372,6 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 	s := newSandbox(e, msb)
 	e.mu.Lock()
 	e.live[s] = struct{}{}
-	e.last = s
 	closed := e.closed
 	e.mu.Unlock()
 	if closed {

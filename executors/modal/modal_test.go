@@ -520,3 +520,23 @@ func TestNothingLeftAfterClose(t *testing.T) {
 	buf := make([]byte, 1<<20)
 	t.Errorf("%d goroutines before, %d after Close:\n%s", before, now, buf[:runtime.Stack(buf, true)])
 }
+
+// TestCloseWhenTerminateFails: Modal keeps refusing to terminate; Close
+// does not hang, and its error names the sandbox left to its idle timeout.
+func TestCloseWhenTerminateFails(t *testing.T) {
+	f := newFake(t)
+	e, err := New(options(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok(t, e, "1")
+	id := f.Sandboxes()[0].ID
+	f.FailTerminate(status.Error(codes.PermissionDenied, "no"), status.Error(codes.PermissionDenied, "no"))
+	err = e.Close()
+	if err == nil || !strings.Contains(err.Error(), id) || !strings.Contains(err.Error(), "did not end") {
+		t.Fatalf("Close: %v", err)
+	}
+	if slices.Contains(f.Terminated(), id) {
+		t.Error("the fake says it terminated the sandbox")
+	}
+}

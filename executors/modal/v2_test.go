@@ -31,6 +31,7 @@ func TestV2(t *testing.T) {
 		{"StdinUnanswered", TestStdinUnanswered},
 		{"StderrFlood", TestStderrFlood},
 		{"NothingLeftAfterClose", TestNothingLeftAfterClose},
+		{"CloseWhenTerminateFails", TestCloseWhenTerminateFails},
 	} {
 		t.Run(c.name, c.f)
 	}

@@ -99,6 +99,7 @@ type Server struct {
 	imageRefs  map[string]string // id -> the registry reference it is FROM
 	sandboxes  map[string]*Sandbox
 	createErrs []error
+	termErrs   []error
 	dropLogs   int
 	resumes    []string // last_entry_id of every stdout SandboxGetLogs after the first
 	rejected   []string // why stdin writes were rejected
@@ -194,6 +195,14 @@ func (s *Server) FailCreate(errs ...error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.createErrs = append(s.createErrs, errs...)
+}
+
+// FailTerminate makes the next SandboxTerminate calls fail with these
+// errors, the sandbox left running.
+func (s *Server) FailTerminate(errs ...error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.termErrs = append(s.termErrs, errs...)
 }
 
 // DropLogStreams makes stdout log streams fail with UNAVAILABLE, as a
@@ -939,6 +948,12 @@ func (s *Server) SandboxTerminate(ctx context.Context, req *pb.SandboxTerminateR
 		return nil, err
 	}
 	s.mu.Lock()
+	if len(s.termErrs) > 0 {
+		err := s.termErrs[0]
+		s.termErrs = s.termErrs[1:]
+		s.mu.Unlock()
+		return nil, err
+	}
 	existing := sb.result
 	s.terminated = append(s.terminated, sb.ID)
 	s.mu.Unlock()
