@@ -73,7 +73,7 @@ func TestReasoningModelRejectsStop(t *testing.T) {
 // TestKnownReasoningFamilyNeverGetsStop: o3-mini and the like are never
 // sent stop, max_tokens or a temperature: one request.
 func TestKnownReasoningFamilyNeverGetsStop(t *testing.T) {
-	for _, name := range []string{"o1", "o3-mini", "o4-mini", "gpt-5", "gpt-5-mini", "gpt-5.1", "openai/o3"} {
+	for _, name := range []string{"o1", "o3-mini", "o4-mini", "gpt-5", "gpt-5-mini", "gpt-5.1", "openai/o3", "gpt-6-astra"} {
 		s := newServer(t, testKey, answer)
 		s.reasoning = true
 		m := newModel(t, s, func(o *Options) { o.Model = name; o.Temperature = ptr(0.0); o.MaxTokens = 100 })
@@ -531,5 +531,17 @@ func BenchmarkImageRequest(b *testing.B) {
 		if _, err := m.Generate(context.Background(), msgs, providers.GenerateOptions{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestClientSideRefusalIsNotRetried: a request go-openai refuses before
+// sending (a GPT-6 model with tools and reasoning needs the Responses
+// API) is reported as not retryable, and nothing is sent.
+func TestClientSideRefusalIsNotRetried(t *testing.T) {
+	s := newServer(t, testKey, answer)
+	m := newModel(t, s, func(o *Options) { o.Model = "gpt-6-sol" })
+	_, err := m.Generate(context.Background(), conv, providers.GenerateOptions{Tools: weatherTools, ReasoningEffort: "high"})
+	if pe := asError(t, err); pe.Retryable || !strings.Contains(pe.Message, "Responses API") || len(s.reqs()) != 0 {
+		t.Fatalf("err = %+v, %d requests", err, len(s.reqs()))
 	}
 }

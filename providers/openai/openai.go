@@ -400,6 +400,10 @@ func (m *Model) wrap(ctx context.Context, op string, rep func() retry.Report, er
 		e.StatusCode = r.LastStatus
 		e.Message = "malformed response: " + err.Error()
 		e.Retryable = true
+	case refusedByClient(err):
+		// go-openai checks some models' parameters before sending
+		// anything; sending the same call again cannot help.
+		e.Message = err.Error() + " (refused by the client library before sending; check the model's options)"
 	default:
 		e.Message = err.Error()
 		e.Retryable = true // transport error or timeout

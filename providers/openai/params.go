@@ -17,7 +17,7 @@ import (
 // work: a model outside it that rejects one of these parameters with a 400
 // is sent the call again without it, once, and the Model remembers (see
 // quirks). A provider prefix such as OpenRouter's "openai/" is ignored.
-var reasoningFamilies = []string{"o1", "o3", "o4", "gpt-5"}
+var reasoningFamilies = []string{"o1", "o3", "o4", "gpt-5", "gpt-6"}
 
 // isReasoningModel reports whether name belongs to a reasoning family.
 func isReasoningModel(name string) bool {
@@ -106,4 +106,20 @@ func (q *quirks) learn(err error, req *goopenai.ChatCompletionRequest) bool {
 		return false
 	}
 	return true
+}
+
+// refusedByClient reports whether err is one of go-openai's own checks of
+// a request, made before anything is sent.
+func refusedByClient(err error) bool {
+	for _, e := range []error{
+		goopenai.ErrReasoningModelMaxTokensDeprecated, goopenai.ErrReasoningModelLimitationsLogprobs,
+		goopenai.ErrReasoningModelLimitationsOther, goopenai.ErrReasoningEffortUnsupported,
+		goopenai.ErrReasoningToolsRequireResponses, goopenai.ErrReasoningSamplingUnsupported,
+		goopenai.ErrChatCompletionInvalidModel, goopenai.ErrContentFieldsMisused,
+	} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
