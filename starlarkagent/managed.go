@@ -2,6 +2,7 @@ package starlarkagent
 
 import (
 	"context"
+	"strings"
 
 	"github.com/star-agent/star-agent/prompts"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
@@ -75,7 +76,15 @@ func summary(p *prompts.Set, steps []Step) []prompts.StepSummary {
 		if !ok {
 			continue
 		}
-		sum := prompts.StepSummary{Number: st.Number, Code: st.Code, Observation: truncate(p, st.Observation, 2000)}
+		code := st.Code
+		if len(st.ModelToolCalls) > 0 { // a tool-calling member: its calls as Python
+			var calls []string
+			for _, c := range st.ToolCalls {
+				calls = append(calls, c.PythonCall())
+			}
+			code = strings.Join(calls, "\n")
+		}
+		sum := prompts.StepSummary{Number: st.Number, Code: code, Observation: truncate(p, st.Observation, 2000)}
 		if st.Error != nil {
 			sum.Error = truncate(p, st.Error.Message, 2000)
 		}

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,6 +56,7 @@ type runFlags struct {
 	structured                bool
 	// run only
 	images      []string
+	imageDir    string
 	agentDir    string
 	stepTimeout time.Duration
 	maxMemory   string
@@ -158,6 +160,7 @@ Exit status: 0 when the run ends with an answer (state success or max_steps),
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format on standard error: text or json")
 	fl.StringVar(&f.otel, "otel", "", "export OpenTelemetry traces: stdout (written to standard error) or otlp (default from OTEL_TRACES_EXPORTER)")
 	fl.StringArrayVar(&f.images, "image", nil, "send the image `FILE` (PNG, JPEG, GIF or WebP) with the task (repeatable; in interactive mode, with the first task)")
+	fl.StringVar(&f.imageDir, "image-dir", filepath.Join(os.TempDir(), "star-agent-images"), "save the images of observations (from tools or code) in `DIR`, named by content hash")
 	fl.StringVar(&f.agentDir, "agent", "", "run the agent saved in `DIR` (by Agent.Save): its options and prompts replace the agent flags; the model, tool and executor flags still apply")
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 0, "wall-time limit of each code execution (0: the executor's default, 30s); --timeout limits the whole run")
 	fl.StringVar(&f.maxMemory, "max-memory", "", "memory limit of each code execution (e.g. 64MiB, 1GiB, or bytes; default 256MiB)")
@@ -354,7 +357,7 @@ func runTask(ctx context.Context, agent *starlarkagent.Agent, task string, f run
 		enc.Encode(res)
 		return res
 	}
-	p := &stepPrinter{w: w, stream: f.stream}
+	p := &stepPrinter{w: w, stream: f.stream, imageDir: f.imageDir}
 	starlarkagent.PrintStep(w, &starlarkagent.TaskStep{Task: task})
 	for ev := range agent.Stream(ctx, task, opts) {
 		if end, ok := ev.(*starlarkagent.RunEnd); ok {

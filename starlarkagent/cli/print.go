@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	sa "github.com/star-agent/star-agent/starlarkagent"
@@ -16,6 +20,34 @@ type stepPrinter struct {
 	stream   bool
 	inStep   bool // model output of a step is being streamed
 	streamed int  // step number whose header has been printed
+	text     strings.Builder
+	// imageDir receives the images of observations ("" : not saved).
+	imageDir string
+}
+
+// saveImages writes the images of a step's observation to p.imageDir,
+// named by content hash, and says where.
+func (p *stepPrinter) saveImages(st *sa.ActionStep) {
+	if p.imageDir == "" || len(st.ObservationImages) == 0 {
+		return
+	}
+	if err := os.MkdirAll(p.imageDir, 0o755); err != nil {
+		fmt.Fprintf(p.w, "Images not saved: %v\n", err)
+		return
+	}
+	for _, img := range st.ObservationImages {
+		sum := sha256.Sum256(img.Data)
+		ext := strings.TrimPrefix(img.MIMEType, "image/")
+		if ext == "jpeg" {
+			ext = "jpg"
+		}
+		name := filepath.Join(p.imageDir, hex.EncodeToString(sum[:8])+"."+ext)
+		if err := os.WriteFile(name, img.Data, 0o644); err != nil {
+			fmt.Fprintf(p.w, "Image not saved: %v\n", err)
+			continue
+		}
+		fmt.Fprintf(p.w, "Image (%s, %d bytes) saved to %s\n", img.MIMEType, len(img.Data), name)
+	}
 }
 
 func (p *stepPrinter) event(ev sa.Event) {
@@ -31,14 +63,22 @@ func (p *stepPrinter) event(ev sa.Event) {
 				fmt.Fprintf(p.w, "━━━ Step %d ━━━\n", ev.Step)
 			}
 			p.inStep, p.streamed = true, ev.Step
+			p.text.Reset()
 		}
+		p.text.WriteString(ev.Content)
 		io.WriteString(p.w, ev.Content)
 	case *sa.StepEnd:
 		if p.stream && p.inStep {
 			p.inStep = false
+			// The server stops at the closing tag and drops it; the step
+			// has it back: show what the model wrote, exactly.
+			if st, ok := ev.Step.(*sa.ActionStep); ok {
+				io.WriteString(p.w, closing(p.text.String(), st.ModelOutput))
+			}
 			fmt.Fprintln(p.w)
 			if st, ok := ev.Step.(*sa.ActionStep); ok {
 				p.afterStream(st)
+				p.saveImages(st)
 				return
 			}
 			if _, ok := ev.Step.(*sa.PlanningStep); ok {
@@ -46,6 +86,9 @@ func (p *stepPrinter) event(ev sa.Event) {
 			}
 		}
 		sa.PrintStep(p.w, withoutFatalError(ev.Step))
+		if st, ok := ev.Step.(*sa.ActionStep); ok {
+			p.saveImages(st)
+		}
 	case *sa.RunEnd:
 		res := ev.Result
 		n := actionSteps(res)
@@ -115,4 +158,24 @@ func actionSteps(res *sa.RunResult) int {
 		}
 	}
 	return n
+}
+
+// closing is what the step's output adds after the streamed text: the
+// closing tag the server stopped at.
+func closing(streamed, output string) string {
+	if streamed == "" {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(output, streamed); ok {
+		return rest
+	}
+	trimmed := strings.TrimRight(streamed, " \t\n")
+	rest, ok := strings.CutPrefix(output, trimmed)
+	if !ok {
+		return ""
+	}
+	if strings.HasSuffix(streamed, "\n") {
+		rest = strings.TrimLeft(rest, "\n")
+	}
+	return rest
 }

@@ -136,3 +136,46 @@ func TestRunStepTimeout(t *testing.T) {
 		t.Errorf("the step limit did not apply:\n%s", obs)
 	}
 }
+
+func TestStreamShowsTheClosingTag(t *testing.T) {
+	for _, c := range []struct {
+		flags []string
+		model string
+		want  string
+	}{
+		{nil, "Thought: go.\n<code>\nfinal_answer(3)\n</code>", "<code>\nfinal_answer(3)\n</code>\n"},
+		{[]string{"--markdown"}, "Thought: go.\n```python\nfinal_answer(3)\n```", "```python\nfinal_answer(3)\n```\n"},
+	} {
+		m := scripted.New(c.model)
+		code, stdout, stderr := runMain(t, m, nil, append(c.flags, "--stream", "t")...)
+		if code != 0 || !strings.Contains(stdout, c.want) {
+			t.Errorf("%v: exit %d\n%s\n%s", c.flags, code, stdout, stderr)
+		}
+	}
+}
+
+func TestRunSavesObservationImages(t *testing.T) {
+	png, _ := base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=")
+	shot := tool.MustNew("screenshot", "Takes a screenshot.", func(context.Context, struct{}) (map[string]any, error) {
+		return starlarkagent.ImageValue(providers.Image{MIMEType: "image/png", Data: png}), nil
+	})
+	dir := filepath.Join(t.TempDir(), "images")
+	m := scripted.New("<code>\nscreenshot()\n</code>", "<code>\nfinal_answer('seen')\n</code>")
+	code, stdout, stderr := runMain(t, m, []tool.Tool{shot}, "--image-dir", dir, "look")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	want := filepath.Join(dir, "4b7e4a6b0c5a4e9e.png")
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("%d files in %s\n%s", len(entries), dir, stdout)
+	}
+	got := filepath.Join(dir, entries[0].Name())
+	b, _ := os.ReadFile(got)
+	if !bytes.Equal(b, png) || !strings.Contains(stdout, "Image (image/png, 68 bytes) saved to "+got+"\n") {
+		t.Errorf("saved %s (want a name like %s):\n%s", got, want, stdout)
+	}
+	if obs := m.Calls()[1].Messages; len(obs[len(obs)-1].Images) != 1 {
+		t.Errorf("the model did not get the image")
+	}
+}
