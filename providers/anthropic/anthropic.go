@@ -42,6 +42,9 @@ import (
 // within every current model's limit.
 const DefaultMaxTokens = 4096
 
+// sdkCallTimeout is the SDK's own deadline for a call: out of the way.
+const sdkCallTimeout = 24 * time.Hour
+
 // DefaultTimeout bounds one attempt when Options.RequestTimeout is zero.
 const DefaultTimeout = 10 * time.Minute
 
@@ -434,8 +437,11 @@ func (m *Model) Generate(ctx context.Context, msgs []providers.Message, opts pro
 	}
 	ctx, rep := retry.WithReport(ctx)
 	// An explicit timeout keeps the SDK from refusing large max_tokens
-	// without streaming; providers/retry bounds each attempt anyway.
-	ro = append(ro, option.WithRequestTimeout(cmp.Or(m.opts.RequestTimeout, DefaultTimeout)))
+	// without streaming. It must not be the per-attempt timeout: the SDK
+	// puts it on the whole call, retries included, so a timed-out attempt
+	// would never be retried. providers/retry bounds each attempt, ctx the
+	// whole call.
+	ro = append(ro, option.WithRequestTimeout(sdkCallTimeout))
 	resp, err := m.client.Messages.New(ctx, p, ro...)
 	if err != nil && schemaRefused(p, err) {
 		m.noSchema.Store(true)

@@ -154,7 +154,7 @@ func TestModelFlagsReachTheRequest(t *testing.T) {
 // a server that never answers, and --max-retries counts the attempts.
 func TestRequestTimeout(t *testing.T) {
 	s, bodies := chatServer(t, true)
-	for _, provider := range []string{"openai", "gemini"} {
+	for _, provider := range []string{"openai", "gemini", "anthropic"} {
 		base := s.URL + "/v1"
 		if provider != "openai" {
 			base = s.URL
