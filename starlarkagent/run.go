@@ -464,8 +464,16 @@ func (r *runner) execute(code string, n int) (executors.Result, *execScope, erro
 // sequence: a server may ignore the stop sequences (some reject them, and
 // the provider drops them) and write on, inventing an observation and a
 // second action that must never run.
+//
+// A tool-calling agent's history holds tool calls, which some APIs
+// (Anthropic's) only take with the tools defined: they are offered with
+// ToolChoice "none".
 func (r *runner) generate(msgs []providers.Message, stops []string, step int) (string, providers.Usage, error) {
-	msg, err := r.generateMessage(msgs, providers.GenerateOptions{StopSequences: stops}, step)
+	opts := providers.GenerateOptions{StopSequences: stops}
+	if r.a.toolCalling {
+		opts.Tools, opts.ToolChoice = r.a.toolDefs, "none"
+	}
+	msg, err := r.generateMessage(msgs, opts, step)
 	return msg.Content, *msg.Usage, err
 }
 

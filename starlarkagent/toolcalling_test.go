@@ -291,3 +291,46 @@ func TestActionTypeRefused(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+func TestToolCallingPlanningAndMaxSteps(t *testing.T) {
+	echo := tool.MustNew("echo", "Echoes.", func(_ context.Context, in cityArgs) (string, error) { return in.City, nil })
+	m := &scripted.Model{Responses: []scripted.Response{
+		{Content: "1. Echo Paris."},
+		{Content: "Echo first.", ToolCalls: []providers.ToolCall{call("e1", "echo", `{"city":"Paris"}`)}},
+		{Content: "1. Answer now."},
+		{ToolCalls: []providers.ToolCall{call("e2", "echo", `{"city":"Rome"}`)}},
+		{Content: "Paris and Rome."},
+	}}
+	a, err := New(Options{Model: m, ActionType: ActionToolCalling, Tools: []tool.Tool{echo}, PlanningInterval: 1, MaxSteps: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	res, err := a.Run(context.Background(), "echo", RunOptions{})
+	if err != nil || res.State != StateMaxSteps || res.Output != "Paris and Rome." {
+		t.Fatalf("state %s output %#v err %v", res.State, res.Output, err)
+	}
+	calls := m.Calls()
+	// The plan update reads the calls and their answers; calls outside a
+	// step offer the tools with ToolChoice none, as APIs that check a
+	// history of tool calls against the tools require.
+	update := calls[2]
+	if update.Options.ToolChoice != "none" || len(update.Options.Tools) != 2 {
+		t.Errorf("plan update options %+v", update.Options)
+	}
+	found := false
+	for _, msg := range update.Messages {
+		if msg.Role == providers.RoleTool && msg.ToolCallID == "e1" && msg.Content == "Paris" {
+			found = true
+		}
+		if strings.Contains(msg.Content, "Echo first.") {
+			t.Errorf("the plan update read the thought: %q", msg.Content)
+		}
+	}
+	if !found {
+		t.Errorf("the plan update did not read the call's answer: %+v", update.Messages)
+	}
+	if final := calls[4]; final.Options.ToolChoice != "none" {
+		t.Errorf("final answer options %+v", final.Options)
+	}
+}
