@@ -50,6 +50,10 @@ type Options struct {
 	// AuthorizedImports, Limits, MaxPrintOutput and CodeBlockTags are
 	// ignored, and AdditionalArgs are only shown in the task.
 	ActionType string
+	// MaxToolThreads bounds the tool calls of one step a tool-calling
+	// agent runs at once (default 8). At most MaxToolCallsPerStep calls of
+	// one answer run; the others are answered with an error.
+	MaxToolThreads int
 	// Tools are callable from the code, positionally, by keyword or with
 	// one dict of arguments (see tool.Bind). final_answer is always
 	// provided. Several calls can run at once with parallel().
@@ -185,8 +189,8 @@ func New(opts Options) (*Agent, error) {
 	if !identifier.MatchString(a.name) {
 		return nil, fmt.Errorf("starlarkagent: agent name %q is not a Python identifier", a.name)
 	}
-	if opts.MaxSteps < 0 || opts.PlanningInterval < 0 || opts.MaxPrintOutput < 0 {
-		return nil, errors.New("starlarkagent: MaxSteps, PlanningInterval and MaxPrintOutput must not be negative")
+	if opts.MaxSteps < 0 || opts.PlanningInterval < 0 || opts.MaxPrintOutput < 0 || opts.MaxToolThreads < 0 {
+		return nil, errors.New("starlarkagent: MaxSteps, PlanningInterval, MaxPrintOutput and MaxToolThreads must not be negative")
 	}
 	tags := opts.CodeBlockTags
 	if tags == [2]string{} {

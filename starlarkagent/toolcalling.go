@@ -25,6 +25,14 @@ import (
 // the model can correct it. final_answer(answer) is a tool like the others
 // and ends the run when its answer passes the checks.
 
+// DefaultMaxToolThreads is the number of tool calls of one step that run
+// at once when Options.MaxToolThreads is 0.
+const DefaultMaxToolThreads = 8
+
+// MaxToolCallsPerStep is the number of calls of one answer that run; the
+// model is told the others did not.
+const MaxToolCallsPerStep = 64
+
 // toolStops end a tool-calling model's text, as in smolagents.
 var toolStops = []string{"Observation:", "Calling tools:"}
 
@@ -183,8 +191,20 @@ func (r *runner) callTools(n int, calls []providers.ToolCall) ([]ToolCall, provi
 		managed providers.Usage
 		wg      sync.WaitGroup
 	)
+	threads := r.a.opts.MaxToolThreads
+	if threads == 0 {
+		threads = DefaultMaxToolThreads
+	}
+	sem := make(chan struct{}, threads)
 	for i, c := range calls {
+		if i >= MaxToolCallsPerStep {
+			out[i] = ToolCall{ID: c.ID, Name: c.Name, Error: fmt.Sprintf(
+				"not run: an answer may make at most %d tool calls; make this call again in the next step if it is still needed", MaxToolCallsPerStep)}
+			continue
+		}
+		sem <- struct{}{}
 		wg.Go(func() {
+			defer func() { <-sem }()
 			rec, u := r.callTool(c)
 			out[i] = rec
 			mu.Lock()

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -332,5 +334,51 @@ func TestToolCallingPlanningAndMaxSteps(t *testing.T) {
 	}
 	if final := calls[4]; final.Options.ToolChoice != "none" {
 		t.Errorf("final answer options %+v", final.Options)
+	}
+}
+
+// TestToolCallingManyCalls: an answer with far too many calls runs at most
+// MaxToolThreads at once and MaxToolCallsPerStep in all; every call is
+// answered.
+func TestToolCallingManyCalls(t *testing.T) {
+	var mu sync.Mutex
+	running, most, ran := 0, 0, 0
+	slow := tool.MustNew("slow", "Takes a while.", func(ctx context.Context, in cityArgs) (string, error) {
+		mu.Lock()
+		running++
+		ran++
+		most = max(most, running)
+		mu.Unlock()
+		for range 200 {
+			runtime.Gosched()
+		}
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return in.City, nil
+	})
+	var calls []providers.ToolCall
+	for i := range 200 {
+		calls = append(calls, call(fmt.Sprint("c", i), "slow", `{"city":"x"}`))
+	}
+	m := &scripted.Model{Responses: []scripted.Response{
+		{ToolCalls: calls},
+		{ToolCalls: []providers.ToolCall{call("f", "final_answer", `{"answer": 1}`)}},
+	}}
+	a, err := New(Options{Model: m, ActionType: ActionToolCalling, Tools: []tool.Tool{slow}, MaxToolThreads: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := a.Run(context.Background(), "many", RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if most > 3 || ran != MaxToolCallsPerStep {
+		t.Errorf("at most %d at once (want <= 3), %d ran (want %d)", most, ran, MaxToolCallsPerStep)
+	}
+	msgs := m.Calls()[1].Messages
+	last := msgs[len(msgs)-1]
+	if last.Role != providers.RoleTool || last.ToolCallID != "c199" || !strings.Contains(last.Content, "at most 64 tool calls") {
+		t.Errorf("call 200 answered %+v", last)
 	}
 }
