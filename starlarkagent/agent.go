@@ -136,7 +136,7 @@ type StepHook func(ctx context.Context, step Step, agent *Agent)
 // answer the code passed to final_answer. mem is the agent's memory so far.
 type FinalAnswerCheck func(ctx context.Context, answer any, mem *Memory) error
 
-// Agent is a code agent. Its methods are safe for concurrent use, but runs
+// Agent is a code agent, or a tool-calling agent (Options.ActionType). Its methods are safe for concurrent use, but runs
 // of one Agent are serialised: one Agent has one memory and one executor.
 // Create one Agent per concurrent task.
 type Agent struct {

@@ -8,7 +8,10 @@
 // observation format and error messages: a run is a Memory of typed steps
 // (system prompt, task, planning, action, final answer) that can be replayed,
 // saved as JSON and resumed. Agents can manage other agents, which they call
-// like tools. Every run is logged with log/slog and traced with
+// like tools. With Options.ActionType "tool_calling" the same loop runs the
+// model's native tool calls instead of code (smolagents' ToolCallingAgent).
+// An agent can be saved to a directory and loaded again (Save, Load), and
+// stepped by hand (StartTask, Step). See docs/agent.md. Every run is logged with log/slog and traced with
 // OpenTelemetry spans that follow the GenAI semantic conventions.
 //
 // This package does not talk to model servers (see providers) or run code

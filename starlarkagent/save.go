@@ -50,6 +50,7 @@ type savedAgent struct {
 	CodeBlockTags          *[2]string        `json:"code_block_tags,omitempty"`
 	ProvideRunSummary      bool              `json:"provide_run_summary,omitempty"`
 	StructuredOutputs      bool              `json:"structured_outputs,omitempty"`
+	MaxToolThreads         int               `json:"max_tool_threads,omitempty"`
 	Prompts                map[string]string `json:"prompts"`
 }
 
@@ -87,8 +88,9 @@ func (a *Agent) Save(dir string) error {
 		Instructions: o.Instructions, AuthorizedImports: o.AuthorizedImports,
 		MaxPrintOutput: o.MaxPrintOutput, ToolDiscoveryThreshold: o.ToolDiscoveryThreshold,
 		ProvideRunSummary: o.ProvideRunSummary, StructuredOutputs: o.StructuredOutputs,
-		Tools:   []savedTool{},
-		Prompts: map[string]string{"system_prompt": a.system},
+		MaxToolThreads: o.MaxToolThreads,
+		Tools:          []savedTool{},
+		Prompts:        map[string]string{"system_prompt": a.system},
 	}
 	if a.toolCalling {
 		s.ActionType = ActionToolCalling
@@ -194,7 +196,7 @@ func load(dir string, lo LoadOptions, top bool) (*Agent, error) {
 		MaxSteps: s.MaxSteps, PlanningInterval: s.PlanningInterval, Instructions: s.Instructions,
 		AuthorizedImports: s.AuthorizedImports, MaxPrintOutput: s.MaxPrintOutput,
 		ToolDiscoveryThreshold: s.ToolDiscoveryThreshold, ProvideRunSummary: s.ProvideRunSummary,
-		StructuredOutputs: s.StructuredOutputs, Prompts: lo.Prompts,
+		StructuredOutputs: s.StructuredOutputs, MaxToolThreads: s.MaxToolThreads, Prompts: lo.Prompts,
 	}
 	if s.CodeBlockTags != nil {
 		o.CodeBlockTags = *s.CodeBlockTags
