@@ -465,9 +465,8 @@ func (r *runner) execute(code string, n int) (executors.Result, *execScope, erro
 // the provider drops them) and write on, inventing an observation and a
 // second action that must never run.
 //
-// A tool-calling agent's history holds tool calls, which some APIs
-// (Anthropic's) only take with the tools defined: they are offered with
-// ToolChoice "none".
+// A tool-calling agent's history holds tool calls, which an API may only
+// take with the tools defined: they are offered with ToolChoice "none".
 func (r *runner) generate(msgs []providers.Message, stops []string, step int) (string, providers.Usage, error) {
 	opts := providers.GenerateOptions{StopSequences: stops}
 	if r.a.toolCalling {
