@@ -237,13 +237,16 @@ func openaiServer(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		choice := resp["choices"].([]any)[0].(map[string]any)
 		msg := choice["message"].(map[string]any)
-		content := msg["content"].(string)
+		// content is null in an answer that only calls tools.
+		content, _ := msg["content"].(string)
 		for _, stop := range req.Stop {
 			if i := strings.Index(content, stop); i >= 0 {
 				content = content[:i]
 			}
 		}
-		msg["content"] = content
+		if msg["content"] != nil {
+			msg["content"] = content
+		}
 		if !req.Stream {
 			w.Header().Set("Content-Type", "application/json")
 			json.NewEncoder(w).Encode(resp)
@@ -259,10 +262,29 @@ func openaiServer(ts *testscript.TestScript, neg bool, args []string) {
 			return []any{map[string]any{"index": 0, "delta": d, "finish_reason": finish}}
 		}
 		send(delta(map[string]any{"role": "assistant", "content": ""}, nil), nil)
-		for _, piece := range strings.SplitAfter(content, "\n") {
-			send(delta(map[string]any{"content": piece}, nil), nil)
+		if content != "" {
+			for _, piece := range strings.SplitAfter(content, "\n") {
+				send(delta(map[string]any{"content": piece}, nil), nil)
+			}
 		}
-		send(delta(map[string]any{}, "stop"), nil)
+		finish := "stop"
+		// Tool calls stream as OpenAI streams them: each call's id, type
+		// and name first, then its arguments in pieces, by index.
+		calls, _ := msg["tool_calls"].([]any)
+		for i, c := range calls {
+			call := c.(map[string]any)
+			fn := call["function"].(map[string]any)
+			args, _ := fn["arguments"].(string)
+			send(delta(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": call["id"], "type": "function",
+				"function": map[string]any{"name": fn["name"], "arguments": ""}}}}, nil), nil)
+			for len(args) > 0 {
+				n := min(len(args), 8)
+				send(delta(map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": args[:n]}}}}, nil), nil)
+				args = args[n:]
+			}
+			finish = "tool_calls"
+		}
+		send(delta(map[string]any{}, finish), nil)
 		send([]any{}, resp["usage"])
 		fmt.Fprint(w, "data: [DONE]\n\n")
 	}))
