@@ -68,12 +68,17 @@ type Exchange struct {
 	// MessagesSHA256 is the hex SHA-256 of the normalized conversation,
 	// as computed by Hash.
 	MessagesSHA256 string `json:"messages_sha256"`
-	// Last is the last message sent, its content normalized.
+	// Last is the last message sent, its content normalized. Its images
+	// are not kept: LastImages holds their SHA-256 digests.
 	Last providers.Message `json:"last"`
+	// LastImages are the hex SHA-256 digests of the last message's images.
+	LastImages []string `json:"last_images,omitempty"`
 	// Stop holds the stop sequences of the call.
 	Stop []string `json:"stop,omitempty"`
 	// Content is the model's answer.
 	Content string `json:"content"`
+	// ToolCalls are the native tool calls of the answer.
+	ToolCalls []providers.ToolCall `json:"tool_calls,omitempty"`
 	// Usage is the token usage the model reported, if any.
 	Usage *providers.Usage `json:"usage,omitempty"`
 	// DurationMS is how long the call took, in milliseconds.
@@ -115,6 +120,8 @@ func Read(r io.Reader) ([]Exchange, error) {
 // Hash returns the hex SHA-256 of a conversation after normalizing each
 // message's content with norm (nil means no normalization). Each role and
 // content is length-prefixed, so no two conversations share an encoding.
+// Images (by digest) and tool calls count too, in a message that has any,
+// so the hash of a conversation of text alone is what it always was.
 func Hash(msgs []providers.Message, norm func(string) string) string {
 	h := sha256.New()
 	var n [8]byte
@@ -130,8 +137,28 @@ func Hash(msgs []providers.Message, norm func(string) string) string {
 		}
 		put(string(m.Role))
 		put(c)
+		if len(m.Images) > 0 || len(m.ToolCalls) > 0 || m.ToolCallID != "" {
+			put("\x00extra")
+			for _, d := range ImageDigests(m.Images) {
+				put("image:" + d)
+			}
+			for _, tc := range m.ToolCalls {
+				put("call:" + tc.ID + ":" + tc.Name + ":" + string(tc.Arguments))
+			}
+			put("answers:" + m.ToolCallID)
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// ImageDigests returns the hex SHA-256 digest of each image's data.
+func ImageDigests(images []providers.Image) []string {
+	var out []string
+	for _, im := range images {
+		sum := sha256.Sum256(im.Data)
+		out = append(out, hex.EncodeToString(sum[:]))
+	}
+	return out
 }
 
 var (

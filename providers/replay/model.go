@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -134,7 +136,7 @@ func (m *Model) Generate(ctx context.Context, msgs []providers.Message, opts pro
 	if e.Error != "" {
 		return nil, fmt.Errorf("replay: exchange %d: recorded error: %s", e.N, e.Error)
 	}
-	msg := &providers.Message{Role: providers.RoleAssistant, Content: e.Content}
+	msg := &providers.Message{Role: providers.RoleAssistant, Content: e.Content, ToolCalls: slices.Clone(e.ToolCalls)}
 	if e.Usage != nil {
 		u := *e.Usage
 		msg.Usage = &u
@@ -154,7 +156,16 @@ func (m *Model) GenerateStream(ctx context.Context, msgs []providers.Message, op
 		if msg.Usage != nil {
 			u = *msg.Usage
 		}
-		textstream.Yield(ctx, msg.Content, u, yield)
+		if len(msg.ToolCalls) == 0 {
+			textstream.Yield(ctx, msg.Content, u, yield)
+			return
+		}
+		// The text streams first; the calls come whole with the usage, as
+		// providers.Delta says.
+		if msg.Content != "" && !yield(providers.Delta{Content: msg.Content}, nil) {
+			return
+		}
+		yield(providers.Delta{ToolCalls: msg.ToolCalls, Usage: &u}, nil)
 	}
 }
 
@@ -208,6 +219,18 @@ func (m *Model) check(n int, e Exchange, msgs []providers.Message) error {
 			Reason:   fmt.Sprintf("last message role differs: recorded %s, got %s", e.Last.Role, last.Role),
 			Want:     excerpt(e.Last.Content, 0),
 			Got:      excerpt(last.Content, 0),
+		}
+	}
+	if got, want := ImageDigests(last.Images), e.LastImages; !slices.Equal(got, want) {
+		return &MismatchError{
+			Exchange: n,
+			Reason:   fmt.Sprintf("last %s message carries other images: recorded %d (%s), got %d (%s)", last.Role, len(want), strings.Join(want, ", "), len(got), strings.Join(got, ", ")),
+		}
+	}
+	if last.ToolCallID != e.Last.ToolCallID {
+		return &MismatchError{
+			Exchange: n,
+			Reason:   fmt.Sprintf("last message answers another tool call: recorded %q, got %q", e.Last.ToolCallID, last.ToolCallID),
 		}
 	}
 	got := norm(last.Content)

@@ -58,10 +58,11 @@ func (r *Recorder) Generate(ctx context.Context, msgs []providers.Message, opts 
 	}
 	var content string
 	var usage *providers.Usage
+	var calls []providers.ToolCall
 	if msg != nil {
-		content, usage = msg.Content, msg.Usage
+		content, usage, calls = msg.Content, msg.Usage, msg.ToolCalls
 	}
-	if werr := r.record(start, msgs, opts, content, usage, err); werr != nil {
+	if werr := r.record(start, msgs, opts, content, calls, usage, err); werr != nil {
 		return nil, errors.Join(err, werr)
 	}
 	return msg, err
@@ -79,13 +80,14 @@ func (r *Recorder) GenerateStream(ctx context.Context, msgs []providers.Message,
 				yield(providers.Delta{}, err)
 				return
 			}
-			yield(providers.Delta{Content: msg.Content, Usage: msg.Usage}, nil)
+			yield(providers.Delta{Content: msg.Content, ToolCalls: msg.ToolCalls, Usage: msg.Usage}, nil)
 		}
 	}
 	return func(yield func(providers.Delta, error) bool) {
 		start := r.now()
 		var b strings.Builder
 		var usage *providers.Usage
+		var calls []providers.ToolCall
 		var streamErr error
 		stopped := false
 		for d, err := range sm.GenerateStream(ctx, msgs, opts) {
@@ -97,6 +99,7 @@ func (r *Recorder) GenerateStream(ctx context.Context, msgs []providers.Message,
 			if d.Usage != nil {
 				usage = d.Usage
 			}
+			calls = append(calls, d.ToolCalls...)
 			if !yield(d, nil) {
 				stopped = true
 				break
@@ -106,7 +109,7 @@ func (r *Recorder) GenerateStream(ctx context.Context, msgs []providers.Message,
 			yield(providers.Delta{}, streamErr)
 			return
 		}
-		werr := r.record(start, msgs, opts, b.String(), usage, streamErr)
+		werr := r.record(start, msgs, opts, b.String(), calls, usage, streamErr)
 		if stopped {
 			return
 		}
@@ -124,7 +127,7 @@ func (r *Recorder) now() time.Time {
 }
 
 // record writes one exchange.
-func (r *Recorder) record(start time.Time, msgs []providers.Message, opts providers.GenerateOptions, content string, usage *providers.Usage, callErr error) error {
+func (r *Recorder) record(start time.Time, msgs []providers.Message, opts providers.GenerateOptions, content string, calls []providers.ToolCall, usage *providers.Usage, callErr error) error {
 	norm := r.Normalize
 	if norm == nil {
 		norm = Normalize
@@ -137,15 +140,18 @@ func (r *Recorder) record(start time.Time, msgs []providers.Message, opts provid
 		MessagesSHA256: Hash(msgs, norm),
 		Stop:           opts.StopSequences,
 		Content:        content,
+		ToolCalls:      calls,
 		Usage:          usage,
 		DurationMS:     r.now().Sub(start).Milliseconds(),
 	}
 	if len(msgs) > 0 {
 		last := msgs[len(msgs)-1]
-		e.Last = providers.Message{Role: last.Role, Content: norm(last.Content)}
+		e.Last = providers.Message{Role: last.Role, Content: norm(last.Content), ToolCallID: last.ToolCallID}
+		e.LastImages = ImageDigests(last.Images)
 	}
 	if callErr != nil {
 		e.Content = ""
+		e.ToolCalls = nil
 		e.Error = callErr.Error()
 	}
 	r.mu.Lock()

@@ -3,8 +3,10 @@ package replay
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -359,5 +361,70 @@ func TestOpen(t *testing.T) {
 	os.WriteFile(name, []byte("{\"v\":1}\nnot json\n"), 0o644)
 	if _, err := Open(name); err == nil || !strings.Contains(err.Error(), "session.jsonl: replay: line 2") {
 		t.Fatalf("bad file: err = %v", err)
+	}
+}
+
+// A tool-calling conversation with an image replays: the recording keeps
+// the answer's tool calls and the digests of the last message's images, and
+// a request that carries another image or answers another call does not
+// match.
+func TestToolCallsAndImagesReplay(t *testing.T) {
+	img := providers.Image{MIMEType: "image/png", Data: []byte("\x89PNG\r\n\x1a\nfake")}
+	opts := providers.GenerateOptions{Tools: []providers.ToolDefinition{{Name: "get_weather", Description: "d",
+		Parameters: map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}}}}}
+	call := providers.ToolCall{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}
+	first := []providers.Message{{Role: providers.RoleUser, Content: "Weather on this picture?", Images: []providers.Image{img}}}
+	second := append(slices.Clone(first),
+		providers.Message{Role: providers.RoleAssistant, ToolCalls: []providers.ToolCall{call}},
+		providers.Message{Role: providers.RoleTool, ToolCallID: "call_1", Content: "sunny"})
+	inner := &scripted.Model{ID: "m", Responses: []scripted.Response{{ToolCalls: []providers.ToolCall{call}}, {Content: "It is sunny."}}}
+	var buf bytes.Buffer
+	r := NewRecorder(inner, &buf)
+	for _, msgs := range [][]providers.Message{first, second} {
+		if _, err := r.Generate(context.Background(), msgs, opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if bytes.Contains(buf.Bytes(), []byte("fake")) || !bytes.Contains(buf.Bytes(), []byte(`"last_images":["`)) {
+		t.Fatalf("the recording should hold the image's digest, not its bytes:\n%s", buf.String())
+	}
+	exchanges, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stream := range []bool{false, true} {
+		m := New(exchanges, "")
+		var got []providers.ToolCall
+		if stream {
+			for d, err := range m.GenerateStream(context.Background(), first, opts) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, d.ToolCalls...)
+			}
+		} else {
+			msg, err := m.Generate(context.Background(), first, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = msg.ToolCalls
+		}
+		if len(got) != 1 || got[0].ID != "call_1" || string(got[0].Arguments) != `{"city":"Paris"}` {
+			t.Fatalf("stream %v: tool calls %+v", stream, got)
+		}
+		if msg, err := m.Generate(context.Background(), second, opts); err != nil || msg.Content != "It is sunny." {
+			t.Fatalf("stream %v: second answer %+v, %v", stream, msg, err)
+		}
+	}
+	other := []providers.Message{{Role: providers.RoleUser, Content: "Weather on this picture?", Images: []providers.Image{{MIMEType: "image/png", Data: []byte("other")}}}}
+	if _, err := New(exchanges, "").Generate(context.Background(), other, opts); err == nil || !strings.Contains(err.Error(), "other images") {
+		t.Errorf("another image: %v", err)
+	}
+	m := New(exchanges, "")
+	m.Generate(context.Background(), first, opts)
+	wrong := slices.Clone(second)
+	wrong[2].ToolCallID = "call_2"
+	if _, err := m.Generate(context.Background(), wrong, opts); err == nil || !strings.Contains(err.Error(), "another tool call") {
+		t.Errorf("answer to another call: %v", err)
 	}
 }
