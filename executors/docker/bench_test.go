@@ -12,6 +12,7 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/docker"
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
 )
 
 // The benchmarks run on the test image (the host's python3, see
@@ -99,9 +100,9 @@ func BenchmarkRoundTrip(b *testing.B) {
 // benchmarks (data in literals, a loop, a helper, formatting).
 func BenchmarkTypicalAction(b *testing.B) {
 	e := newExec(b, docker.Options{Image: benchImage(b)})
-	exec1(b, e, typicalAction)
+	exec1(b, e, runnertest.TypicalAction)
 	for b.Loop() {
-		exec1(b, e, typicalAction)
+		exec1(b, e, runnertest.TypicalAction)
 	}
 }
 
@@ -190,39 +191,6 @@ func BenchmarkMemoryPerExecutor(b *testing.B) {
 		b.ReportMetric(float64(runtime.NumGoroutine()), "goroutines-after-close")
 	}
 }
-
-// typicalAction is the 31-line action of executors/local's benchmarks.
-const typicalAction = `orders = [
-    {"id": 1, "customer": "acme", "total": 120.5, "items": 3},
-    {"id": 2, "customer": "globex", "total": 75.0, "items": 1},
-    {"id": 3, "customer": "acme", "total": 42.25, "items": 2},
-    {"id": 4, "customer": "initech", "total": 310.0, "items": 7},
-    {"id": 5, "customer": "globex", "total": 18.75, "items": 1},
-]
-
-def summarize(rows):
-    by_customer = {}
-    for row in rows:
-        name = row["customer"]
-        entry = by_customer.get(name, {"total": 0.0, "items": 0, "orders": 0})
-        entry["total"] += row["total"]
-        entry["items"] += row["items"]
-        entry["orders"] += 1
-        by_customer[name] = entry
-    return by_customer
-
-summary = summarize(orders)
-ranking = sorted(summary.items(), key=lambda kv: kv[1]["total"], reverse=True)
-lines = []
-for name, entry in ranking:
-    average = entry["total"] / entry["orders"]
-    lines.append("%s: %d orders, %.2f total, %.2f average" % (name, entry["orders"], entry["total"], average))
-report = "\n".join(lines)
-top = ranking[0][0]
-big_orders = [o["id"] for o in orders if o["total"] > 50]
-print(report)
-result = {"top": top, "big": big_orders, "count": len(orders)}
-`
 
 func getenv(k string) string { return os.Getenv(k) }
 

@@ -127,7 +127,7 @@ type container struct {
 	// pending counts the executor's removals in progress.
 	pending *sync.WaitGroup
 	stdout  *io.PipeReader
-	stderr  *tail
+	stderr  *runner.Tail
 	// spoke is set once the runner has written a whole line (its
 	// handshake): a container that ends before did not start the runner.
 	spoke atomic.Bool
@@ -181,7 +181,7 @@ func startContainer(ctx context.Context, cli client.APIClient, s spec, pending *
 	if err := created.err; err != nil {
 		return nil, createError(s, err)
 	}
-	c := &container{cli: cli, id: created.id, image: s.config.Image, memory: s.memory, stderr: &tail{}, pending: pending,
+	c := &container{cli: cli, id: created.id, image: s.config.Image, memory: s.memory, stderr: &runner.Tail{}, pending: pending,
 		killed: make(chan struct{}), exited: make(chan struct{}), removed: make(chan struct{})}
 	defer func() {
 		if err != nil {
@@ -423,26 +423,4 @@ func (l lineSeen) Write(p []byte) (int, error) {
 		l.seen.Store(true)
 	}
 	return l.w.Write(p)
-}
-
-// tail keeps the last 4 KiB written to it (the container's stderr).
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 4096 {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4096:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }

@@ -212,10 +212,6 @@ func New(opts Options) (*Executor, error) {
 			return nil, fmt.Errorf("docker: package directory %s: the path must be absolute", d)
 		}
 	}
-	imports := opts.Imports
-	if imports.Authorized == nil && imports.Forbidden == nil {
-		imports = executors.NewImportPolicy(nil, nil)
-	}
 	var sysPath []string
 	for i := range opts.PackageDirs {
 		sysPath = append(sysPath, packageGuestDir(i))
@@ -232,7 +228,7 @@ func New(opts Options) (*Executor, error) {
 		Name:         "docker",
 		Engine:       Engine,
 		Limits:       limits,
-		Config:       runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: opts.Memory, MaxValue: limits.MaxValue, Imports: imports, SysPath: sysPath},
+		Config:       runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: opts.Memory, MaxValue: limits.MaxValue, Imports: opts.Imports, SysPath: sysPath},
 		Start:        e.start,
 		StartTimeout: startTimeout,
 		Crash:        crash,

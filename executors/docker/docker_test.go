@@ -23,25 +23,7 @@ import (
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
-func run(t *testing.T, e executors.Executor, code string) executors.Result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	res, err := e.Execute(ctx, code)
-	if err != nil {
-		t.Fatalf("Execute(%q): %v", code, err)
-	}
-	return res
-}
-
-func ok(t *testing.T, e executors.Executor, code string) executors.Result {
-	t.Helper()
-	res := run(t, e, code)
-	if res.Err != nil {
-		t.Fatalf("Execute(%q): %v\n%s", code, res.Err, res.Err.Traceback)
-	}
-	return res
-}
+var run, ok = runnertest.Run, runnertest.OK
 
 func TestConformance(t *testing.T) {
 	img := testImage(t)

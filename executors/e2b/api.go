@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/star-agent/star-agent/executors/internal/cloud"
 	"github.com/star-agent/star-agent/providers/retry"
 )
 
@@ -131,9 +132,9 @@ func (a *api) do(ctx context.Context, op, method, path string, body, out any) er
 			Message string `json:"message"`
 		}
 		if json.Unmarshal(raw, &e) == nil && e.Message != "" {
-			ae.Code, ae.Message = e.Code, capString(e.Message, 500)
+			ae.Code, ae.Message = e.Code, cloud.CapString(e.Message, 500)
 		} else {
-			ae.Message = capString(strings.TrimSpace(string(raw)), 500)
+			ae.Message = cloud.CapString(strings.TrimSpace(string(raw)), 500)
 		}
 		return ae
 	}
@@ -153,10 +154,10 @@ func (a *api) create(ctx context.Context, r createRequest) (*sandboxInfo, error)
 	}
 	// Both name the host the access token is sent to.
 	if !hostLabel(info.SandboxID, false) {
-		return nil, fmt.Errorf("create sandbox: E2B answered with a bad sandbox id %q", capString(info.SandboxID, 80))
+		return nil, fmt.Errorf("create sandbox: E2B answered with a bad sandbox id %q", cloud.CapString(info.SandboxID, 80))
 	}
 	if info.Domain != "" && !hostLabel(info.Domain, true) {
-		return nil, fmt.Errorf("create sandbox: E2B answered with a bad domain %q", capString(info.Domain, 80))
+		return nil, fmt.Errorf("create sandbox: E2B answered with a bad domain %q", cloud.CapString(info.Domain, 80))
 	}
 	return &info, nil
 }
@@ -197,13 +198,6 @@ func hostLabel(s string, dots bool) bool {
 // seconds rounds d up to whole seconds, at least 1.
 func seconds(d time.Duration) int {
 	return max(1, int((d+time.Second-1)/time.Second))
-}
-
-func capString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }
 
 // controlTransport is the retrying transport of control-plane calls.

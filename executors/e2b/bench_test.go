@@ -2,13 +2,11 @@ package e2b
 
 import (
 	"context"
+	"io"
 	"net/http"
-	"os/exec"
-	"runtime"
 	"testing"
-	"time"
 
-	"github.com/star-agent/star-agent/executors/runner"
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
 )
 
 // BenchmarkTransportRoundTrip is the fake's raw round trip: one SendInput
@@ -104,70 +102,17 @@ func BenchmarkStart(b *testing.B) {
 // and is not counted.
 func BenchmarkMemoryPerSandbox(b *testing.B) {
 	opts := childFake(b)
-	const n = 8
-	for range b.N {
-		runtime.GC()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
-		g0 := runtime.NumGoroutine()
-		var es []*Executor
-		for range n {
-			e, err := New(opts)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := e.Start(context.Background()); err != nil {
-				b.Fatal(err)
-			}
-			es = append(es, e)
+	runnertest.BenchmarkMemoryPerSandbox(b, 8, func() (io.Closer, error) {
+		e, err := New(opts)
+		if err != nil {
+			return nil, err
 		}
-		runtime.GC()
-		var after runtime.MemStats
-		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/n, "heap-B/sandbox")
-		b.ReportMetric(float64(runtime.NumGoroutine()-g0)/n, "goroutines/sandbox")
-		for _, e := range es {
-			e.Close()
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return e, e.Start(context.Background())
+	})
 }
 
 // BenchmarkRunnerLocalPipes is the runner's own cost for "1" over plain
 // pipes to a local python3, with no E2B in between: of
 // BenchmarkExecuteTrivial, this part is Python's and the rest is the
 // transport and the executor.
-func BenchmarkRunnerLocalPipes(b *testing.B) {
-	needPython(b)
-	cmd := exec.Command("python3", "-I", "-u", "-c", runner.Script)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
-	ctx := context.Background()
-	s := runner.NewSession(out, in)
-	if _, err := s.Ready(ctx); err != nil {
-		b.Fatal(err)
-	}
-	if err := s.Configure(ctx, runner.Config{}); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for range b.N {
-		res, err := s.Exec(ctx, "1")
-		if err != nil || res.Err != nil {
-			b.Fatal(err, res.Err)
-		}
-	}
-}
+func BenchmarkRunnerLocalPipes(b *testing.B) { runnertest.BenchmarkRunnerLocalPipes(b) }

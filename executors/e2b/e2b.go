@@ -66,9 +66,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -77,6 +75,7 @@ import (
 	"connectrpc.com/connect"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/internal/cloud"
 	"github.com/star-agent/star-agent/executors/runner"
 )
 
@@ -153,14 +152,10 @@ type Executor struct {
 	keepaliveInterval time.Duration
 	idleTimeout       time.Duration
 
-	// closing ends sandbox starts in flight when Close is called.
-	closing context.Context
-	closeIt context.CancelFunc
+	sandboxes *cloud.Sandboxes[*sandbox] // started and not yet deleted
 
-	mu     sync.Mutex
-	live   map[*sandbox]struct{} // started and not yet deleted
-	closed bool
-	last   *sandbox // the latest started (for tests)
+	mu   sync.Mutex
+	last *sandbox // the latest started (for tests)
 }
 
 var _ executors.Executor = (*Executor)(nil)
@@ -179,31 +174,24 @@ func New(opts Options) (*Executor, error) {
 	if key == "" {
 		return nil, errors.New("e2b: no API key: set E2B_API_KEY (from https://e2b.dev/dashboard) or give one in the options")
 	}
-	domain := firstOf(opts.Domain, os.Getenv("E2B_DOMAIN"), DefaultDomain)
-	apiURL := firstOf(opts.APIURL, os.Getenv("E2B_API_URL"), "https://api."+domain)
-	if err := checkURL("E2B API URL", apiURL); err != nil {
+	domain := cloud.FirstOf(opts.Domain, os.Getenv("E2B_DOMAIN"), DefaultDomain)
+	apiURL := cloud.FirstOf(opts.APIURL, os.Getenv("E2B_API_URL"), "https://api."+domain)
+	if err := cloud.CheckURL("e2b", "E2B API URL", apiURL); err != nil {
 		return nil, err
 	}
-	envdURL := firstOf(opts.EnvdURL, os.Getenv("E2B_ENVD_URL"))
+	envdURL := cloud.FirstOf(opts.EnvdURL, os.Getenv("E2B_ENVD_URL"))
 	if envdURL != "" {
-		if err := checkURL("E2B envd URL", envdURL); err != nil {
+		if err := cloud.CheckURL("e2b", "E2B envd URL", envdURL); err != nil {
 			return nil, err
 		}
 	}
-	timeout := opts.Timeout
-	if timeout == 0 {
-		timeout = DefaultTimeout
-	}
-	if timeout < time.Second || timeout > 24*time.Hour {
-		return nil, fmt.Errorf("e2b: sandbox timeout %s: want between 1s and 24h (E2B's longest lifetime)", timeout)
+	timeout, err := cloud.Lifetime("e2b", "E2B", opts.Timeout, DefaultTimeout)
+	if err != nil {
+		return nil, err
 	}
 	hc := opts.HTTPClient
 	if hc == nil {
 		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-	}
-	imports := opts.Imports
-	if imports.Authorized == nil && imports.Forbidden == nil {
-		imports = executors.NewImportPolicy(nil, nil)
 	}
 	logger := opts.Logger
 	if logger == nil {
@@ -213,7 +201,7 @@ func New(opts Options) (*Executor, error) {
 		envdHTTP:    hc,
 		domain:      domain,
 		envdURL:     strings.TrimRight(envdURL, "/"),
-		template:    firstOf(opts.Template, DefaultTemplate),
+		template:    cloud.FirstOf(opts.Template, DefaultTemplate),
 		timeout:     timeout,
 		envVars:     opts.EnvVars,
 		logger:      logger,
@@ -222,18 +210,16 @@ func New(opts Options) (*Executor, error) {
 
 		keepaliveInterval: keepaliveInterval,
 		idleTimeout:       idleTimeout,
-		live:              map[*sandbox]struct{}{},
+		sandboxes:         cloud.NewSandboxes[*sandbox](),
 	}
 	e.api = newAPI(apiURL, key, e.controlClient(hc, nil))
-	e.closing, e.closeIt = context.WithCancel(context.Background())
 	e.Host = runner.NewHost(runner.HostOptions{
 		Name:         "e2b",
 		Engine:       Engine,
 		Limits:       limits,
-		Config:       runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, MaxValue: limits.MaxValue, Imports: imports},
+		Config:       runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, MaxValue: limits.MaxValue, Imports: opts.Imports},
 		Start:        e.start,
 		StartTimeout: startTimeout,
-		Crash:        crash,
 		ReapTimeout:  e.killTimeout + 2*time.Second,
 	})
 	return e, nil
@@ -247,40 +233,13 @@ func (e *Executor) controlClient(hc *http.Client, sleep func(context.Context, ti
 	return &c
 }
 
-func firstOf(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-// checkURL refuses a URL that would send the API key or the access token
-// in clear text to another machine.
-func checkURL(what, s string) error {
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("e2b: %s %q is not a URL", what, s)
-	}
-	switch u.Scheme {
-	case "https":
-		return nil
-	case "http":
-		if ip := net.ParseIP(u.Hostname()); u.Hostname() == "localhost" || ip != nil && ip.IsLoopback() {
-			return nil
-		}
-	}
-	return fmt.Errorf("e2b: %s %q must be https (plain http only to loopback, for tests)", what, s)
-}
-
 // start creates a sandbox and starts the runner in it.
 func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
-	ctx, stop := mergeCancel(ctx, e.closing)
-	defer stop()
-	if e.isClosed() {
-		return nil, errors.New("executor closed")
+	ctx, stop, err := e.sandboxes.Start(ctx)
+	if err != nil {
+		return nil, err
 	}
+	defer stop()
 	info, err := e.api.create(ctx, createRequest{
 		TemplateID: e.template,
 		Timeout:    seconds(e.timeout),
@@ -289,15 +248,14 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 		Secure:     true,
 	})
 	if err != nil {
-		if ctx.Err() != nil && !e.isClosed() {
+		if ctx.Err() != nil && !e.sandboxes.Closed() {
 			return nil, fmt.Errorf("E2B did not create a sandbox in time: %w", err)
 		}
 		return nil, err
 	}
-	sctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	s := &sandbox{id: info.SandboxID, e: e, ctx: sctx, cancel: cancel, out: pw, over: make(chan struct{}), deleteDone: make(chan struct{})}
-	domain := firstOf(info.Domain, e.domain)
+	s := &sandbox{Life: cloud.NewLife(pw), id: info.SandboxID, e: e}
+	domain := cloud.FirstOf(info.Domain, e.domain)
 	host := fmt.Sprintf("%d-%s.%s", envdPort, info.SandboxID, domain)
 	if e.envdURL != "" {
 		s.envd = newEnvd(e.envdURL, host, info.EnvdAccessToken, e.envdHTTP)
@@ -306,13 +264,10 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 	}
 	s.envd.keepalive = e.keepaliveInterval
 	e.mu.Lock()
-	e.live[s] = struct{}{}
 	e.last = s
-	closed := e.closed
 	e.mu.Unlock()
-	if closed {
-		s.Kill()
-		return nil, errors.New("executor closed")
+	if err := e.sandboxes.Add(s); err != nil {
+		return nil, err
 	}
 	if err := s.startRunner(ctx); err != nil {
 		s.Kill()
@@ -371,18 +326,6 @@ func (s *sandbox) startRunner(ctx context.Context) error {
 	}
 }
 
-func (e *Executor) isClosed() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.closed
-}
-
-func (e *Executor) forget(s *sandbox) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	delete(e.live, s)
-}
-
 func (e *Executor) logf(format string, a ...any) {
 	e.logger.Warn(fmt.Sprintf(format, a...))
 }
@@ -392,33 +335,18 @@ func (e *Executor) logf(format string, a ...any) {
 // to confirm. It returns an error naming the sandboxes E2B did not
 // confirm as deleted; those end at their timeout.
 func (e *Executor) Close() error {
-	e.mu.Lock()
-	e.closed = true
-	live := make([]*sandbox, 0, len(e.live))
-	for s := range e.live {
-		live = append(live, s)
-	}
-	e.mu.Unlock()
-	e.closeIt()
-	for _, s := range live {
-		s.Kill()
-	}
+	e.sandboxes.Close()
 	err := e.Host.Close()
 	// The Host waited for its sandboxes; a sandbox whose start failed was
 	// never the Host's, so wait for the ones still being deleted here.
-	e.mu.Lock()
-	live = live[:0]
-	for s := range e.live {
-		live = append(live, s)
-	}
-	e.mu.Unlock()
+	live := e.sandboxes.Live()
 	deadline := time.NewTimer(e.killTimeout + 2*time.Second)
 	defer deadline.Stop()
 	var stuck []string
 	for _, s := range live {
 		s.Kill()
 		select {
-		case <-s.deleteDone:
+		case <-s.Released():
 		case <-deadline.C:
 		}
 		if !s.Ended() {
@@ -434,19 +362,4 @@ func (e *Executor) Close() error {
 // String describes the executor for logs.
 func (e *Executor) String() string {
 	return "python:e2b(" + e.template + ", " + e.timeout.String() + ")"
-}
-
-// crash names the exception for a sandbox that ended while code ran.
-func crash(why string) (string, string) {
-	if strings.Contains(why, "MemoryError") || strings.Contains(why, "out of memory") || strings.Contains(why, "OOM") {
-		return "MemoryError", why
-	}
-	return "SystemError", why
-}
-
-// mergeCancel returns ctx, also cancelled when other is.
-func mergeCancel(ctx, other context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	stop := context.AfterFunc(other, func() { cancel(errors.New("executor closed")) })
-	return ctx, func() { stop(); cancel(nil) }
 }

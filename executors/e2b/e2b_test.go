@@ -75,25 +75,7 @@ func newExec(t testing.TB, f *e2bfake.Server, opts Options) *Executor {
 	return e
 }
 
-func run(t testing.TB, e *Executor, code string) executors.Result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := e.Execute(ctx, code)
-	if err != nil {
-		t.Fatalf("Execute(%q): %v", code, err)
-	}
-	return res
-}
-
-func ok(t testing.TB, e *Executor, code string) executors.Result {
-	t.Helper()
-	res := run(t, e, code)
-	if res.Err != nil {
-		t.Fatalf("Execute(%q): %v\n%s", code, res.Err, res.Err.Traceback)
-	}
-	return res
-}
+var run, ok = runnertest.Run, runnertest.OK
 
 func TestConformance(t *testing.T) {
 	f := newFake(t)

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"connectrpc.com/connect"
 
+	"github.com/star-agent/star-agent/executors/internal/cloud"
 	"github.com/star-agent/star-agent/executors/runner"
 )
 
@@ -21,31 +21,17 @@ import (
 // become SendInput calls; a goroutine extends the sandbox's lifetime until
 // Kill, which deletes it.
 type sandbox struct {
+	*cloud.Life
 	id   string
 	pid  uint32
 	e    *Executor
 	envd *envd
 	sess *runner.Session
 
-	// ctx ends at Kill; the stream and the lifetime extension use it.
-	ctx    context.Context
-	cancel context.CancelFunc
-
-	out    *io.PipeWriter // the runner's stdout, for the Session
-	stderr tail
-
 	// lineOpen is set while the last stdout byte delivered was not a
 	// newline (a protocol line is partly delivered). Only the stream
 	// goroutine uses it.
 	lineOpen bool
-
-	once       sync.Once
-	mu         sync.Mutex
-	why        string        // why the runner ended, once over is closed
-	over       chan struct{} // closed when the runner is known to have ended
-	deleteDone chan struct{} // closed when the DELETE after Kill has been answered
-	gone       bool          // the DELETE succeeded (or found it gone already)
-	overOne    sync.Once
 }
 
 var _ runner.Sandbox = (*sandbox)(nil)
@@ -54,75 +40,19 @@ func (s *sandbox) String() string { return "e2b sandbox " + s.id }
 
 func (s *sandbox) Session() *runner.Session { return s.sess }
 
-// end records why the runner ended and stops the Session's reading.
-func (s *sandbox) end(why string) {
-	s.overOne.Do(func() {
-		s.mu.Lock()
-		s.why = why
-		s.mu.Unlock()
-		s.out.CloseWithError(fmt.Errorf("%w (%s)", io.ErrUnexpectedEOF, why))
-		close(s.over)
-	})
-}
-
 // Kill deletes the sandbox in the background; Died and Ended report when
 // that is done.
 func (s *sandbox) Kill() {
-	s.once.Do(func() {
-		s.cancel()
-		s.end("the sandbox was killed")
-		go func() {
-			defer close(s.deleteDone)
-			defer s.e.forget(s)
-			ctx, cancel := context.WithTimeout(context.Background(), s.e.killTimeout)
-			defer cancel()
-			if err := s.e.api.kill(ctx, s.id); err != nil && !isNotFound(err) {
-				s.e.logf("e2b: %v; it ends at its timeout", err)
-				return
-			}
-			s.mu.Lock()
-			s.gone = true
-			s.mu.Unlock()
-		}()
-	})
-}
-
-func (s *sandbox) killed() bool {
-	select {
-	case <-s.ctx.Done():
+	s.Life.Kill("the sandbox was killed", func() bool {
+		defer s.e.sandboxes.Forget(s)
+		ctx, cancel := context.WithTimeout(context.Background(), s.e.killTimeout)
+		defer cancel()
+		if err := s.e.api.kill(ctx, s.id); err != nil && !isNotFound(err) {
+			s.e.logf("e2b: %v; it ends at its timeout", err)
+			return false
+		}
 		return true
-	default:
-		return false
-	}
-}
-
-// Died waits up to d for the runner to end and says why.
-func (s *sandbox) Died(d time.Duration) string {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	wait := s.over
-	if s.killed() {
-		wait = s.deleteDone
-	}
-	select {
-	case <-wait:
-	case <-t.C:
-		return ""
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	why := s.why
-	if tl := strings.TrimSpace(s.stderr.String()); tl != "" {
-		why += ": " + tl
-	}
-	return why
-}
-
-// Ended reports whether the sandbox is deleted (or was found gone).
-func (s *sandbox) Ended() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.gone
+	})
 }
 
 // read copies the event stream into the Session's pipe, re-attaching when
@@ -131,18 +61,18 @@ func (s *sandbox) read(st *stream) {
 	for {
 		err := s.drain(st)
 		st.Close()
-		if err == nil || s.killed() {
+		if err == nil || s.Killed() {
 			return
 		}
 		why, gone := s.lost(err)
 		if gone {
-			s.end(why)
+			s.End(why)
 			return
 		}
 		if s.lineOpen {
 			// envd does not replay output written while no client is
 			// attached, so the rest of this line may be lost.
-			s.end("the output stream from the sandbox broke in the middle of a message (" + why + "), and what was written meanwhile cannot be recovered")
+			s.End("the output stream from the sandbox broke in the middle of a message (" + why + "), and what was written meanwhile cannot be recovered")
 			return
 		}
 		st = s.reattach(why)
@@ -162,7 +92,7 @@ func (s *sandbox) drain(st *stream) error {
 				// The Session may take its time to read (a tool call
 				// runs): that is not the stream going silent.
 				st.idle.Stop()
-				_, err := s.out.Write(ev.Data.Stdout)
+				_, err := s.Out.Write(ev.Data.Stdout)
 				st.idle.Reset(st.timeout)
 				if err != nil {
 					return nil // the Session is gone (killed)
@@ -170,17 +100,17 @@ func (s *sandbox) drain(st *stream) error {
 				s.lineOpen = ev.Data.Stdout[len(ev.Data.Stdout)-1] != '\n'
 			}
 			if len(ev.Data.Stderr) > 0 {
-				s.stderr.Write(ev.Data.Stderr)
+				s.Stderr.Write(ev.Data.Stderr)
 			}
 		case ev.End != nil:
 			why := fmt.Sprintf("the runner exited with code %d", ev.End.ExitCode)
 			if ev.End.Status != "" {
-				why = "the runner ended: " + capString(ev.End.Status, 200)
+				why = "the runner ended: " + cloud.CapString(ev.End.Status, 200)
 			}
 			if ev.End.Error != "" {
-				why += " (" + capString(ev.End.Error, 500) + ")"
+				why += " (" + cloud.CapString(ev.End.Error, 500) + ")"
 			}
-			s.end(why)
+			s.End(why)
 			return nil
 		}
 	}
@@ -209,7 +139,7 @@ type stream struct {
 }
 
 func (s *sandbox) open(call func(context.Context) (*connect.ServerStreamForClient[eventResponse], error)) (*stream, error) {
-	ctx, cancel := context.WithCancel(s.ctx)
+	ctx, cancel := context.WithCancel(s.Context())
 	cs, err := call(ctx)
 	if err != nil {
 		cancel()
@@ -248,23 +178,23 @@ func (st *stream) Close() error {
 // lost says why a stream or call failed, and whether the runner is gone
 // for good: its process ended, or the sandbox no longer exists.
 func (s *sandbox) lost(err error) (string, bool) {
-	why := capString(err.Error(), 300)
+	why := cloud.CapString(err.Error(), 300)
 	var ce *connect.Error
 	if errors.As(err, &ce) {
 		switch ce.Code() {
 		case connect.CodeNotFound:
-			return fmt.Sprintf("the runner process %d has ended (envd: %s)", s.pid, capString(ce.Message(), 200)), true
+			return fmt.Sprintf("the runner process %d has ended (envd: %s)", s.pid, cloud.CapString(ce.Message(), 200)), true
 		case connect.CodeResourceExhausted:
 			if strings.Contains(ce.Message(), "larger than configured max") {
 				return "the sandbox sent an output event bigger than " + fmt.Sprint(maxEvent) + " bytes", true
 			}
 		case connect.CodeUnauthenticated, connect.CodePermissionDenied:
-			return "envd refused the access token: " + capString(ce.Message(), 200), true
+			return "envd refused the access token: " + cloud.CapString(ce.Message(), 200), true
 		}
 	}
 	// The edge answers for a sandbox that is gone (404 or 502); ask the
 	// control plane whether it still exists.
-	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(s.Context(), 10*time.Second)
 	defer cancel()
 	if _, ierr := s.e.api.info(ctx, s.id); isNotFound(ierr) {
 		return s.expired(), true
@@ -290,7 +220,7 @@ func (s *sandbox) reattach(why string) *stream {
 				return st
 			}
 			st.Close()
-			s.end("envd answered Connect with an event other than the start of the runner")
+			s.End("envd answered Connect with an event other than the start of the runner")
 			return nil
 		}
 		if err == nil {
@@ -300,21 +230,21 @@ func (s *sandbox) reattach(why string) *stream {
 			}
 			st.Close()
 		}
-		if s.killed() {
+		if s.Killed() {
 			return nil
 		}
 		w, gone := s.lost(err)
 		if gone {
-			s.end(w)
+			s.End(w)
 			return nil
 		}
 		if time.Now().After(deadline) {
-			s.end("the connection to the sandbox broke (" + why + ") and could not be re-established: " + w)
+			s.End("the connection to the sandbox broke (" + why + ") and could not be re-established: " + w)
 			return nil
 		}
 		t := time.NewTimer(delay)
 		select {
-		case <-s.ctx.Done():
+		case <-s.Context().Done():
 			t.Stop()
 			return nil
 		case <-t.C:
@@ -331,18 +261,18 @@ func (s *sandbox) extend() {
 	defer t.Stop()
 	for {
 		select {
-		case <-s.ctx.Done():
+		case <-s.Context().Done():
 			return
 		case <-t.C:
 		}
-		ctx, cancel := context.WithTimeout(s.ctx, every)
+		ctx, cancel := context.WithTimeout(s.Context(), every)
 		err := s.e.api.setTimeout(ctx, s.id, s.e.timeout)
 		cancel()
 		if isNotFound(err) {
-			s.end(s.expired())
+			s.End(s.expired())
 			return
 		}
-		if err != nil && !s.killed() {
+		if err != nil && !s.Killed() {
 			s.e.logf("e2b: %v", err)
 		}
 	}
@@ -365,11 +295,11 @@ func (w stdin) Write(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
 		chunk := p[n:min(len(p), n+w.s.e.maxInput)]
-		ctx, cancel := context.WithTimeout(w.s.ctx, inputTimeout)
+		ctx, cancel := context.WithTimeout(w.s.Context(), inputTimeout)
 		err := w.s.envd.input(ctx, w.s.pid, chunk)
 		cancel()
 		if err != nil {
-			if w.s.killed() {
+			if w.s.Killed() {
 				return n, errors.New("e2b: sandbox killed")
 			}
 			why, _ := w.s.lost(err)
@@ -378,26 +308,4 @@ func (w stdin) Write(p []byte) (int, error) {
 		n += len(chunk)
 	}
 	return n, nil
-}
-
-// tail keeps the last 4 KiB of the runner's stderr.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 4096 {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4096:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }

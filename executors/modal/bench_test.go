@@ -4,14 +4,12 @@ import (
 	"context"
 	"io"
 	"os/exec"
-	"runtime"
 	"testing"
-	"time"
 
 	modalsdk "github.com/modal-labs/modal-client/go"
 
 	"github.com/star-agent/star-agent/executors/modal/modalfake"
-	"github.com/star-agent/star-agent/executors/runner"
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
 )
 
 // BenchmarkTransportRoundTrip is the raw round trip through the SDK and
@@ -135,71 +133,18 @@ func BenchmarkMemoryPerSandboxV2(b *testing.B) {
 
 func benchMemory(b *testing.B) {
 	opts := childFake(b)
-	const n = 8
-	for range b.N {
-		runtime.GC()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
-		g0 := runtime.NumGoroutine()
-		var es []*Executor
-		for range n {
-			e, err := New(opts)
-			if err != nil {
-				b.Fatal(err)
-			}
-			if err := e.Start(context.Background()); err != nil {
-				b.Fatal(err)
-			}
-			es = append(es, e)
+	runnertest.BenchmarkMemoryPerSandbox(b, 8, func() (io.Closer, error) {
+		e, err := New(opts)
+		if err != nil {
+			return nil, err
 		}
-		runtime.GC()
-		var after runtime.MemStats
-		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/n, "heap-B/sandbox")
-		b.ReportMetric(float64(runtime.NumGoroutine()-g0)/n, "goroutines/sandbox")
-		for _, e := range es {
-			e.Close()
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return e, e.Start(context.Background())
+	})
 }
 
 // BenchmarkRunnerLocalPipes is the runner's own cost for "1" over plain
 // pipes to a local python3, with no Modal in between.
-func BenchmarkRunnerLocalPipes(b *testing.B) {
-	needPython(b)
-	cmd := exec.Command("python3", "-I", "-u", "-c", runner.Script)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
-	ctx := context.Background()
-	s := runner.NewSession(out, in)
-	if _, err := s.Ready(ctx); err != nil {
-		b.Fatal(err)
-	}
-	if err := s.Configure(ctx, runner.Config{}); err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for range b.N {
-		res, err := s.Exec(ctx, "1")
-		if err != nil || res.Err != nil {
-			b.Fatal(err, res.Err)
-		}
-	}
-}
+func BenchmarkRunnerLocalPipes(b *testing.B) { runnertest.BenchmarkRunnerLocalPipes(b) }
 
 // BenchmarkEchoLocalPipes is the echo of BenchmarkTransportRoundTrip over
 // plain pipes, with no Modal in between.

@@ -1,11 +1,7 @@
 package modal
 
 import (
-	"bufio"
-	"context"
 	"errors"
-	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,18 +12,16 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/modal/modalfake"
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
 )
 
 // TestMain selects the SDK's control-plane sandbox backend, which the fake
 // speaks, and keeps the SDK away from any ~/.modal.toml and real service.
 func TestMain(m *testing.M) {
-	if os.Getenv(fakeChildEnv) == "1" {
+	runnertest.ServeInChild(fakeChildEnv, func() (string, func()) {
 		f := modalfake.New()
-		fmt.Println(f.URL, f.TokenID, f.TokenSecret)
-		io.Copy(io.Discard, os.Stdin)
-		f.Close()
-		os.Exit(0)
-	}
+		return f.URL + " " + f.TokenID + " " + f.TokenSecret, f.Close
+	})
 	os.Setenv("MODAL_SANDBOX_V2", "0")
 	dir, err := os.MkdirTemp("", "modal-test")
 	if err != nil {
@@ -55,28 +49,10 @@ const fakeChildEnv = "STAR_AGENT_MODAL_FAKE_CHILD"
 func childFake(tb testing.TB) Options {
 	tb.Helper()
 	needPython(tb)
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), fakeChildEnv+"=1")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		stdin.Close()
-		cmd.Wait()
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
+	line := runnertest.StartChild(tb, fakeChildEnv)
 	fields := strings.Fields(line)
-	if err != nil || len(fields) != 3 {
-		tb.Fatalf("fake child said %q: %v", line, err)
+	if len(fields) != 3 {
+		tb.Fatalf("fake child said %q", line)
 	}
 	tb.Setenv("MODAL_SERVER_URL", fields[0])
 	return Options{TokenID: fields[1], TokenSecret: fields[2], Imports: allImports, createBackoff: 10 * time.Millisecond}
@@ -135,25 +111,7 @@ func newExec(t testing.TB, opts Options) *Executor {
 	return e
 }
 
-func run(t testing.TB, e *Executor, code string) executors.Result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := e.Execute(ctx, code)
-	if err != nil {
-		t.Fatalf("Execute(%q): %v", code, err)
-	}
-	return res
-}
-
-func ok(t testing.TB, e *Executor, code string) executors.Result {
-	t.Helper()
-	res := run(t, e, code)
-	if res.Err != nil {
-		t.Fatalf("Execute(%q): %v\n%s", code, res.Err, res.Err.Traceback)
-	}
-	return res
-}
+var run, ok = runnertest.Run, runnertest.OK
 
 // v2 reports whether the SDK uses Modal's V2 sandbox backend in this test.
 func v2() bool { return os.Getenv("MODAL_SANDBOX_V2") == "1" }

@@ -73,11 +73,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -86,6 +83,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/internal/cloud"
 	"github.com/star-agent/star-agent/executors/runner"
 )
 
@@ -168,10 +166,6 @@ type Executor struct {
 	createBackoff time.Duration
 	killTimeout   time.Duration
 
-	// closing ends sandbox starts in flight when Close is called.
-	closing context.Context
-	closeIt context.CancelFunc
-
 	// app and img are looked up once, by the first start (starts are
 	// serialized by the Host).
 	app *modalsdk.App
@@ -179,15 +173,10 @@ type Executor struct {
 
 	closeClient sync.Once
 
-	mu     sync.Mutex
-	live   map[*sandbox]struct{}
-	closed bool
+	sandboxes *cloud.Sandboxes[*sandbox] // started and not yet terminated
 }
 
 var _ executors.Executor = (*Executor)(nil)
-
-// maxLifetime is Modal's longest sandbox timeout.
-const maxLifetime = 24 * time.Hour
 
 // New returns an Executor; no sandbox is created until code runs (or Start
 // is called). It fails when no Modal credentials are configured.
@@ -202,12 +191,9 @@ func New(opts Options) (*Executor, error) {
 	if err := checkServerURL(os.Getenv("MODAL_SERVER_URL")); err != nil {
 		return nil, err
 	}
-	timeout := opts.Timeout
-	if timeout == 0 {
-		timeout = DefaultTimeout
-	}
-	if timeout < time.Second || timeout > maxLifetime {
-		return nil, fmt.Errorf("modal: sandbox timeout %s: want between 1s and 24h (Modal's longest lifetime)", timeout)
+	timeout, err := cloud.Lifetime("modal", "Modal", opts.Timeout, DefaultTimeout)
+	if err != nil {
+		return nil, err
 	}
 	timeout = timeout.Round(time.Second)
 	idle := opts.IdleTimeout
@@ -238,14 +224,10 @@ func New(opts Options) (*Executor, error) {
 	if err != nil {
 		return nil, fmt.Errorf("modal: %w", err)
 	}
-	imports := opts.Imports
-	if imports.Authorized == nil && imports.Forbidden == nil {
-		imports = executors.NewImportPolicy(nil, nil)
-	}
 	e := &Executor{
 		client:      client,
-		image:       firstOf(opts.Image, DefaultImage),
-		appName:     firstOf(opts.App, DefaultApp),
+		image:       cloud.FirstOf(opts.Image, DefaultImage),
+		appName:     cloud.FirstOf(opts.App, DefaultApp),
 		environment: opts.Environment,
 		params: modalsdk.SandboxCreateParams{
 			CPU:            opts.CPU,
@@ -261,21 +243,19 @@ func New(opts Options) (*Executor, error) {
 		logger:        logger,
 		createBackoff: opts.createBackoff,
 		killTimeout:   10 * time.Second,
-		live:          map[*sandbox]struct{}{},
+		sandboxes:     cloud.NewSandboxes[*sandbox](),
 	}
 	if e.createBackoff == 0 {
 		e.createBackoff = time.Second
 	}
-	e.closing, e.closeIt = context.WithCancel(context.Background())
 	e.Host = runner.NewHost(runner.HostOptions{
 		Name:   "modal",
 		Engine: Engine,
 		Limits: limits,
-		Config: runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, MaxValue: limits.MaxValue, Imports: imports},
+		Config: runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, MaxValue: limits.MaxValue, Imports: opts.Imports},
 		Start:  e.start,
 		// A first image build or a cold start can take minutes.
 		StartTimeout: 5 * time.Minute,
-		Crash:        crash,
 		ReapTimeout:  e.killTimeout + 2*time.Second,
 	})
 	return e, nil
@@ -316,37 +296,16 @@ func checkServerURL(s string) error {
 	if s == "" {
 		return nil
 	}
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("modal: MODAL_SERVER_URL %q is not a URL", s)
-	}
-	switch u.Scheme {
-	case "https":
-		return nil
-	case "http":
-		if ip := net.ParseIP(u.Hostname()); u.Hostname() == "localhost" || ip != nil && ip.IsLoopback() {
-			return nil
-		}
-	}
-	return fmt.Errorf("modal: MODAL_SERVER_URL %q must be https (plain http only to loopback, for tests)", s)
-}
-
-func firstOf(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
+	return cloud.CheckURL("modal", "MODAL_SERVER_URL", s)
 }
 
 // start creates a sandbox whose entrypoint is the runner.
 func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
-	ctx, stop := mergeCancel(ctx, e.closing)
-	defer stop()
-	if e.isClosed() {
-		return nil, errors.New("executor closed")
+	ctx, stop, err := e.sandboxes.Start(ctx)
+	if err != nil {
+		return nil, err
 	}
+	defer stop()
 	if e.app == nil {
 		app, err := e.client.Apps.FromName(ctx, e.appName, &modalsdk.AppFromNameParams{Environment: e.environment, CreateIfMissing: true})
 		if err != nil {
@@ -364,19 +323,14 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 	}
 	msb, err := e.create(ctx)
 	if err != nil {
-		if ctx.Err() != nil && !e.isClosed() {
+		if ctx.Err() != nil && !e.sandboxes.Closed() {
 			return nil, fmt.Errorf("Modal did not create a sandbox in time: %w", err)
 		}
 		return nil, err
 	}
 	s := newSandbox(e, msb)
-	e.mu.Lock()
-	e.live[s] = struct{}{}
-	closed := e.closed
-	e.mu.Unlock()
-	if closed {
-		s.Kill()
-		return nil, errors.New("executor closed")
+	if err := e.sandboxes.Add(s); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -440,35 +394,13 @@ func describe(what string, err error) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-func (e *Executor) isClosed() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.closed
-}
-
-func (e *Executor) forget(s *sandbox) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	delete(e.live, s)
-}
-
 // Close terminates every sandbox the executor created, first stopping an
 // execution in flight, waits (at most about 12 s per sandbox) for Modal to
 // confirm, and closes the connection. It returns an error naming the
 // sandboxes Modal did not confirm as terminated; those end at their idle
 // timeout.
 func (e *Executor) Close() error {
-	e.mu.Lock()
-	e.closed = true
-	live := make([]*sandbox, 0, len(e.live))
-	for s := range e.live {
-		live = append(live, s)
-	}
-	e.mu.Unlock()
-	e.closeIt()
-	for _, s := range live {
-		s.Kill()
-	}
+	e.sandboxes.Close()
 	err := e.Host.Close()
 	e.closeClient.Do(e.client.Close)
 	return err
@@ -477,19 +409,4 @@ func (e *Executor) Close() error {
 // String describes the executor for logs.
 func (e *Executor) String() string {
 	return "python:modal(" + e.image + ", " + e.params.Timeout.String() + ")"
-}
-
-// crash names the exception for a sandbox that ended while code ran.
-func crash(why string) (string, string) {
-	if strings.Contains(why, "MemoryError") || strings.Contains(why, "out of memory") || strings.Contains(why, "OOM") {
-		return "MemoryError", why
-	}
-	return "SystemError", why
-}
-
-// mergeCancel returns ctx, also cancelled when other is.
-func mergeCancel(ctx, other context.Context) (context.Context, context.CancelFunc) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	stop := context.AfterFunc(other, func() { cancel(errors.New("executor closed")) })
-	return ctx, func() { stop(); cancel(nil) }
 }

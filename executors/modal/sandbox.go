@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"sync"
 	"time"
 
 	modalsdk "github.com/modal-labs/modal-client/go"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/star-agent/star-agent/executors/internal/cloud"
 	"github.com/star-agent/star-agent/executors/runner"
 )
 
@@ -22,39 +21,25 @@ import (
 // reason the sandbox ended can be attached to the end of the stream; the
 // Session's writes become Stdin writes; Kill terminates the sandbox.
 type sandbox struct {
+	*cloud.Life
 	id   string
 	e    *Executor
 	msb  *modalsdk.Sandbox
 	sess *runner.Session
 
-	// ctx ends at Kill.
-	ctx    context.Context
-	cancel context.CancelFunc
-
-	out        *io.PipeWriter
-	stderr     tail
 	stderrDone chan struct{} // closed when the stderr stream has ended
-
-	killOnce sync.Once
-	endOnce  sync.Once
-	mu       sync.Mutex
-	why      string        // why the runner ended, once over is closed
-	over     chan struct{} // closed when the runner is known to have ended
-	termDone chan struct{} // closed when the terminate after Kill has been answered
-	gone     bool          // Modal confirmed the sandbox terminated (or unknown)
 }
 
 var _ runner.Sandbox = (*sandbox)(nil)
 
 func newSandbox(e *Executor, msb *modalsdk.Sandbox) *sandbox {
-	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	s := &sandbox{id: msb.SandboxID, e: e, msb: msb, ctx: ctx, cancel: cancel, out: pw, over: make(chan struct{}), termDone: make(chan struct{}), stderrDone: make(chan struct{})}
+	s := &sandbox{Life: cloud.NewLife(pw), id: msb.SandboxID, e: e, msb: msb, stderrDone: make(chan struct{})}
 	s.sess = runner.NewSession(pr, stdin{s})
 	go s.read()
 	go func() {
 		defer close(s.stderrDone)
-		io.Copy(&s.stderr, msb.Stderr)
+		io.Copy(&s.Stderr, msb.Stderr)
 	}()
 	return s
 }
@@ -63,32 +48,12 @@ func (s *sandbox) String() string { return "modal sandbox " + s.id }
 
 func (s *sandbox) Session() *runner.Session { return s.sess }
 
-// end records why the runner ended and ends the Session's stream.
-func (s *sandbox) end(why string) {
-	s.endOnce.Do(func() {
-		s.mu.Lock()
-		s.why = why
-		s.mu.Unlock()
-		s.out.CloseWithError(fmt.Errorf("%w (%s)", io.ErrUnexpectedEOF, why))
-		close(s.over)
-	})
-}
-
-func (s *sandbox) killed() bool {
-	select {
-	case <-s.ctx.Done():
-		return true
-	default:
-		return false
-	}
-}
-
 // read copies the runner's stdout into the Session's pipe until the
 // sandbox ends or the stream fails for good (the SDK has reopened it from
 // its last entry id as long as it could).
 func (s *sandbox) read() {
-	_, err := io.Copy(s.out, s.msb.Stdout)
-	if s.killed() {
+	_, err := io.Copy(s.Out, s.msb.Stdout)
+	if s.Killed() {
 		return
 	}
 	if err == nil {
@@ -100,27 +65,27 @@ func (s *sandbox) read() {
 		case <-t.C:
 		}
 		t.Stop()
-		s.end(s.exitReason())
+		s.End(s.exitReason())
 		return
 	}
 	if errors.Is(err, io.ErrClosedPipe) {
 		return // the Session is gone
 	}
 	if status.Code(err) == codes.NotFound {
-		s.end(fmt.Sprintf("the Modal sandbox %s no longer exists (%s)", s.id, capString(err.Error(), 300)))
+		s.End(fmt.Sprintf("the Modal sandbox %s no longer exists (%s)", s.id, cloud.CapString(err.Error(), 300)))
 		return
 	}
-	s.end("the output stream from the Modal sandbox broke and could not be reopened: " + capString(err.Error(), 300))
+	s.End("the output stream from the Modal sandbox broke and could not be reopened: " + cloud.CapString(err.Error(), 300))
 }
 
 // exitReason asks Modal how the sandbox ended, once its output has.
 func (s *sandbox) exitReason() string {
-	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(s.Context(), 10*time.Second)
 	defer cancel()
 	code, err := s.msb.Poll(ctx, nil)
 	switch {
 	case err != nil:
-		return "the sandbox's output ended, and Modal did not say why: " + capString(err.Error(), 300)
+		return "the sandbox's output ended, and Modal did not say why: " + cloud.CapString(err.Error(), 300)
 	case code == nil:
 		return "the sandbox's output ended while Modal reports it still running"
 	case *code == 124:
@@ -136,57 +101,27 @@ func (s *sandbox) exitReason() string {
 // Kill terminates the sandbox in the background; Died and Ended report
 // when Modal has answered.
 func (s *sandbox) Kill() {
-	s.killOnce.Do(func() {
-		s.cancel()
-		s.end("the sandbox was terminated")
-		s.msb.Stdout.Close()
-		s.msb.Stderr.Close()
-		go func() {
-			defer close(s.termDone)
-			defer s.e.forget(s)
-			ctx, cancel := context.WithTimeout(context.Background(), s.e.killTimeout)
-			defer cancel()
-			// Detach releases the sandbox's command router connection (V2),
-			// which otherwise outlives the sandbox until it has been idle.
-			defer s.msb.Detach()
-			if _, err := s.msb.Terminate(ctx, nil); err != nil && status.Code(err) != codes.NotFound {
-				s.e.logger.Warn(fmt.Sprintf("modal: terminate sandbox %s: %v; it ends at its idle timeout (%s)", s.id, err, s.e.params.IdleTimeout))
-				return
-			}
-			s.mu.Lock()
-			s.gone = true
-			s.mu.Unlock()
-		}()
-	})
+	if !s.Life.Kill("the sandbox was terminated", s.terminate) {
+		return
+	}
+	s.msb.Stdout.Close()
+	s.msb.Stderr.Close()
 }
 
-// Died waits up to d for the runner to end and says why.
-func (s *sandbox) Died(d time.Duration) string {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	wait := s.over
-	if s.killed() {
-		wait = s.termDone
+// terminate asks Modal to terminate the sandbox and reports whether it
+// confirmed.
+func (s *sandbox) terminate() bool {
+	defer s.e.sandboxes.Forget(s)
+	ctx, cancel := context.WithTimeout(context.Background(), s.e.killTimeout)
+	defer cancel()
+	// Detach releases the sandbox's command router connection (V2),
+	// which otherwise outlives the sandbox until it has been idle.
+	defer s.msb.Detach()
+	if _, err := s.msb.Terminate(ctx, nil); err != nil && status.Code(err) != codes.NotFound {
+		s.e.logger.Warn(fmt.Sprintf("modal: terminate sandbox %s: %v; it ends at its idle timeout (%s)", s.id, err, s.e.params.IdleTimeout))
+		return false
 	}
-	select {
-	case <-wait:
-	case <-t.C:
-		return ""
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	why := s.why
-	if tl := strings.TrimSpace(s.stderr.String()); tl != "" {
-		why += ": " + tl
-	}
-	return why
-}
-
-// Ended reports whether Modal confirmed the sandbox terminated.
-func (s *sandbox) Ended() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.gone
+	return true
 }
 
 // stdin is the Session's writer: each write becomes Stdin writes of at
@@ -218,55 +153,26 @@ func (w stdin) Write(p []byte) (int, error) {
 		case err := <-done:
 			t.Stop()
 			if err != nil {
-				if w.s.killed() {
+				if w.s.Killed() {
 					return n, errors.New("modal: sandbox terminated")
 				}
-				why := capString(err.Error(), 300)
+				why := cloud.CapString(err.Error(), 300)
 				switch status.Code(err) {
 				case codes.NotFound, codes.FailedPrecondition:
 					why = w.s.exitReason() + " (" + why + ")"
 				}
-				w.s.end("a write to the sandbox's stdin failed: " + why)
+				w.s.End("a write to the sandbox's stdin failed: " + why)
 				return n, fmt.Errorf("modal: write to the sandbox: %s", why)
 			}
-		case <-w.s.ctx.Done():
+		case <-w.s.Context().Done():
 			t.Stop()
 			return n, errors.New("modal: sandbox terminated")
 		case <-t.C:
 			why := fmt.Sprintf("Modal did not answer a write to the sandbox's stdin within %s", inputTimeout)
-			w.s.end(why)
+			w.s.End(why)
 			return n, errors.New("modal: " + why)
 		}
 		n += len(chunk)
 	}
 	return n, nil
-}
-
-// tail keeps the last 4 KiB of the runner's stderr.
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 4096 {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4096:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
-}
-
-func capString(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "..."
-	}
-	return s
 }

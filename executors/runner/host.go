@@ -38,7 +38,8 @@ type HostOptions struct {
 	Engine string
 	// Limits are the executor's limits, defaults applied.
 	Limits executors.Limits
-	// Config is sent to every runner the Host starts.
+	// Config is sent to every runner the Host starts. Its zero import
+	// policy means executors.NewImportPolicy(nil, nil), the default.
 	Config Config
 	// Start starts a sandbox whose runner is about to say it is ready.
 	Start func(ctx context.Context) (Sandbox, error)
@@ -90,6 +91,9 @@ func NewHost(opts HostOptions) *Host {
 	}
 	if opts.Crash == nil {
 		opts.Crash = defaultCrash
+	}
+	if p := &opts.Config.Imports; p.Authorized == nil && p.Forbidden == nil {
+		*p = executors.NewImportPolicy(nil, nil)
 	}
 	return &Host{opts: opts, vars: map[string]any{}}
 }
@@ -327,4 +331,34 @@ func (h *Host) retire(sb Sandbox) {
 		}
 	}
 	h.retired = append(live, sb)
+}
+
+// Tail keeps the last 4 KiB written to it: a sandbox's stderr, whose end
+// says why a runner died (Sandbox.Died) without letting a flood of output
+// grow the host's memory. Its zero value is ready; it is safe for
+// concurrent use.
+type Tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+// tailSize is how much of the stderr a Tail keeps.
+const tailSize = 4096
+
+// Write keeps the end of p and never fails.
+func (t *Tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailSize {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-tailSize:]...)
+	}
+	return len(p), nil
+}
+
+// String returns what is kept.
+func (t *Tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
 }

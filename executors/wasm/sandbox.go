@@ -36,13 +36,13 @@ type inProcess struct {
 	stdout *io.PipeReader
 	done   chan struct{}
 	err    error
-	stderr *tail
+	stderr *runner.Tail
 }
 
 func startInProcess(eng *engine, g guestSpec) (*inProcess, error) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	s := &inProcess{stop: make(chan struct{}), stdin: inW, stdout: outR, done: make(chan struct{}), stderr: &tail{}}
+	s := &inProcess{stop: make(chan struct{}), stdin: inW, stdout: outR, done: make(chan struct{}), stderr: &runner.Tail{}}
 	cfg, err := g.moduleConfig(inR, outW, s.stderr, s.stop)
 	if err != nil {
 		return nil, err
@@ -173,7 +173,7 @@ type childProcess struct {
 	once    sync.Once
 	done    chan struct{}
 	err     error
-	stderr  *tail
+	stderr  *runner.Tail
 	closers []io.Closer
 }
 
@@ -190,7 +190,7 @@ func startChild(g guestSpec) (*childProcess, error) {
 	cmd.Env = []string{childEnv + "=" + string(spec)}
 	cmd.Dir = "/"
 	setParentDeathSignal(cmd)
-	s := &childProcess{cmd: cmd, done: make(chan struct{}), stderr: &tail{}}
+	s := &childProcess{cmd: cmd, done: make(chan struct{}), stderr: &runner.Tail{}}
 	cmd.Stderr = s.stderr
 	// Pipes of our own, not cmd.StdinPipe/StdoutPipe: Wait closes those,
 	// and the runner's last message must stay readable after the exit.
@@ -244,26 +244,4 @@ func (s *childProcess) Died(d time.Duration) string {
 		return strings.TrimSpace(s.stderr.String())
 	}
 	return exitReason(s.err, s.stderr.String())
-}
-
-// tail keeps the last 4 KiB written to it (the interpreter's stderr).
-type tail struct {
-	mu  sync.Mutex
-	buf []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > 4096 {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-4096:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }

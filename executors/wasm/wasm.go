@@ -151,10 +151,6 @@ func New(opts Options) (*Executor, error) {
 			return nil, fmt.Errorf("wasm: mount %s: guest path %q must be absolute and not /, /usr/local/lib or %s", m.HostPath, m.GuestPath, channelDir)
 		}
 	}
-	imports := opts.Imports
-	if imports.Authorized == nil && imports.Forbidden == nil {
-		imports = executors.NewImportPolicy(nil, nil)
-	}
 	var sysPath []string
 	for i := range opts.PackageDirs {
 		sysPath = append(sysPath, packageGuestDir(i))
@@ -168,7 +164,7 @@ func New(opts Options) (*Executor, error) {
 		Name:         "wasm",
 		Engine:       Engine,
 		Limits:       limits,
-		Config:       runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, MaxValue: limits.MaxValue, Imports: imports, SysPath: sysPath},
+		Config:       runner.Config{MaxOutput: limits.MaxOutput, MaxMemory: limits.MaxMemory, MaxValue: limits.MaxValue, Imports: opts.Imports, SysPath: sysPath},
 		Start:        e.start,
 		StartTimeout: startTimeout,
 		Crash:        crash,

@@ -34,16 +34,7 @@ func newExec(t testing.TB, opts Options) *Executor {
 	return e
 }
 
-func exec1(t testing.TB, e *Executor, code string) executors.Result {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := e.Execute(ctx, code)
-	if err != nil {
-		t.Fatalf("Execute(%q): %v", code, err)
-	}
-	return res
-}
+var exec1 = runnertest.Run
 
 func TestConformance(t *testing.T) {
 	for _, s := range strategies {

@@ -72,25 +72,7 @@ func toF(v any) float64 {
 // must authorize all imports and keep the default output cap of 50,000
 // characters unless maxOutput is set; tools are given with SetTools.
 func Conformance(t *testing.T, newExec func(t *testing.T) executors.Executor) {
-	ctx := context.Background()
-	run := func(t *testing.T, e executors.Executor, code string) executors.Result {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		defer cancel()
-		res, err := e.Execute(ctx, code)
-		if err != nil {
-			t.Fatalf("Execute(%q): %v", code, err)
-		}
-		return res
-	}
-	ok := func(t *testing.T, e executors.Executor, code string) executors.Result {
-		t.Helper()
-		res := run(t, e, code)
-		if res.Err != nil {
-			t.Fatalf("Execute(%q): %v\n%s", code, res.Err, res.Err.Traceback)
-		}
-		return res
-	}
+	run, ok := Run, OK
 
 	t.Run("state", func(t *testing.T) {
 		e := newExec(t)

@@ -98,24 +98,7 @@ var nameOf = Func{S: tool.Spec{Name: "name_of", Output: tool.String, Inputs: []t
 // code can neither rebind nor delete, nor leak into a later step.
 func ToolCalls(t *testing.T, newExec func(t *testing.T) executors.Executor) {
 	ctx := context.Background()
-	run := func(t *testing.T, e executors.Executor, code string) executors.Result {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		defer cancel()
-		res, err := e.Execute(ctx, code)
-		if err != nil {
-			t.Fatalf("Execute(%q): %v", code, err)
-		}
-		return res
-	}
-	ok := func(t *testing.T, e executors.Executor, code string) executors.Result {
-		t.Helper()
-		res := run(t, e, code)
-		if res.Err != nil {
-			t.Fatalf("Execute(%q): %v\n%s", code, res.Err, res.Err.Traceback)
-		}
-		return res
-	}
+	run, ok := Run, OK
 	withTools := func(t *testing.T, tools ...tool.Tool) executors.Executor {
 		e := newExec(t)
 		if err := e.SetTools(append(tools, searchTool, nameOf)); err != nil {
