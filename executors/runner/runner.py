@@ -137,6 +137,28 @@ class FinalAnswerException(BaseException):
     `except Exception` in user code does not catch it."""
 
 
+def _as_image(value):
+    """Returns a matplotlib figure (or axes) or a PIL image as the image
+    value the host shows a vision model, {"type": "image", "mime_type":
+    "image/png", "data": base64}; any other value unchanged. It goes by
+    the value's type, so it imports nothing."""
+    mod = type(value).__module__ or ""
+    try:
+        buf = io.BytesIO()
+        if mod.startswith("matplotlib."):
+            fig = value if hasattr(value, "savefig") else getattr(value, "figure", None)
+            if fig is None or not hasattr(fig, "savefig"):
+                return value
+            fig.savefig(buf, format="png")
+        elif mod.startswith("PIL.") and hasattr(value, "save") and hasattr(value, "mode"):
+            value.save(buf, format="PNG")
+        else:
+            return value
+    except Exception:
+        return value
+    return {"type": "image", "mime_type": "image/png", "data": base64.b64encode(buf.getvalue()).decode("ascii")}
+
+
 class ToolError(Exception):
     """Raised in the code when a tool fails and the host names no Python type."""
 
@@ -881,6 +903,7 @@ class Runner:
             self.send(res)
 
     def _set_value(self, res, value):
+        value = _as_image(value)
         what = "final answer" if res["final"] else "value of the last expression"
         limit = self.limits["max_value"]
         try:

@@ -1,0 +1,35 @@
+package docker_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"testing"
+
+	"github.com/star-agent/star-agent/executors/docker"
+)
+
+// A matplotlib figure or a PIL image as the value of an action comes back
+// as an image value ({"type": "image", "mime_type": "image/png", "data":
+// base64}), which the agent shows a vision model.
+func TestFiguresAndImagesComeBackAsPNG(t *testing.T) {
+	e := newExec(t, docker.Options{Image: dataImage(t)})
+	for _, code := range []string{
+		"import matplotlib.pyplot as plt\nfig, ax = plt.subplots(figsize=(2, 2))\nax.plot([1, 2, 3], [1, 4, 9])\nfig",
+		"ax",
+		"from PIL import Image\nImage.new('RGB', (8, 8), (255, 0, 0))",
+	} {
+		res := ok(t, e, code)
+		v, _ := res.Value.(map[string]any)
+		if v["type"] != "image" || v["mime_type"] != "image/png" {
+			t.Fatalf("%q: value %#v", code, res.Value)
+		}
+		data, err := base64.StdEncoding.DecodeString(v["data"].(string))
+		if err != nil || !bytes.HasPrefix(data, []byte("\x89PNG\r\n\x1a\n")) {
+			t.Errorf("%q: not a PNG (%v)", code, err)
+		}
+	}
+	// Other values are untouched.
+	if res := ok(t, e, "[1, 2]"); len(res.Value.([]any)) != 2 {
+		t.Errorf("a list: %#v", res.Value)
+	}
+}
