@@ -55,7 +55,7 @@ func BenchmarkTransportRoundTrip(b *testing.B) {
 func BenchmarkExecuteTrivial(b *testing.B) {
 	f := newFake(b)
 	e := newExec(b, f, options(f))
-	benchExecute(b, e)
+	runnertest.BenchmarkExecute(b, e)
 }
 
 // BenchmarkExecuteTrivialChildFake is BenchmarkExecuteTrivial with the
@@ -66,35 +66,14 @@ func BenchmarkExecuteTrivialChildFake(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer e.Close()
-	benchExecute(b, e)
-}
-
-func benchExecute(b *testing.B, e *Executor) {
-	ok(b, e, "1")
-	ctx := context.Background()
-	b.ResetTimer()
-	for range b.N {
-		res, err := e.Execute(ctx, "1")
-		if err != nil || res.Err != nil || res.Value != int64(1) {
-			b.Fatal(err, res.Err)
-		}
-	}
+	runnertest.BenchmarkExecute(b, e)
 }
 
 // BenchmarkStart is creating a sandbox and the runner's handshake against
 // the fake (a local python3 start: E2B's own start latency is not in it).
 func BenchmarkStart(b *testing.B) {
 	f := newFake(b)
-	for range b.N {
-		e, err := New(options(f))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := e.Start(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-		e.Close()
-	}
+	runnertest.BenchmarkStart(b, func() (io.Closer, error) { return start(options(f)) })
 }
 
 // BenchmarkMemoryPerSandbox reports the Go heap and goroutines one live
@@ -102,13 +81,7 @@ func BenchmarkStart(b *testing.B) {
 // and is not counted.
 func BenchmarkMemoryPerSandbox(b *testing.B) {
 	opts := childFake(b)
-	runnertest.BenchmarkMemoryPerSandbox(b, 8, func() (io.Closer, error) {
-		e, err := New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return e, e.Start(context.Background())
-	})
+	runnertest.BenchmarkMemoryPerSandbox(b, 8, func() (io.Closer, error) { return start(opts) })
 }
 
 // BenchmarkRunnerLocalPipes is the runner's own cost for "1" over plain
@@ -116,3 +89,12 @@ func BenchmarkMemoryPerSandbox(b *testing.B) {
 // BenchmarkExecuteTrivial, this part is Python's and the rest is the
 // transport and the executor.
 func BenchmarkRunnerLocalPipes(b *testing.B) { runnertest.BenchmarkRunnerLocalPipes(b) }
+
+// start makes an executor and starts its sandbox.
+func start(opts Options) (io.Closer, error) {
+	e, err := New(opts)
+	if err != nil {
+		return nil, err
+	}
+	return e, e.Start(context.Background())
+}

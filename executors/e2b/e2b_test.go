@@ -3,7 +3,6 @@ package e2b
 import (
 	"context"
 	"errors"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -17,14 +16,9 @@ import (
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
-var allImports = executors.ImportPolicy{Authorized: []string{"*"}}
+var allImports = runnertest.AllImports
 
-func needPython(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3 for the fake sandbox")
-	}
-}
+var needPython = runnertest.NeedPython
 
 // newFake starts a fake and checks, when the test ends, that it left no
 // process running.

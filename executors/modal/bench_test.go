@@ -66,7 +66,7 @@ func benchTransport(b *testing.B, f *modalfake.Server) {
 func BenchmarkExecuteTrivial(b *testing.B) {
 	f := newFake(b)
 	e := newExec(b, options(f))
-	benchExecute(b, e)
+	runnertest.BenchmarkExecute(b, e)
 }
 
 // BenchmarkExecuteTrivialV2 is BenchmarkExecuteTrivial on the V2 backend.
@@ -74,7 +74,7 @@ func BenchmarkExecuteTrivialV2(b *testing.B) {
 	b.Setenv("MODAL_SANDBOX_V2", "1")
 	f := newFake(b)
 	e := newExec(b, options(f))
-	benchExecute(b, e)
+	runnertest.BenchmarkExecute(b, e)
 }
 
 // BenchmarkExecuteTrivialChildFake is BenchmarkExecuteTrivial with the
@@ -85,35 +85,14 @@ func BenchmarkExecuteTrivialChildFake(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer e.Close()
-	benchExecute(b, e)
-}
-
-func benchExecute(b *testing.B, e *Executor) {
-	ok(b, e, "1")
-	ctx := context.Background()
-	b.ResetTimer()
-	for range b.N {
-		res, err := e.Execute(ctx, "1")
-		if err != nil || res.Err != nil || res.Value != int64(1) {
-			b.Fatal(err, res.Err)
-		}
-	}
+	runnertest.BenchmarkExecute(b, e)
 }
 
 // BenchmarkStart is creating a sandbox and the runner's handshake against
 // the fake (a local python3 start: Modal's own start latency is not in it).
 func BenchmarkStart(b *testing.B) {
 	f := newFake(b)
-	for range b.N {
-		e, err := New(options(f))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := e.Start(context.Background()); err != nil {
-			b.Fatal(err)
-		}
-		e.Close()
-	}
+	runnertest.BenchmarkStart(b, func() (io.Closer, error) { return start(options(f)) })
 }
 
 // BenchmarkMemoryPerSandbox reports the Go heap and goroutines one live
@@ -133,13 +112,7 @@ func BenchmarkMemoryPerSandboxV2(b *testing.B) {
 
 func benchMemory(b *testing.B) {
 	opts := childFake(b)
-	runnertest.BenchmarkMemoryPerSandbox(b, 8, func() (io.Closer, error) {
-		e, err := New(opts)
-		if err != nil {
-			return nil, err
-		}
-		return e, e.Start(context.Background())
-	})
+	runnertest.BenchmarkMemoryPerSandbox(b, 8, func() (io.Closer, error) { return start(opts) })
 }
 
 // BenchmarkRunnerLocalPipes is the runner's own cost for "1" over plain
@@ -171,4 +144,13 @@ func BenchmarkEchoLocalPipes(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// start makes an executor and starts its sandbox.
+func start(opts Options) (io.Closer, error) {
+	e, err := New(opts)
+	if err != nil {
+		return nil, err
+	}
+	return e, e.Start(context.Background())
 }

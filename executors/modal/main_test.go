@@ -3,14 +3,12 @@ package modal
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/modal/modalfake"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
 )
@@ -58,14 +56,9 @@ func childFake(tb testing.TB) Options {
 	return Options{TokenID: fields[1], TokenSecret: fields[2], Imports: allImports, createBackoff: 10 * time.Millisecond}
 }
 
-var allImports = executors.ImportPolicy{Authorized: []string{"*"}}
+var allImports = runnertest.AllImports
 
-func needPython(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3 for the fake sandbox")
-	}
-}
+var needPython = runnertest.NeedPython
 
 // newFake starts a fake, points the SDK at it, and checks, when the test
 // ends, that it left no process running.
