@@ -120,8 +120,22 @@ func mentions(code string, set map[string]string) []string {
 // Execute runs code in the local engine, or in Python when it needs it.
 func (r *Router) Execute(ctx context.Context, code string) (executors.Result, error) {
 	var notes []string
-	if names := mentions(code, r.pythonOnly); len(names) == 0 {
-		if err := r.sync(ctx, local.Engine, &notes); err != nil {
+	// When Python ran last, what stays there is known only once its
+	// variables are read: read them now, so that an action that uses a
+	// value only Python holds (a DataFrame made by the previous step)
+	// goes there at once, and the read serves the crossing otherwise.
+	confined := r.pythonOnly
+	var exported *exportedVars
+	if r.last != local.Engine {
+		vars, skipped, err := r.python.Variables(ctx)
+		if err != nil {
+			return executors.Result{Engine: local.Engine}, fmt.Errorf("router: read variables of %s: %w", r.last, err)
+		}
+		exported = &exportedVars{vars, skipped}
+		confined = skipped
+	}
+	if names := mentions(code, confined); len(names) == 0 {
+		if err := r.syncFrom(ctx, local.Engine, exported, &notes); err != nil {
 			return executors.Result{Engine: local.Engine}, err
 		}
 		res, err := r.local.Execute(ctx, code)
@@ -132,7 +146,7 @@ func (r *Router) Execute(ctx context.Context, code string) (executors.Result, er
 		why, _, _ := strings.Cut(res.Err.Message, ";")
 		notes = append(notes, fmt.Sprintf("this step ran in full Python because the Starlark engine cannot run it (%s)", why))
 	} else {
-		notes = append(notes, fmt.Sprintf("this step ran in full Python because it uses %s, which only exist there", strings.Join(names, ", ")))
+		notes = append(notes, fmt.Sprintf("this step ran in full Python because it uses %s, which exist only there", strings.Join(names, ", ")))
 	}
 	if err := r.sync(ctx, "python", &notes); err != nil {
 		return executors.Result{Engine: "python"}, err
@@ -145,9 +159,21 @@ func (r *Router) Execute(ctx context.Context, code string) (executors.Result, er
 	return res, err
 }
 
+// exportedVars are the variables of an engine, read for a crossing.
+type exportedVars struct {
+	vars    map[string]any
+	skipped map[string]string
+}
+
 // sync copies the variables of the engine that ran last into engine, if
 // they differ.
 func (r *Router) sync(ctx context.Context, engine string, notes *[]string) error {
+	return r.syncFrom(ctx, engine, nil, notes)
+}
+
+// syncFrom is sync with the variables of the engine that ran last already
+// read (pre), or nil to read them.
+func (r *Router) syncFrom(ctx context.Context, engine string, pre *exportedVars, notes *[]string) error {
 	if r.last == engine {
 		return nil
 	}
@@ -158,9 +184,15 @@ func (r *Router) sync(ctx context.Context, engine string, notes *[]string) error
 		from, to = r.python, r.local
 		only, otherOnly = r.pythonOnly, r.localOnly
 	}
-	vars, skipped, err := from.Variables(ctx)
-	if err != nil {
-		return fmt.Errorf("router: read variables of %s: %w", r.last, err)
+	var vars map[string]any
+	var skipped map[string]string
+	if pre != nil {
+		vars, skipped = pre.vars, pre.skipped
+	} else {
+		var err error
+		if vars, skipped, err = from.Variables(ctx); err != nil {
+			return fmt.Errorf("router: read variables of %s: %w", r.last, err)
+		}
 	}
 	if engine != local.Engine {
 		vars, skipped = r.fit(vars, skipped)

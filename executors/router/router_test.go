@@ -53,7 +53,12 @@ func TestRouting(t *testing.T) {
 		// What Python defined comes back; the SequenceMatcher class cannot.
 		{"print(exact, total * 2)", local.Engine, "0.615 7.5\n", "variable SequenceMatcher stays in the python engine"},
 		// Code naming a value that lives only in Python is sent there.
-		{"print(SequenceMatcher(None, 'ab', 'ab').ratio() * 2)", wasm.Engine, "2.0\n", "only exist there"},
+		{"print(SequenceMatcher(None, 'ab', 'ab').ratio() * 2)", wasm.Engine, "2.0\n", "exist only there"},
+		// A value Python made in the step just before, which cannot cross,
+		// sends the next step straight there (not first to the Starlark
+		// engine, where it would be a NameError).
+		{"sm = SequenceMatcher(None, 'abc', 'abd')", wasm.Engine, "", ""},
+		{"print(round(sm.ratio(), 2))", wasm.Engine, "0.67\n", "uses sm, which exist only there"},
 		// Syntax the front end cannot lower goes to Python too.
 		{"match total:\n    case 3.75:\n        kind = 'exact'\n    case _:\n        kind = 'other'\nprint(kind)", wasm.Engine, "exact\n", "cannot run it"},
 		{"print(kind.upper())", local.Engine, "EXACT\n", ""},
