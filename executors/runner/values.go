@@ -130,7 +130,13 @@ func encode(v any, depth int, left *int64) (any, error) {
 		case math.IsInf(x, -1):
 			return map[string]any{"$float": "-inf"}, nil
 		}
-		return x, nil
+		// Written as a float even when whole: json.Marshal(4.0) is "4",
+		// which Python would read back as an int.
+		n := strconv.FormatFloat(x, 'g', -1, 64)
+		if !strings.ContainsAny(n, ".eE") {
+			n += ".0"
+		}
+		return json.Number(n), nil
 	case json.Number:
 		return x, nil
 	case *big.Int:
