@@ -3,6 +3,7 @@ package docker_test
 import (
 	"bytes"
 	"encoding/base64"
+	"reflect"
 	"testing"
 
 	"github.com/star-agent/star-agent/executors/docker"
@@ -31,5 +32,15 @@ func TestFiguresAndImagesComeBackAsPNG(t *testing.T) {
 	// Other values are untouched.
 	if res := ok(t, e, "[1, 2]"); len(res.Value.([]any)) != 2 {
 		t.Errorf("a list: %#v", res.Value)
+	}
+}
+
+// NumPy scalars (what arr.sum() and arr.mean() give) cross as numbers.
+func TestNumpyScalarsAreNumbers(t *testing.T) {
+	e := newExec(t, docker.Options{Image: dataImage(t)})
+	res := ok(t, e, "import numpy as np\na = np.arange(4)\n[a.sum(), a.mean(), np.float32(0.5), np.bool_(True), a.max() > 2]")
+	want := []any{int64(6), 1.5, 0.5, true, true}
+	if !reflect.DeepEqual(res.Value, want) {
+		t.Errorf("got %#v, want %#v", res.Value, want)
 	}
 }

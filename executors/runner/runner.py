@@ -200,6 +200,14 @@ def encode(v, depth=0, strict=False, _seen=None, budget=None):
     before the whole value is expanded.
     """
     t = type(v)
+    if t.__module__ == "numpy" and getattr(v, "ndim", None) == 0 and hasattr(v, "item"):
+        # A NumPy scalar (arr.sum(), np.float64(2.5)): its Python value.
+        try:
+            v = v.item()
+        except Exception:
+            pass
+        else:
+            t = type(v)
     if budget is not None:
         budget[0] -= (len(v) + budget[1]) if t is str else budget[1]
         if budget[0] < 0:
