@@ -1068,3 +1068,23 @@ func TestConfig(t *testing.T) {
 		t.Errorf("config: %d %s", code, body)
 	}
 }
+
+// Two servers on one database would mark each other's live runs
+// interrupted: the second is refused while the first holds it, and may
+// open it once the first has closed it.
+func TestOneServerPerDatabase(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "runs.db")
+	first, err := OpenStore(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenStore(db, nil); err == nil || !strings.Contains(err.Error(), "another star-agent serve is using this database") {
+		t.Fatalf("second store on the same file: %v", err)
+	}
+	first.Close()
+	second, err := OpenStore(db, nil)
+	if err != nil {
+		t.Fatalf("after the first closed: %v", err)
+	}
+	second.Close()
+}

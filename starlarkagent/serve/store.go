@@ -74,6 +74,8 @@ var schema = []string{
 type Store struct {
 	r, w *sql.DB
 	log  *slog.Logger
+	// lock holds the database's lock file (see lockDB); nil in memory.
+	lock *os.File
 
 	ops     chan storeOp
 	stop    chan struct{}
@@ -133,15 +135,22 @@ func OpenStore(path string, log *slog.Logger) (*Store, error) {
 				return nil, fmt.Errorf("store: %w (pass --db PATH with a writable directory)", err)
 			}
 		}
+		lock, err := lockDB(path)
+		if err != nil {
+			return nil, err
+		}
+		s.lock = lock
 		dsn := "file:" + path + "?" + pragmas + "&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
 		w, err := sql.Open("sqlite", dsn)
 		if err != nil {
+			s.unlock()
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		w.SetMaxOpenConns(1)
 		r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
 		if err != nil {
 			w.Close()
+			s.unlock()
 			return nil, fmt.Errorf("store: %w", err)
 		}
 		r.SetMaxOpenConns(8)
@@ -163,6 +172,15 @@ func (s *Store) closeDBs() {
 	s.w.Close()
 	if s.r != s.w {
 		s.r.Close()
+	}
+	s.unlock()
+}
+
+// unlock releases the database's lock file.
+func (s *Store) unlock() {
+	if s.lock != nil {
+		s.lock.Close()
+		s.lock = nil
 	}
 }
 
@@ -382,6 +400,7 @@ func (s *Store) Close() error {
 		// Checkpoint the WAL into the database file on the way out.
 		s.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 		s.w.Close()
+		s.unlock()
 	})
 	return nil
 }
