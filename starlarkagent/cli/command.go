@@ -162,9 +162,6 @@ Exit status: 0 when the run ends with an answer (state success or max_steps),
 	fl.StringArrayVar(&f.images, "image", nil, "send the image `FILE` (PNG, JPEG, GIF or WebP) with the task (repeatable; in interactive mode, with the first task)")
 	fl.StringVar(&f.imageDir, "image-dir", filepath.Join(os.TempDir(), "star-agent-images"), "save the images of observations (from tools or code) in `DIR`, named by content hash")
 	fl.StringVar(&f.agentDir, "agent", "", "run the agent saved in `DIR` (by Agent.Save): its options and prompts replace the agent flags; the model, tool and executor flags still apply")
-	fl.DurationVar(&f.stepTimeout, "step-timeout", 0, "wall-time limit of each code execution (0: the executor's default, 30s); --timeout limits the whole run")
-	fl.StringVar(&f.maxMemory, "max-memory", "", "memory limit of each code execution (e.g. 64MiB, 1GiB, or bytes; default 256MiB)")
-	fl.IntVar(&f.maxOutput, "max-output", 0, "printed characters kept per code execution (0: the default, 50,000)")
 	return cmd
 }
 

@@ -121,7 +121,11 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 		return err
 	}
 	defer shutdownTracer()
-	if _, err := a.Executor().RouterConfig(executors.Limits{}, a.Imports(), nil); err != nil {
+	limits, err := a.Limits()
+	if err != nil {
+		return err
+	}
+	if _, err := a.Executor().RouterConfig(limits, a.Imports(), nil); err != nil {
 		return usageError("%v", err)
 	}
 
@@ -164,6 +168,7 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 				return nil, err
 			}
 			return a.NewAgent(ctx, AgentConfig{
+				Limits:  limits,
 				Model:   req.WrapModel(m),
 				Tools:   tools,
 				Imports: req.Imports,
