@@ -43,11 +43,11 @@ type AgentFlags struct {
 // Register adds the flags to fl.
 func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	f := &a.f
-	fl.StringVar(&f.model, "model", "", "the model, as `PROVIDER:NAME` (openai, gemini, ollama, replay)")
-	fl.StringVar(&f.modelType, "model-type", "", "the provider (openai, gemini, ollama, replay), with --model-id")
+	fl.StringVar(&f.model, "model", "", "the model, as `PROVIDER:NAME` (openai, anthropic, gemini, ollama, replay)")
+	fl.StringVar(&f.modelType, "model-type", "", "the provider (openai, anthropic, gemini, ollama, replay), with --model-id")
 	fl.StringVar(&f.modelID, "model-id", "", "the model name (or the recording, for replay)")
-	fl.StringVar(&f.apiBase, "api-base", "", "base URL of an OpenAI-compatible server")
-	fl.StringVar(&f.apiKey, "api-key", "", "API key (default from OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY)")
+	fl.StringVar(&f.apiBase, "api-base", "", "base URL of the model's API: an OpenAI-compatible server (default $OPENAI_BASE_URL), or Anthropic's without /v1")
+	fl.StringVar(&f.apiKey, "api-key", "", "API key (default from OPENAI_API_KEY, ANTHROPIC_API_KEY, or GEMINI_API_KEY/GOOGLE_API_KEY)")
 	f.modelOpts.register(fl)
 	fl.StringVar(&f.replayFile, "replay", "", "play the recorded session `FILE` instead of calling a model")
 	fl.StringSliceVar(&f.imports, "imports", nil, "modules the code may import, in addition to the defaults")

@@ -136,6 +136,7 @@ line, in one conversation.
 The model is chosen with --model PROVIDER:NAME:
   openai:gpt-4o-mini          OpenAI, or any OpenAI-compatible server with --api-base
                               (key from --api-key or OPENAI_API_KEY)
+  anthropic:claude-sonnet-4-5 Anthropic (key from ANTHROPIC_API_KEY)
   gemini:gemini-2.5-flash     Google Gemini (key from GEMINI_API_KEY or GOOGLE_API_KEY)
   ollama:qwen2.5-coder        a local Ollama server (OLLAMA_HOST, default localhost:11434)
   replay:FILE                 a session recorded with --record (same as --replay FILE)

@@ -58,7 +58,7 @@ running runs finish for --shutdown-grace, then cancels them (they end
 "interrupted"), closes every executor and exits.`,
 		Example: `  star-agent serve --replay testdata/sessions/demo.jsonl
   STAR_AGENT_TOKEN=... star-agent serve --model openai:gpt-4o-mini --addr 0.0.0.0:8080 --db /data/runs.db
-  curl -H "Authorization: Bearer $STAR_AGENT_TOKEN" -d '{"task":"What is 2**100?"}' localhost:8080/v1/runs`,
+  curl -H "Authorization: Bearer $STAR_AGENT_TOKEN" --json '{"task":"What is 2**100?"}' localhost:8080/v1/runs`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runServe(cmd, a, f)

@@ -447,6 +447,15 @@ func TestAuth(t *testing.T) {
 	if code, _, body := h.do("POST", "/v1/runs/"+id+"/cancel", ``, "Authorization", "Bearer nope"); code != 401 {
 		t.Errorf("cancel with a wrong token: %d %s", code, body)
 	}
+	// The scheme is case-insensitive, the token is not.
+	for _, auth := range []string{"bearer s3cret-token", "BEARER s3cret-token"} {
+		if code, _, body := h.do("GET", "/v1/runs/"+id, "", "Authorization", auth); code != 200 {
+			t.Errorf("GET with %q: %d %s", auth, code, body)
+		}
+	}
+	if code, _, _ := h.do("GET", "/v1/runs/"+id, "", "Authorization", "Bearer S3CRET-TOKEN"); code != 401 {
+		t.Errorf("a token differing in case: %d", code)
+	}
 	// The query parameter, for EventSource.
 	if code, _, body := h.do("GET", "/v1/runs/"+id+"?access_token=s3cret-token", "", "Authorization", ""); code != 200 {
 		t.Errorf("access_token: %d %s", code, body)

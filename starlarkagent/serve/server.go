@@ -333,8 +333,9 @@ func (s *Server) auth(h http.Handler) http.Handler {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok {
+		// The scheme is case-insensitive (RFC 9110, section 11.1).
+		scheme, got, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
 			got = r.URL.Query().Get("access_token")
 		}
 		sum := sha256.Sum256([]byte(got))
