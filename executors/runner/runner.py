@@ -378,8 +378,15 @@ def _make_channel(inp, out, limits):
     """Returns send(msg) and recv(), the only functions that touch the
     protocol channel. limits["max_message"] is the host's per-message cap."""
     dumps = json.dumps
+    getpid, exit_now = os.getpid, os._exit
+    owner = getpid()
 
     def send(msg):
+        if getpid() != owner:
+            # A process the code forked (os.fork, multiprocessing) reached
+            # the end of the step or a tool call: only the runner speaks
+            # the protocol, so the copy ends here, silently.
+            exit_now(0)
         data = dumps(msg, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
         cost = _message_cost(data)
         if cost > limits["max_message"]:
@@ -390,6 +397,8 @@ def _make_channel(inp, out, limits):
             view = view[n or 0:]
 
     def recv():
+        if getpid() != owner:
+            exit_now(0)
         line = inp.readline()
         return line or None
 

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/docker"
 )
 
@@ -42,5 +43,19 @@ func TestNumpyScalarsAreNumbers(t *testing.T) {
 	want := []any{int64(6), 1.5, 0.5, true, true}
 	if !reflect.DeepEqual(res.Value, want) {
 		t.Errorf("got %#v, want %#v", res.Value, want)
+	}
+}
+
+// A process the code forks inherits the runner's channel; when it reaches
+// the end of the step it must end silently rather than answer for the
+// runner (which broke the protocol and lost the parent's output).
+func TestForkedChildrenDoNotSpeak(t *testing.T) {
+	e := newExec(t, docker.Options{Image: testImage(t), Imports: executors.NewImportPolicy([]string{"os"}, nil)})
+	res := ok(t, e, "import os\npid = os.fork()\nif pid == 0:\n    print('child')\nelse:\n    os.waitpid(pid, 0)\n    print('parent')")
+	if res.Stdout != "parent\n" {
+		t.Errorf("stdout %q, want the parent's output alone", res.Stdout)
+	}
+	if res := ok(t, e, "pid > 0"); res.Value != true {
+		t.Errorf("the next step: %#v", res.Value)
 	}
 }
