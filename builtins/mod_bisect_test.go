@@ -2,8 +2,7 @@ package builtins_test
 
 import "testing"
 
-func TestBisect(t *testing.T)                { runCases(t, bisectCases) }
-func TestBisectCasesAreCPython(t *testing.T) { checkWithCPython(t, bisectCases) }
+func TestBisect(t *testing.T) { runCases(t, bisectCases) }
 
 var bisectCases = []pyCase{
 	{"basic", `import bisect

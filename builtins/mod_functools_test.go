@@ -2,8 +2,7 @@ package builtins_test
 
 import "testing"
 
-func TestLruCache(t *testing.T)                { runCases(t, lruCases) }
-func TestLruCacheCasesAreCPython(t *testing.T) { checkWithCPython(t, lruCases) }
+func TestLruCache(t *testing.T) { runCases(t, lruCases) }
 
 // lruCases check lru_cache's keys (a lone int is its own key, so f(1)
 // and f(1.0) are cached apart), its eviction of the least recently used

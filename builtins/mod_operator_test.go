@@ -7,8 +7,7 @@ import (
 	"github.com/star-agent/star-agent/builtins"
 )
 
-func TestOperator(t *testing.T)                { runCases(t, operatorCases) }
-func TestOperatorCasesAreCPython(t *testing.T) { checkWithCPython(t, operatorCases) }
+func TestOperator(t *testing.T) { runCases(t, operatorCases) }
 
 var operatorCases = []pyCase{
 	{"arith", `import operator as o

@@ -2,31 +2,22 @@ package builtins
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"go.starlark.net/starlark"
 )
 
-// pythonJSON runs a Python program that prints one JSON value and
-// decodes it, skipping the test when python3 is missing. TZ is UTC, as
-// in the corpus harness.
+// pythonJSON decodes the JSON value a Python program prints, stored in
+// testdata/cpython/<test name>.json.gz (see Golden). CPython runs it with
+// TZ=UTC, as in the corpus harness.
 func pythonJSON(t *testing.T, prog string, v any) {
 	t.Helper()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not found on PATH: NOT compared with CPython")
-	}
-	cmd := exec.Command(py, "-c", prog)
-	cmd.Env = append(os.Environ(), "TZ=UTC")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python3: %v\n%s", err, err.(*exec.ExitError).Stderr)
-	}
+	path := filepath.Join("testdata", "cpython", t.Name()+".json.gz")
+	out := Golden(t, path, func(py string) ([]byte, error) { return pythonRun(py, prog, "TZ=UTC") })
 	if err := json.Unmarshal(out, v); err != nil {
-		t.Fatalf("python3 output: %v\n%s", err, out)
+		t.Fatalf("%s: %v", path, err)
 	}
 }
 

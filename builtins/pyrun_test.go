@@ -2,8 +2,8 @@ package builtins_test
 
 // Running Python programs through the front end and this runtime, as the
 // engine does, for the module tests that need Python syntax (classes,
-// try/except). Their expected output is CPython 3.11's; when python3 is
-// on PATH, checkWithCPython confirms it.
+// try/except). Their expected output is CPython 3.11's; runCases confirms
+// it with python3 where builtins.CPythonToCheck says so.
 
 import (
 	"os/exec"
@@ -59,8 +59,19 @@ func testGlobals() starlark.StringDict {
 	return globals
 }
 
-// runCases runs each case and compares its output with the expected one.
+// runCases runs each case and compares its output with the expected one,
+// CPython 3.11's, written in the case. When builtins.CPythonToCheck gives a
+// python3 (the recorded version, or any with -check-cpython), it also runs
+// the case and fails if CPython does not print the expected output, so that
+// the expectations stay CPython's.
 func runCases(t *testing.T, cases []pyCase) {
+	t.Helper()
+	runCasesWith(t, cases, builtins.CPythonToCheck(t))
+}
+
+// runCasesWith is runCases checking the expected outputs with python3 py,
+// or not at all if py is "".
+func runCasesWith(t *testing.T, cases []pyCase, py string) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -72,20 +83,9 @@ func runCases(t *testing.T, cases []pyCase) {
 			if got != c.want {
 				t.Errorf("output differs\n got: %q\nwant: %q", got, c.want)
 			}
-		})
-	}
-}
-
-// checkWithCPython runs each case with python3 and fails if its output
-// is not the expected one, so that the expectations stay CPython's.
-func checkWithCPython(t *testing.T, cases []pyCase) {
-	t.Helper()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not found: the expected outputs were not checked against CPython")
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
+			if py == "" {
+				return
+			}
 			out, err := exec.Command(py, "-c", c.src).CombinedOutput()
 			if err != nil {
 				t.Fatalf("python3: %v\n%s", err, out)

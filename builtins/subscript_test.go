@@ -2,8 +2,7 @@ package builtins_test
 
 import "testing"
 
-func TestSubscript(t *testing.T)                { runCases(t, subscriptCases) }
-func TestSubscriptCasesAreCPython(t *testing.T) { checkWithCPython(t, subscriptCases) }
+func TestSubscript(t *testing.T) { runCases(t, subscriptCases) }
 
 // subscriptCases: a str is indexed and sliced by code point, instances get
 // slice objects, and errors are CPython's.
