@@ -1,6 +1,7 @@
 package pyfront
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,20 +9,10 @@ import (
 	"testing"
 )
 
-// python3 returns the path of CPython, or skips the test saying why.
-func python3(t *testing.T) string {
-	t.Helper()
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("python3 not found: the CPython comparison cannot run")
-	}
-	return py
-}
-
 // TestRunLikeCPython lowers each testdata/run/*.py file, runs it with test
-// doubles of the runtime helpers, and compares its output with CPython's.
+// doubles of the runtime helpers, and compares its output with CPython's,
+// stored beside it in the .out file (see golden).
 func TestRunLikeCPython(t *testing.T) {
-	py := python3(t)
 	files, _ := filepath.Glob("testdata/run/*.py")
 	if len(files) == 0 {
 		t.Fatal("no conformance files")
@@ -32,10 +23,13 @@ func TestRunLikeCPython(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := exec.Command(py, file).Output()
-			if err != nil {
-				t.Fatalf("python3 %s: %v\n%s", file, err, want)
-			}
+			want := golden(t, strings.TrimSuffix(file, ".py")+".out", func(py string) ([]byte, error) {
+				out, err := exec.Command(py, file).Output()
+				if ee, ok := err.(*exec.ExitError); ok {
+					err = fmt.Errorf("%v\n%s", err, ee.Stderr)
+				}
+				return out, err
+			})
 			runner := run
 			if strings.HasPrefix(string(src), runtimeMarker) {
 				runner = runReal

@@ -69,7 +69,6 @@ var syntaxErrors = []string{
 }
 
 func TestSyntaxErrorsLikeCPython(t *testing.T) {
-	py := python3(t)
 	script := `
 import json, sys
 out = []
@@ -82,15 +81,17 @@ for src in json.load(sys.stdin):
 print(json.dumps(out))
 `
 	in, _ := json.Marshal(syntaxErrors)
-	cmd := exec.Command(py, "-c", script)
-	cmd.Stdin = strings.NewReader(string(in))
-	raw, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("python3: %v", err)
-	}
+	raw := golden(t, "testdata/syntax_errors.json", func(py string) ([]byte, error) {
+		cmd := exec.Command(py, "-c", script)
+		cmd.Stdin = strings.NewReader(string(in))
+		return cmd.Output()
+	})
 	var want []*[3]any
 	if err := json.Unmarshal(raw, &want); err != nil {
 		t.Fatal(err)
+	}
+	if len(want) != len(syntaxErrors) {
+		t.Fatalf("testdata/syntax_errors.json has %d results for %d cases: regenerate it (go test ./executors/local/pyfront -run TestSyntaxErrorsLikeCPython -update)", len(want), len(syntaxErrors))
 	}
 	for i, src := range syntaxErrors {
 		w := want[i]
