@@ -115,25 +115,15 @@ type knownDiff struct {
 }
 
 // TestCorpus is the conformance test: the realistic model-written actions
-// under testdata/corpus run through this engine and through the machine's
-// python3, comparing printed output, final answer (repr) and the type of the
-// uncaught exception. Files that still differ are listed with a reason in
+// under testdata/corpus run through this engine and are compared with what
+// CPython did, stored beside each file (x.py -> x.out, see corpusExpected):
+// printed output, final answer (repr) and the type of the uncaught
+// exception. Files that still differ are listed with a reason in
 // testdata/corpus/KNOWN.txt, which must stay true (a listed file that now
 // matches fails too); docs/compatibility.md shows that list. Run with -v for
-// the tally, -update-known to rewrite the list and the documentation table.
+// the tally, -update-known to rewrite the list and the documentation table,
+// -update to regenerate the .out files with python3 (CPython 3.11).
 func TestCorpus(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("corpus conformance NOT checked: python3 is not on PATH (install CPython 3.11 to compare the engine with it)")
-	}
-	version, err := exec.Command(python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])").Output()
-	if err != nil {
-		t.Skipf("corpus conformance NOT checked: %s does not run: %v", python, err)
-	}
-	if v := strings.TrimSpace(string(version)); v != "3.11" {
-		t.Logf("note: the corpus is written against CPython 3.11; %s is %s", python, v)
-	}
-
 	files, err := filepath.Glob(filepath.Join(corpusDir, "*.py"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no corpus files in %s (%v)", corpusDir, err)
@@ -148,10 +138,7 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 
-	cpython, err := runCPython(python, files)
-	if err != nil {
-		t.Fatalf("python3: %v", err)
-	}
+	cpython := corpusExpected(t, files)
 
 	var mu sync.Mutex
 	diffs := map[string]knownDiff{} // files that differ, with a category guess
@@ -250,8 +237,64 @@ func checkCorpusFile(t *testing.T, name string, py corpusOutcome) {
 	}
 }
 
-// runCPython runs every file through pyDriver and returns the outcomes by path.
-func runCPython(python string, files []string) (map[string]corpusOutcome, error) {
+// corpusExpected returns CPython's outcome for each file, stored beside it
+// (x.py -> x.out, the line pyDriver prints for it). When cpythonToCheck
+// gives a python3, the driver runs the whole corpus: with -update its lines
+// replace the stored ones, otherwise a difference fails the test.
+func corpusExpected(t *testing.T, files []string) map[string]corpusOutcome {
+	t.Helper()
+	outs, _ := filepath.Glob(filepath.Join(corpusDir, "*.out"))
+	for _, out := range outs {
+		if !slices.Contains(files, strings.TrimSuffix(out, ".out")+".py") {
+			t.Errorf("%s has no .py beside it: delete it", out)
+		}
+	}
+	var fresh map[string][]byte
+	if py := cpythonToCheck(t); py != "" {
+		var err error
+		if fresh, err = runCPython(py, files); err != nil {
+			t.Fatalf("python3: %v", err)
+		}
+	}
+	want := map[string]corpusOutcome{}
+	for _, path := range files {
+		outPath := strings.TrimSuffix(path, ".py") + ".out"
+		stored, err := os.ReadFile(outPath)
+		switch line, ran := fresh[path]; {
+		case *update:
+			if err != nil || !bytes.Equal(line, stored) {
+				if err := os.WriteFile(outPath, line, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("rewrote %s", outPath)
+			}
+			stored, err = line, nil
+		case err != nil:
+			t.Fatalf("no stored CPython outcome: %v (generate it with python3 3.11 on PATH: go test ./executors/local -run TestCorpus -update)", err)
+		case ran && !bytes.Equal(line, stored):
+			t.Errorf("%s is not what python3 prints now (%s); if the file changed, regenerate it: go test ./executors/local -run TestCorpus -update", outPath, firstLineDiff(stored, line))
+		}
+		var o corpusOutcome
+		if err := json.Unmarshal(stored, &o); err != nil {
+			t.Fatalf("%s: %v", outPath, err)
+		}
+		if o.Path != path {
+			t.Fatalf("%s is the outcome of %s", outPath, o.Path)
+		}
+		want[path] = o
+	}
+	if *update {
+		_, version, _ := findCPython()
+		if err := os.WriteFile(cpythonVersionFile, []byte(version+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return want
+}
+
+// runCPython runs every file through pyDriver and returns the line it
+// printed for each, by path.
+func runCPython(python string, files []string) (map[string][]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), pyTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, python, append([]string{"-s", "-c", pyDriver}, files...)...)
@@ -261,14 +304,16 @@ func runCPython(python string, files []string) (map[string]corpusOutcome, error)
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("%v\n%s", err, stderr.String())
 	}
-	outs := map[string]corpusOutcome{}
-	dec := json.NewDecoder(&stdout)
-	for dec.More() {
+	outs := map[string][]byte{}
+	for _, line := range bytes.SplitAfter(stdout.Bytes(), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
 		var out corpusOutcome
-		if err := dec.Decode(&out); err != nil {
+		if err := json.Unmarshal(line, &out); err != nil {
 			return nil, fmt.Errorf("driver output: %v", err)
 		}
-		outs[out.Path] = out
+		outs[out.Path] = line
 	}
 	if len(outs) != len(files) {
 		return nil, fmt.Errorf("driver reported %d of %d files\n%s", len(outs), len(files), stderr.String())

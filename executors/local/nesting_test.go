@@ -114,18 +114,19 @@ func elifs(n int) string {
 }
 
 // pythonAnswers runs the cases' code under CPython and returns repr(x)
-// for each, or nil when python3 is missing.
+// for each, or nil when cpythonToCheck gives no python3 (the answers are
+// written in the cases).
 func pythonAnswers(t *testing.T, cases []struct{ name, code, want string }) []string {
 	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Logf("python3 unavailable, answers not checked against CPython: %v", err)
+	py := cpythonToCheck(t)
+	if py == "" {
 		return nil
 	}
 	var script strings.Builder
 	for _, c := range cases {
 		script.WriteString("exec(compile(" + pyQuote(c.code+"\nprint(repr(x))") + ", 'case', 'exec'), {})\n")
 	}
-	out, err := exec.Command("python3", "-c", script.String()).Output()
+	out, err := exec.Command(py, "-c", script.String()).Output()
 	if err != nil {
 		t.Fatalf("python3: %v", err)
 	}
