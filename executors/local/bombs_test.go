@@ -160,7 +160,7 @@ const bombPrefix = "BOMB-RESULT "
 func TestBombChild(t *testing.T) {
 	raw := os.Getenv(bombEnv)
 	if raw == "" {
-		t.Skip("runs only as the child of a memory-bomb test")
+		return // not the child of a memory-bomb test
 	}
 	var spec bombSpec
 	if err := json.Unmarshal([]byte(raw), &spec); err != nil {

@@ -424,7 +424,7 @@ func TestIsolatedParentDeathKillsChild(t *testing.T) {
 // TestIsolatedParentDeathHelper is the helper process of the test above.
 func TestIsolatedParentDeathHelper(t *testing.T) {
 	if os.Getenv(helperEnv) == "" {
-		t.Skip("only run as a helper process")
+		return // only does something as the helper process
 	}
 	e, err := New(Options{Isolation: IsolationProcess, Limits: executors.Limits{Timeout: time.Minute, MaxSteps: 1 << 62}})
 	if err != nil {
