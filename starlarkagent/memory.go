@@ -180,6 +180,10 @@ type StepError struct {
 	// Line and Source locate an execution error in the code.
 	Line   int    `json:"line,omitempty"`
 	Source string `json:"source,omitempty"`
+	// Hint is for the operator (executors.ExecError.Hint): a change of
+	// configuration that would let the code run. It is logged and never
+	// rendered into a message to the model.
+	Hint string `json:"hint,omitempty"`
 }
 
 func (e *StepError) Error() string { return e.Message }

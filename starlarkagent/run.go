@@ -370,7 +370,10 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 	case res.Err != nil:
 		st.Observation = partialLogs(a.prompts, res, maxLogs)
 		st.Error = &StepError{Kind: ErrorExecution, Type: res.Err.Type, Message: res.Err.Describe(),
-			Line: res.Err.Line, Source: res.Err.Source}
+			Line: res.Err.Line, Source: res.Err.Source, Hint: res.Err.Hint}
+		if h := res.Err.Hint; h != "" {
+			a.log.Warn("step failed for a reason the run's configuration could fix", "step", n, "hint", h)
+		}
 		r.emit(&Observation{Step: n, Text: st.Observation, Err: st.Error})
 		return st, nil
 	}
