@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"strconv"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -99,11 +99,11 @@ type execFile struct {
 }
 
 func runExec(cmd *cobra.Command, f execFlags, args []string) error {
-	mem, err := parseBytes(f.maxMemory)
+	mem, err := cli.ParseBytes(f.maxMemory)
 	if err != nil {
 		return usageError("--max-memory: %v", err)
 	}
-	maxValue, err := parseBytes(f.maxValue)
+	maxValue, err := cli.ParseBytes(f.maxValue)
 	if err != nil {
 		return usageError("--max-value: %v", err)
 	}
@@ -141,7 +141,12 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	// process outlives the command.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	tools, closeTools, err := f.tools.Open(ctx, cli.ToolEnv{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), Stdout: stderr})
+	// Code read from files leaves standard input to user_input.
+	var stdin io.Reader
+	if !slices.Contains(args, "-") {
+		stdin = cmd.InOrStdin()
+	}
+	tools, closeTools, err := f.tools.Open(ctx, cli.ToolEnv{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), Stdin: stdin, Stdout: stderr})
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -162,6 +167,11 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 			writeTextResult(stdout, stderr, file.name, res, len(files) > 1)
 		}
 		if err != nil {
+			if ctx.Err() != nil {
+				// SIGINT or SIGTERM: the status a shell gives an
+				// interrupted command, as run does.
+				return &exitError{code: 130, err: fmt.Errorf("interrupted: %w", err)}
+			}
 			return &exitError{code: 1, err: err}
 		}
 		if res.Err != nil {
@@ -257,25 +267,4 @@ func displayValue(res executors.Result) string {
 		return s
 	}
 	return res.Repr
-}
-
-// parseBytes reads sizes such as 256MiB, 1GiB, 64MB, 4096.
-func parseBytes(s string) (int64, error) {
-	s = strings.TrimSpace(s)
-	units := []struct {
-		suffix string
-		mult   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
-	mult := int64(1)
-	for _, u := range units {
-		if strings.HasSuffix(s, u.suffix) {
-			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("invalid size %q: want a positive number with an optional unit (KiB, MiB, GiB, KB, MB, GB)", s)
-	}
-	return n * mult, nil
 }

@@ -183,7 +183,10 @@ func (f *runFlags) limits() (executors.Limits, error) {
 	return l, nil
 }
 
-// parseBytes reads a size such as 64MiB, 1GB or 1048576, as exec does.
+// ParseBytes reads a size such as 64MiB, 1GB or 1048576 (the --max-memory
+// and --max-value flags of run, exec and serve).
+func ParseBytes(s string) (int64, error) { return parseBytes(s) }
+
 func parseBytes(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	units := []struct {
