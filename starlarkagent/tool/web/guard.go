@@ -42,7 +42,7 @@ func (e *RefusedError) Error() string {
 	if !e.byAddress() {
 		return fmt.Sprintf("refused %s: %s; star-agent's web tools only fetch http and https URLs", e.URL, what)
 	}
-	return fmt.Sprintf("refused %s: %s; star-agent's web tools only reach public http(s) addresses (the operator can allow private ones with --allow-private-urls)", e.URL, what)
+	return fmt.Sprintf("refused %s: %s; star-agent's web tools only reach public http(s) addresses", e.URL, what)
 }
 
 // byAddress says whether the refusal is for the destination (which

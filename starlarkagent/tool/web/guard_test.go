@@ -178,8 +178,9 @@ func TestRefused(t *testing.T) {
 			}
 			continue
 		}
-		if !strings.Contains(msg, c.want) || !strings.Contains(msg, "only reach public http(s) addresses") || !strings.Contains(msg, "--allow-private-urls") {
-			t.Errorf("%s:\n got %s\nwant it to say %q, that only public addresses are reached, and the flag", c.url, msg, c.want)
+		// The model reads this: no flag (the operator's hint is logged).
+		if !strings.Contains(msg, c.want) || !strings.Contains(msg, "only reach public http(s) addresses") || strings.Contains(msg, "--") {
+			t.Errorf("%s:\n got %s\nwant it to say %q, that only public addresses are reached, and no flag", c.url, msg, c.want)
 		}
 	}
 }
