@@ -10,8 +10,8 @@ all: build
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-build: ## build the CLI into bin/
-	$(GO) build -o $(BIN) ./cmd/star-agent
+build: ## build the CLI into bin/ (static, so that sandbox image build --with-agent can ship it)
+	CGO_ENABLED=0 $(GO) build -o $(BIN) ./cmd/star-agent
 
 demo: build ## the main job: an agent solves a task in several steps on a recorded session
 	./$(BIN) run --replay testdata/sessions/demo.jsonl "$(DEMO_TASK)"
@@ -35,6 +35,9 @@ cover: ## total statement coverage
 bench: ## benchmarks, side by side with CPython where python3 exists
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./executors/local/ ./executors/local/pyfront/ ./starlarkagent/
 	$(GO) test -run '^$$' -bench . -benchtime 20x -count=1 ./executors/wasm/
+	$(GO) test -run '^$$' -bench . -benchtime 10x -count=1 ./executors/docker/ ./executors/e2b/ ./executors/modal/
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./starlarkagent/tool/mcp/ ./starlarkagent/tool/web/ ./providers/...
+	$(GO) test -run '^$$' -bench 'ServeRuns|ServeFanOut' -benchtime 200x -count=1 ./starlarkagent/serve/
 
 fuzz: ## a short fuzzing session of the engine and the front end, deep nesting and long chains included
 	$(GO) test -run '^$$' -fuzz FuzzExecute -fuzztime 60s ./executors/local/
