@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"go.starlark.net/starlark"
+
+	"github.com/star-agent/star-agent/internal/cpythontest"
 )
 
 // The conformance cases in testdata/conformance.txt are expressions valid
@@ -68,7 +70,7 @@ for c in cases:
     except Exception as e:
         print("!" + type(e).__name__)
 `)
-	out := Golden(t, "testdata/conformance.out", func(py string) ([]byte, error) {
+	out := cpythontest.Golden(t, "testdata/conformance.out", func(py string) ([]byte, error) {
 		out, err := exec.Command(py, "-c", prog.String()).CombinedOutput()
 		if err != nil {
 			return nil, fmt.Errorf("%v\n%s", err, out)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"go.starlark.net/starlark"
+
+	"github.com/star-agent/star-agent/internal/cpythontest"
 )
 
 // pythonJSON decodes the JSON value a Python program prints, stored in
@@ -15,7 +17,7 @@ import (
 func pythonJSON(t *testing.T, prog string, v any) {
 	t.Helper()
 	path := filepath.Join("testdata", "cpython", t.Name()+".json.gz")
-	out := Golden(t, path, func(py string) ([]byte, error) { return pythonRun(py, prog, "TZ=UTC") })
+	out := cpythontest.Golden(t, path, func(py string) ([]byte, error) { return cpythontest.Run(py, prog, "TZ=UTC") })
 	if err := json.Unmarshal(out, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}

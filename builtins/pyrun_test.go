@@ -3,7 +3,7 @@ package builtins_test
 // Running Python programs through the front end and this runtime, as the
 // engine does, for the module tests that need Python syntax (classes,
 // try/except). Their expected output is CPython 3.11's; runCases confirms
-// it with python3 where builtins.CPythonToCheck says so.
+// it with python3 where cpythontest.ToCheck says so.
 
 import (
 	"os/exec"
@@ -14,6 +14,8 @@ import (
 
 	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/executors/local/pyfront"
+
+	"github.com/star-agent/star-agent/internal/cpythontest"
 )
 
 // pyCase is a Python program and what CPython 3.11 prints running it.
@@ -60,13 +62,13 @@ func testGlobals() starlark.StringDict {
 }
 
 // runCases runs each case and compares its output with the expected one,
-// CPython 3.11's, written in the case. When builtins.CPythonToCheck gives a
+// CPython 3.11's, written in the case. When cpythontest.ToCheck gives a
 // python3 (the recorded version, or any with -check-cpython), it also runs
 // the case and fails if CPython does not print the expected output, so that
 // the expectations stay CPython's.
 func runCases(t *testing.T, cases []pyCase) {
 	t.Helper()
-	runCasesWith(t, cases, builtins.CPythonToCheck(t))
+	runCasesWith(t, cases, cpythontest.ToCheck(t))
 }
 
 // runCasesWith is runCases checking the expected outputs with python3 py,

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.starlark.net/starlark"
+
+	"github.com/star-agent/star-agent/internal/cpythontest"
 )
 
 // TestRandomMatchesCPython compares seeded sequences with python3's.
@@ -27,8 +29,8 @@ random.seed(1180591620717411303429)
 k = random.randrange(0, 1000000000000000000000000000000, 7)
 out = repr([a, b, c, d, e, f, g, h, i, j, k])
 `
-	want := Golden(t, "testdata/cpython/TestRandomMatchesCPython.out", func(py string) ([]byte, error) {
-		return pythonRun(py, "import random\n"+prog+"\nprint(out)")
+	want := cpythontest.Golden(t, "testdata/cpython/TestRandomMatchesCPython.out", func(py string) ([]byte, error) {
+		return cpythontest.Run(py, "import random\n"+prog+"\nprint(out)")
 	})
 	m, _ := Module("random")
 	env := Universe()

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/star-agent/star-agent/internal/cpythontest"
 )
 
 var updateUnicode = flag.Bool("update-unicode", false, "regenerate unicode_tables.go from CPython's stored Unicode facts, testdata/cpython/unicode.json.gz (add -update to remake that from python3 first)")
@@ -70,7 +72,7 @@ type unicodeFacts struct {
 func loadUnicodeFacts(t *testing.T) *unicodeFacts {
 	t.Helper()
 	// CPython's output, 5.7 MB of JSON, is stored compressed.
-	out := Golden(t, "testdata/cpython/unicode.json.gz", func(py string) ([]byte, error) { return pythonRun(py, unicodeDump) })
+	out := cpythontest.Golden(t, "testdata/cpython/unicode.json.gz", func(py string) ([]byte, error) { return cpythontest.Run(py, unicodeDump) })
 	var f unicodeFacts
 	if err := json.Unmarshal(out, &f); err != nil {
 		t.Fatal(err)

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+
+	"github.com/star-agent/star-agent/internal/cpythontest"
 )
 
 var updateKnown = flag.Bool("update-known", false, "rewrite testdata/corpus/KNOWN.txt (and the table in docs/compatibility.md) with the current differences")
@@ -238,7 +240,7 @@ func checkCorpusFile(t *testing.T, name string, py corpusOutcome) {
 }
 
 // corpusExpected returns CPython's outcome for each file, stored beside it
-// (x.py -> x.out, the line pyDriver prints for it). When cpythonToCheck
+// (x.py -> x.out, the line pyDriver prints for it). When cpythontest.ToCheck
 // gives a python3, the driver runs the whole corpus: with -update its lines
 // replace the stored ones, otherwise a difference fails the test.
 func corpusExpected(t *testing.T, files []string) map[string]corpusOutcome {
@@ -250,7 +252,7 @@ func corpusExpected(t *testing.T, files []string) map[string]corpusOutcome {
 		}
 	}
 	var fresh map[string][]byte
-	if py := cpythonToCheck(t); py != "" {
+	if py := cpythontest.ToCheck(t); py != "" {
 		var err error
 		if fresh, err = runCPython(py, files); err != nil {
 			t.Fatalf("python3: %v", err)
@@ -261,7 +263,7 @@ func corpusExpected(t *testing.T, files []string) map[string]corpusOutcome {
 		outPath := strings.TrimSuffix(path, ".py") + ".out"
 		stored, err := os.ReadFile(outPath)
 		switch line, ran := fresh[path]; {
-		case *update:
+		case cpythontest.Update():
 			if err != nil || !bytes.Equal(line, stored) {
 				if err := os.WriteFile(outPath, line, 0o644); err != nil {
 					t.Fatal(err)
@@ -272,7 +274,7 @@ func corpusExpected(t *testing.T, files []string) map[string]corpusOutcome {
 		case err != nil:
 			t.Fatalf("no stored CPython outcome: %v (generate it with python3 3.11 on PATH: go test ./executors/local -run TestCorpus -update)", err)
 		case ran && !bytes.Equal(line, stored):
-			t.Errorf("%s is not what python3 prints now (%s); if the file changed, regenerate it: go test ./executors/local -run TestCorpus -update", outPath, firstLineDiff(stored, line))
+			t.Errorf("%s is not what python3 prints now (%s); if the file changed, regenerate it: go test ./executors/local -run TestCorpus -update", outPath, cpythontest.FirstLineDiff(stored, line))
 		}
 		var o corpusOutcome
 		if err := json.Unmarshal(stored, &o); err != nil {
@@ -283,9 +285,9 @@ func corpusExpected(t *testing.T, files []string) map[string]corpusOutcome {
 		}
 		want[path] = o
 	}
-	if *update {
-		_, version, _ := findCPython()
-		if err := os.WriteFile(cpythonVersionFile, []byte(version+"\n"), 0o644); err != nil {
+	if cpythontest.Update() {
+		_, version, _ := cpythontest.Find()
+		if err := os.WriteFile(cpythontest.VersionFile, []byte(version+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+
+	"github.com/star-agent/star-agent/internal/cpythontest"
 )
 
 // These tests drive the front end with code nested or chained far beyond
@@ -114,11 +116,11 @@ func elifs(n int) string {
 }
 
 // pythonAnswers runs the cases' code under CPython and returns repr(x)
-// for each, or nil when cpythonToCheck gives no python3 (the answers are
+// for each, or nil when cpythontest.ToCheck gives no python3 (the answers are
 // written in the cases).
 func pythonAnswers(t *testing.T, cases []struct{ name, code, want string }) []string {
 	t.Helper()
-	py := cpythonToCheck(t)
+	py := cpythontest.ToCheck(t)
 	if py == "" {
 		return nil
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/star-agent/star-agent/internal/cpythontest"
 )
 
 // TestRunLikeCPython lowers each testdata/run/*.py file, runs it with test
@@ -23,7 +25,7 @@ func TestRunLikeCPython(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := golden(t, strings.TrimSuffix(file, ".py")+".out", func(py string) ([]byte, error) {
+			want := cpythontest.Golden(t, strings.TrimSuffix(file, ".py")+".out", func(py string) ([]byte, error) {
 				out, err := exec.Command(py, file).Output()
 				if ee, ok := err.(*exec.ExitError); ok {
 					err = fmt.Errorf("%v\n%s", err, ee.Stderr)

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/star-agent/star-agent/internal/cpythontest"
 )
 
 // syntaxErrors are invalid Python whose message and line must match
@@ -81,7 +83,7 @@ for src in json.load(sys.stdin):
 print(json.dumps(out))
 `
 	in, _ := json.Marshal(syntaxErrors)
-	raw := golden(t, "testdata/syntax_errors.json", func(py string) ([]byte, error) {
+	raw := cpythontest.Golden(t, "testdata/syntax_errors.json", func(py string) ([]byte, error) {
 		cmd := exec.Command(py, "-c", script)
 		cmd.Stdin = strings.NewReader(string(in))
 		return cmd.Output()

@@ -1,17 +1,16 @@
-package pyfront
-
-// Stored CPython outputs. The conformance tests compare the engine with
-// what CPython printed, kept under testdata/ (see docs/testing.md), so a
-// test means the same with or without python3 on the machine:
+// Package cpythontest keeps the CPython outputs the conformance tests
+// compare the engine with, stored under each package's testdata/ (see
+// docs/testing.md), so a test means the same with or without python3 on
+// the machine:
 //
-//	go test ./executors/local/pyfront -run NAME -update         regenerate from python3
-//	go test ./executors/local/pyfront -run NAME -check-cpython  fail if python3 now prints otherwise
+//	go test ./PKG -run NAME -update         regenerate from python3
+//	go test ./PKG -run NAME -check-cpython  fail if python3 now prints otherwise
 //
 // Without a flag python3 re-checks the stored outputs only when it is the
 // very version that made them (testdata/cpython-version): another CPython
-// may differ for reasons of its own, which must not fail a test run.
-// (A copy of builtins/cpython_test.go: test files cannot share code
-// across packages without a package of their own.)
+// may differ for reasons of its own, which must not fail a test run. It is
+// for tests only; the flags are registered when a test binary imports it.
+package cpythontest
 
 import (
 	"bytes"
@@ -32,15 +31,20 @@ var (
 	checkCPython = flag.Bool("check-cpython", false, "also run python3 and fail where its output differs from the stored one, whatever its version")
 )
 
-const cpythonVersionFile = "testdata/cpython-version"
+// VersionFile records which CPython made the stored outputs, relative to
+// the package under test.
+const VersionFile = "testdata/cpython-version"
+
+// Update reports whether -update asks to regenerate the stored outputs.
+func Update() bool { return *update }
 
 var cpythonOnce struct {
 	sync.Once
 	py, version, why string
 }
 
-// findCPython looks for python3 once and reads its version.
-func findCPython() (py, version, why string) {
+// Find looks for python3 once and reads its version.
+func Find() (py, version, why string) {
 	c := &cpythonOnce
 	c.Do(func() {
 		p, err := exec.LookPath("python3")
@@ -58,13 +62,13 @@ func findCPython() (py, version, why string) {
 	return c.py, c.version, c.why
 }
 
-// cpythonToCheck returns the python3 that stored outputs are to be
+// ToCheck returns the python3 that stored outputs are to be
 // compared with, or "" when they are used as they are: with -update or
 // -check-cpython a python3 is required; otherwise it is used only if it
 // is the version recorded in testdata/cpython-version.
-func cpythonToCheck(t testing.TB) string {
+func ToCheck(t testing.TB) string {
 	t.Helper()
-	py, version, why := findCPython()
+	py, version, why := Find()
 	if *update || *checkCPython {
 		if py == "" {
 			t.Fatalf("-update and -check-cpython need CPython 3.11 as python3: %s", why)
@@ -74,7 +78,7 @@ func cpythonToCheck(t testing.TB) string {
 	if py == "" {
 		return ""
 	}
-	recorded, _ := os.ReadFile(cpythonVersionFile)
+	recorded, _ := os.ReadFile(VersionFile)
 	if r := strings.TrimSpace(string(recorded)); r != version {
 		t.Logf("stored outputs not re-checked: python3 is CPython %s, they come from %s (-check-cpython compares anyway)", version, r)
 		return ""
@@ -82,14 +86,14 @@ func cpythonToCheck(t testing.TB) string {
 	return py
 }
 
-// golden returns the stored CPython output at path (gzip-compressed when
+// Golden returns the stored CPython output at path (gzip-compressed when
 // path ends in .gz). gen runs CPython and returns what it printed: with
-// -update its output replaces the stored one; when cpythonToCheck gives a
+// -update its output replaces the stored one; when ToCheck gives a
 // python3, a difference from the stored output fails the test.
-func golden(t testing.TB, path string, gen func(py string) ([]byte, error)) []byte {
+func Golden(t testing.TB, path string, gen func(py string) ([]byte, error)) []byte {
 	t.Helper()
 	stored, readErr := readGolden(path)
-	py := cpythonToCheck(t)
+	py := ToCheck(t)
 	if py == "" {
 		if readErr != nil {
 			t.Fatalf("no stored CPython output: %v (generate it with python3 3.11 on PATH: go test -run '%s' -update)", readErr, t.Name())
@@ -107,8 +111,8 @@ func golden(t testing.TB, path string, gen func(py string) ([]byte, error)) []by
 			}
 			t.Logf("rewrote %s", path)
 		}
-		_, version, _ := findCPython()
-		if err := os.WriteFile(cpythonVersionFile, []byte(version+"\n"), 0o644); err != nil {
+		_, version, _ := Find()
+		if err := os.WriteFile(VersionFile, []byte(version+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return out
@@ -117,7 +121,7 @@ func golden(t testing.TB, path string, gen func(py string) ([]byte, error)) []by
 	case readErr != nil:
 		t.Fatalf("no stored CPython output: %v (generate it: go test -run '%s' -update)", readErr, t.Name())
 	case !bytes.Equal(out, stored):
-		t.Errorf("%s is not what %s prints now (%s); if the case changed, regenerate it: go test -run '%s' -update", path, py, firstLineDiff(stored, out), t.Name())
+		t.Errorf("%s is not what %s prints now (%s); if the case changed, regenerate it: go test -run '%s' -update", path, py, FirstLineDiff(stored, out), t.Name())
 	}
 	return stored
 }
@@ -150,8 +154,8 @@ func writeGolden(path string, b []byte) error {
 	return os.WriteFile(path, b, 0o644)
 }
 
-// firstLineDiff describes the first line where stored and now differ.
-func firstLineDiff(stored, now []byte) string {
+// FirstLineDiff describes the first line where stored and now differ.
+func FirstLineDiff(stored, now []byte) string {
 	a, b := strings.Split(string(stored), "\n"), strings.Split(string(now), "\n")
 	for i := 0; i < len(a) || i < len(b); i++ {
 		var x, y string
@@ -168,8 +172,8 @@ func firstLineDiff(stored, now []byte) string {
 	return "same lines"
 }
 
-// pythonRun runs a program with python3 -c and returns its stdout.
-func pythonRun(py, prog string, env ...string) ([]byte, error) {
+// Run runs a program with python3 -c and returns its stdout.
+func Run(py, prog string, env ...string) ([]byte, error) {
 	cmd := exec.Command(py, "-c", prog)
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.Output()
