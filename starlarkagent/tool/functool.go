@@ -138,10 +138,13 @@ func toJSONShape(v any) (any, error) {
 	if err := dec.Decode(&out); err != nil {
 		return nil, err
 	}
-	return numbers(out), nil
+	return Numbers(out), nil
 }
 
-func numbers(v any) any {
+// Numbers turns the json.Number values of JSON decoded with UseNumber into
+// int64 (when integral) or float64, in place, so that a result has the
+// shapes tools return.
+func Numbers(v any) any {
 	switch v := v.(type) {
 	case json.Number:
 		if i, err := v.Int64(); err == nil {
@@ -151,11 +154,11 @@ func numbers(v any) any {
 		return f
 	case []any:
 		for i := range v {
-			v[i] = numbers(v[i])
+			v[i] = Numbers(v[i])
 		}
 	case map[string]any:
 		for k := range v {
-			v[k] = numbers(v[k])
+			v[k] = Numbers(v[k])
 		}
 	}
 	return v

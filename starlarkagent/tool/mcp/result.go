@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
 // result turns a call's result into the value the code gets:
@@ -172,25 +174,5 @@ func jsonValue(v any, maxBytes int) (any, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("structured result is not one JSON value")
 	}
-	return numbers(out), nil
-}
-
-func numbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	case []any:
-		for i := range v {
-			v[i] = numbers(v[i])
-		}
-	case map[string]any:
-		for k := range v {
-			v[k] = numbers(v[k])
-		}
-	}
-	return v
+	return tool.Numbers(out), nil
 }
