@@ -10,41 +10,12 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
 )
 
-// typicalAction is a 30-line action of the kind models write: data in
-// literals, a loop, a helper function, string formatting, a final answer.
-const typicalAction = `orders = [
-    {"id": 1, "customer": "acme", "total": 120.5, "items": 3},
-    {"id": 2, "customer": "globex", "total": 75.0, "items": 1},
-    {"id": 3, "customer": "acme", "total": 42.25, "items": 2},
-    {"id": 4, "customer": "initech", "total": 310.0, "items": 7},
-    {"id": 5, "customer": "globex", "total": 18.75, "items": 1},
-]
-
-def summarize(rows):
-    by_customer = {}
-    for row in rows:
-        name = row["customer"]
-        entry = by_customer.get(name, {"total": 0.0, "items": 0, "orders": 0})
-        entry["total"] += row["total"]
-        entry["items"] += row["items"]
-        entry["orders"] += 1
-        by_customer[name] = entry
-    return by_customer
-
-summary = summarize(orders)
-ranking = sorted(summary.items(), key=lambda kv: kv[1]["total"], reverse=True)
-lines = []
-for name, entry in ranking:
-    average = entry["total"] / entry["orders"]
-    lines.append("%s: %d orders, %.2f total, %.2f average" % (name, entry["orders"], entry["total"], average))
-report = "\n".join(lines)
-top = ranking[0][0]
-big_orders = [o["id"] for o in orders if o["total"] > 50]
-print(report)
-result = {"top": top, "big": big_orders, "count": len(orders)}
-`
+// typicalAction is the action of the kind models write that every
+// executor's benchmarks run (runnertest.TypicalAction).
+const typicalAction = runnertest.TypicalAction
 
 // cpython times stmt in CPython with timeit and returns nanoseconds per
 // run, or 0 when python3 is missing.
