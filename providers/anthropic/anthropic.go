@@ -121,15 +121,7 @@ func New(opts Options) (*Model, error) {
 	if opts.APIKey == "" {
 		return nil, errors.New("anthropic: no API key given (set ANTHROPIC_API_KEY)")
 	}
-	policy := opts.Retry
-	switch {
-	case opts.MaxRetries < 0:
-		policy.MaxAttempts = 1
-	case opts.MaxRetries == 0:
-		policy.MaxAttempts = 4
-	default:
-		policy.MaxAttempts = opts.MaxRetries + 1
-	}
+	policy := opts.Retry.WithRetries(opts.MaxRetries)
 	policy.AttemptTimeout = cmp.Or(opts.RequestTimeout, DefaultTimeout)
 	var base http.RoundTripper
 	if opts.HTTPClient != nil {

@@ -103,15 +103,7 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	if opts.APIKey == "" {
 		return nil, errors.New("gemini: no API key given (set GEMINI_API_KEY or GOOGLE_API_KEY)")
 	}
-	policy := opts.Retry
-	switch {
-	case opts.MaxRetries < 0:
-		policy.MaxAttempts = 1
-	case opts.MaxRetries == 0:
-		policy.MaxAttempts = 4
-	default:
-		policy.MaxAttempts = opts.MaxRetries + 1
-	}
+	policy := opts.Retry.WithRetries(opts.MaxRetries)
 	policy.AttemptTimeout = cmp.Or(opts.Timeout, DefaultTimeout)
 	var base http.RoundTripper
 	if opts.HTTPClient != nil {

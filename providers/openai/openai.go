@@ -148,15 +148,7 @@ func New(opts Options) (*Model, error) {
 	}
 	cfg.OrgID = opts.Organization
 
-	policy := opts.Retry
-	switch {
-	case opts.MaxRetries < 0:
-		policy.MaxAttempts = 1
-	case opts.MaxRetries == 0:
-		policy.MaxAttempts = 4
-	default:
-		policy.MaxAttempts = opts.MaxRetries + 1
-	}
+	policy := opts.Retry.WithRetries(opts.MaxRetries)
 	policy.AttemptTimeout = opts.Timeout
 	if policy.AttemptTimeout == 0 {
 		policy.AttemptTimeout = DefaultTimeout

@@ -50,6 +50,21 @@ type Policy struct {
 	AttemptTimeout time.Duration
 }
 
+// WithRetries returns p with MaxAttempts set from a retry count as the
+// providers' MaxRetries options give it: negative means no retry, 0 the
+// default of 4 attempts, n > 0 n retries after the first attempt.
+func (p Policy) WithRetries(n int) Policy {
+	switch {
+	case n < 0:
+		p.MaxAttempts = 1
+	case n == 0:
+		p.MaxAttempts = 4
+	default:
+		p.MaxAttempts = n + 1
+	}
+	return p
+}
+
 func (p Policy) attempts() int {
 	if p.MaxAttempts <= 0 {
 		return 4
