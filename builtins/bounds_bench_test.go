@@ -1,20 +1,21 @@
 package builtins_test
 
-// The hot paths that the bounds on big integers, formatting and join
-// touch, at normal sizes: the checks must cost nothing measurable there.
-
 import (
 	"math/big"
 	"testing"
 
-	"go.starlark.net/starlark"
-
 	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/contract"
+	"github.com/star-agent/star-agent/builtins/core"
+	"go.starlark.net/starlark"
 )
+
+// The hot paths that the bounds on big integers, formatting and join
+// touch, at normal sizes: the checks must cost nothing measurable there.
 
 func BenchmarkBoundedHotPaths(b *testing.B) {
 	th := &starlark.Thread{Name: "bench"}
-	builtins.SetBudget(th, &builtins.Budget{Limit: 1 << 30})
+	core.SetBudget(th, &core.Budget{Limit: 1 << 30})
 	u := builtins.Universe()
 	rt := builtins.Runtime()
 	jsonMod, _ := builtins.Module("json")
@@ -47,10 +48,10 @@ func BenchmarkBoundedHotPaths(b *testing.B) {
 	b.Run("format_float", func(b *testing.B) { call(b, u["format"], starlark.Float(3.14159), starlark.String(".3f")) })
 	b.Run("format_float_e", func(b *testing.B) { call(b, u["format"], starlark.Float(-2.5e-10), starlark.String(">20.6e")) })
 	b.Run("percent", func(b *testing.B) {
-		call(b, rt[builtins.HelperMod], starlark.String("%d: %.3f %s"), starlark.Tuple{starlark.MakeInt(42), starlark.Float(2.5), starlark.String("x")})
+		call(b, rt[contract.HelperMod], starlark.String("%d: %.3f %s"), starlark.Tuple{starlark.MakeInt(42), starlark.Float(2.5), starlark.String("x")})
 	})
 	b.Run("fstring_field", func(b *testing.B) {
-		call(b, rt[builtins.HelperFormat], starlark.MakeInt(42), starlark.String(""), starlark.String("08d"))
+		call(b, rt[contract.HelperFormat], starlark.MakeInt(42), starlark.String(""), starlark.String("08d"))
 	})
 	b.Run("json_dumps_ints", func(b *testing.B) { call(b, dumps, intList) })
 	b.Run("int_parse", func(b *testing.B) { call(b, u["int"], starlark.String("123456789")) })

@@ -1,9 +1,5 @@
 package builtins
 
-// Builtins that math/big or a long loop would keep busy past the deadline,
-// or that would allocate far beyond what they charge: each test is an
-// attack that got through before the bound it tests.
-
 import (
 	"crypto/rand"
 	"errors"
@@ -14,8 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/star-agent/star-agent/builtins/core"
 	"go.starlark.net/starlark"
 )
+
+// Builtins that math/big or a long loop would keep busy past the deadline,
+// or that would allocate far beyond what they charge: each test is an
+// attack that got through before the bound it tests.
 
 // evalIn evaluates src (Starlark syntax over the builtins) on th with the
 // extra globals.
@@ -32,7 +33,7 @@ func stoppedThread() *starlark.Thread {
 	th := &starlark.Thread{Name: "stopped"}
 	done := make(chan struct{})
 	close(done)
-	SetBudget(th, &Budget{Limit: 1 << 30, Done: done, Reason: func() string { return "timeout" }})
+	core.SetBudget(th, &core.Budget{Limit: 1 << 30, Done: done, Reason: func() string { return "timeout" }})
 	return th
 }
 
@@ -47,7 +48,7 @@ func TestPowWithModulusStopsAtDeadline(t *testing.T) {
 	start := time.Now()
 	_, err := evalIn(th, `pow(3, e, m)`, extra)
 	elapsed := time.Since(start)
-	var intr *Interrupt
+	var intr *core.Interrupt
 	if !errors.As(err, &intr) {
 		t.Fatalf("pow(3, 2**60000+1, 2**60000+3) with a 50ms deadline: err = %v after %v, want an Interrupt", err, elapsed)
 	}
@@ -73,7 +74,7 @@ func TestExpModMatchesBigExp(t *testing.T) {
 			if m.Sign() == 0 {
 				m.SetInt64(1)
 			}
-			got, err := expMod(th, x, y, m)
+			got, err := core.ExpMod(th, x, y, m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +100,7 @@ func TestIsqrtMatchesSqrtAndStops(t *testing.T) {
 		for range 3 {
 			n := randInt(t, bits)
 			for _, v := range []*big.Int{n, new(big.Int).Mul(n, n), new(big.Int).Sub(new(big.Int).Mul(n, n), big.NewInt(1))} {
-				got, err := isqrt(th, v)
+				got, err := core.Isqrt(th, v)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -110,9 +111,9 @@ func TestIsqrtMatchesSqrtAndStops(t *testing.T) {
 		}
 	}
 	// big.Int.Sqrt of this took seconds and ignored the deadline.
-	n := starlark.MakeBigInt(randInt(t, maxBuiltIntBits))
+	n := starlark.MakeBigInt(randInt(t, core.MaxBuiltIntBits))
 	_, err := evalIn(stoppedThread(), `math.isqrt(n)`, starlark.StringDict{"n": n})
-	var intr *Interrupt
+	var intr *core.Interrupt
 	if !errors.As(err, &intr) {
 		t.Errorf("math.isqrt of a 2**22-bit number past the deadline: %v, want an Interrupt", err)
 	}
@@ -129,7 +130,7 @@ func TestIntStringDigitLimit(t *testing.T) {
 		`A("{}", "format")(big)`, `A("{:_}", "format")(neg)`, `str([big])`,
 	} {
 		_, err := evalIn(&starlark.Thread{}, src, extra)
-		if typ, msg := Classify(errOrNil(err)); typ != "ValueError" || !strings.Contains(msg, "Exceeds the limit (4300 digits) for integer string conversion") {
+		if typ, msg := core.Classify(errOrNil(err)); typ != "ValueError" || !strings.Contains(msg, "Exceeds the limit (4300 digits) for integer string conversion") {
 			t.Errorf("%s: %s: %s, want CPython's ValueError", src, typ, msg)
 		}
 	}
@@ -149,12 +150,12 @@ func TestIntStringLimitCostsNoConversion(t *testing.T) {
 	// The check used to convert the number to find its length: str() of
 	// a 2**22-bit number spent a quarter of a second (and more with
 	// size) before refusing it.
-	n := starlark.MakeBigInt(randInt(t, maxBuiltIntBits))
+	n := starlark.MakeBigInt(randInt(t, core.MaxBuiltIntBits))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	_, err := evalIn(&starlark.Thread{}, `str(n)`, starlark.StringDict{"n": n})
 	runtime.ReadMemStats(&after)
-	if typ, _ := Classify(errOrNil(err)); typ != "ValueError" {
+	if typ, _ := core.Classify(errOrNil(err)); typ != "ValueError" {
 		t.Fatalf("str of a 2**22-bit int: %v, want ValueError", err)
 	}
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
@@ -163,11 +164,11 @@ func TestIntStringLimitCostsNoConversion(t *testing.T) {
 }
 
 func TestIntFromTextOrBytesBounded(t *testing.T) {
-	hexText := starlark.String(strings.Repeat("f", maxBuiltIntBits/4+1))
-	raw := starlark.Bytes(strings.Repeat("\xff", maxBuiltIntBits/8+1))
+	hexText := starlark.String(strings.Repeat("f", core.MaxBuiltIntBits/4+1))
+	raw := starlark.Bytes(strings.Repeat("\xff", core.MaxBuiltIntBits/8+1))
 	for _, src := range []string{`int(h, 16)`, `int("0x" + h, 0)`, `A(int, "from_bytes")(b, "big")`, `A(int, "from_bytes")(b, "little")`} {
 		_, err := evalIn(&starlark.Thread{}, src, starlark.StringDict{"h": hexText, "b": raw})
-		if typ, _ := Classify(errOrNil(err)); typ != "MemoryError" {
+		if typ, _ := core.Classify(errOrNil(err)); typ != "MemoryError" {
 			t.Errorf("%s: %v, want MemoryError", src, err)
 		}
 	}
@@ -185,7 +186,7 @@ func TestGCDOfHugeIntegersRefused(t *testing.T) {
 	extra := starlark.StringDict{"a": a, "b": b, "small": starlark.MakeInt(1 << 40)}
 	for _, src := range []string{`math.gcd(a, b)`, `math.lcm(a, b)`, `pow(3, -1, a)`} {
 		_, err := evalIn(&starlark.Thread{}, src, extra)
-		if typ, _ := Classify(errOrNil(err)); typ != "MemoryError" {
+		if typ, _ := core.Classify(errOrNil(err)); typ != "MemoryError" {
 			t.Errorf("%s: %v, want MemoryError", src, err)
 		}
 	}
@@ -204,7 +205,7 @@ func TestFromhexChargesAndMatchesCPython(t *testing.T) {
 	// fromhex charged nothing (and built it a byte at a time with Sscanf).
 	s := starlark.String(strings.Repeat("00", 40<<20))
 	_, err := evalIn(budgetThread(32<<20, 0), `A(bytes, "fromhex")(s)`, starlark.StringDict{"s": s})
-	if typ, _ := Classify(errOrNil(err)); typ != "MemoryError" {
+	if typ, _ := core.Classify(errOrNil(err)); typ != "MemoryError" {
 		t.Errorf("fromhex of 80 MB under a 32 MiB budget: %v, want MemoryError", err)
 	}
 	// CPython 3.11's results and positions.
@@ -225,7 +226,7 @@ func TestFromhexChargesAndMatchesCPython(t *testing.T) {
 		v, err := evalIn(&starlark.Thread{}, `A(bytes, "fromhex")(s)`, starlark.StringDict{"s": starlark.String(in)})
 		got := ""
 		if err != nil {
-			_, got = Classify(err)
+			_, got = core.Classify(err)
 		} else {
 			got = string(v.(starlark.Bytes))
 		}
@@ -320,7 +321,7 @@ func TestCombIsNotQuadratic(t *testing.T) {
 	// cannot be interrupted; the products and one division take tens of
 	// milliseconds, not started past the deadline.
 	_, err := evalIn(stoppedThread(), `math.comb(1000000, 50000)`, nil)
-	var intr *Interrupt
+	var intr *core.Interrupt
 	if !errors.As(err, &intr) {
 		t.Errorf("comb(10**6, 5*10**4) past the deadline: %v, want an Interrupt", err)
 	}
@@ -334,7 +335,7 @@ func TestStatisticsOfHugeFractionsRefused(t *testing.T) {
 		`statistics.mean([P(fractions.Fraction(3, 7), 100000), 1])`,
 	} {
 		_, err := evalIn(&starlark.Thread{}, src, nil)
-		if typ, _ := Classify(errOrNil(err)); typ != "MemoryError" {
+		if typ, _ := core.Classify(errOrNil(err)); typ != "MemoryError" {
 			t.Errorf("%s: %v, want MemoryError", src, err)
 		}
 	}
@@ -353,7 +354,7 @@ func TestListSearchesStopAtDeadline(t *testing.T) {
 	}
 	for _, src := range []string{`A(l, "index")(-1)`, `A(l, "remove")(-1)`, `A(l, "count")(-1)`, `A(tuple(l), "index")(-1)`} {
 		_, err := evalIn(stoppedThread(), src, starlark.StringDict{"l": starlark.NewList(big)})
-		var intr *Interrupt
+		var intr *core.Interrupt
 		if !errors.As(err, &intr) {
 			t.Errorf("%s on 2**20 items past the deadline: %v, want an Interrupt", src, err)
 		}
@@ -365,7 +366,7 @@ func TestDecimalHugeExponentsBounded(t *testing.T) {
 	// uninterruptible, for Decimal("1e-99999999").
 	for _, src := range []string{`decimal.Decimal("1e-99999999")`, `decimal.Decimal("1e99999999")`, `decimal.Decimal("9" * 200001)`} {
 		_, err := evalIn(&starlark.Thread{}, src, nil)
-		if typ, _ := Classify(errOrNil(err)); typ != "NotImplementedError" {
+		if typ, _ := core.Classify(errOrNil(err)); typ != "NotImplementedError" {
 			t.Errorf("%s: %v, want NotImplementedError", src, err)
 		}
 	}
@@ -389,7 +390,7 @@ func TestFractionsBoundedByTheirGCD(t *testing.T) {
 	// two 400,000-bit parts took a third of a second, 2**20-bit ones 1.7 s.
 	a, b := starlark.MakeBigInt(randInt(t, 400000)), starlark.MakeBigInt(randInt(t, 400000))
 	_, err := evalIn(&starlark.Thread{}, `fractions.Fraction(a, b)`, starlark.StringDict{"a": a, "b": b})
-	if typ, _ := Classify(errOrNil(err)); typ != "MemoryError" {
+	if typ, _ := core.Classify(errOrNil(err)); typ != "MemoryError" {
 		t.Errorf("Fraction of two 400,000-bit ints: %v, want MemoryError", err)
 	}
 	// limit_denominator takes a division per partial quotient.
@@ -399,7 +400,7 @@ func TestFractionsBoundedByTheirGCD(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = evalIn(stoppedThread(), `f.limit_denominator(f.denominator - 1)`, starlark.StringDict{"f": f})
-	var intr *Interrupt
+	var intr *core.Interrupt
 	if !errors.As(err, &intr) {
 		t.Errorf("limit_denominator of a 400,000-bit fraction past the deadline: %v, want an Interrupt", err)
 	}
@@ -411,7 +412,7 @@ func TestSumOfBigValuesChecksEachItem(t *testing.T) {
 	x := starlark.MakeBigInt(randInt(t, 1<<22))
 	for _, src := range []string{`sum([x] * 100)`, `sum([[1] * 1000] * 100, [])`, `math.prod([x] * 100)`} {
 		_, err := evalIn(stoppedThread(), src, starlark.StringDict{"x": x})
-		var intr *Interrupt
+		var intr *core.Interrupt
 		if !errors.As(err, &intr) {
 			t.Errorf("%s past the deadline: %v, want an Interrupt", src, err)
 		}

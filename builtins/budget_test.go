@@ -3,6 +3,7 @@ package builtins
 import (
 	"testing"
 
+	"github.com/star-agent/star-agent/builtins/core"
 	"go.starlark.net/starlark"
 )
 
@@ -14,17 +15,17 @@ import (
 func TestPressureMeasures(t *testing.T) {
 	const limit = 1 << 20
 	measured := 0
-	b := &Budget{
+	b := &core.Budget{
 		Limit:    limit,
 		Measure:  func() int64 { measured++; return limit - 1000 },
 		Pressure: func() bool { return true },
 	}
 	th := &starlark.Thread{}
-	SetBudget(th, b)
+	core.SetBudget(th, b)
 	var err error
 	granted := 0
 	for granted < limit/2 && err == nil {
-		err = Alloc(th, 4096)
+		err = core.Alloc(th, 4096)
 		granted += 4096
 	}
 	if err == nil || measured == 0 {
@@ -34,10 +35,10 @@ func TestPressureMeasures(t *testing.T) {
 		t.Errorf("refused only after %d bytes granted; Pressure is due after an eighth of the limit", granted)
 	}
 	// Without pressure, Live alone decides until it reaches the limit.
-	b2 := &Budget{Limit: limit, Measure: func() int64 { return limit - 1000 }}
+	b2 := &core.Budget{Limit: limit, Measure: func() int64 { return limit - 1000 }}
 	th2 := &starlark.Thread{}
-	SetBudget(th2, b2)
-	if err := Alloc(th2, limit/4); err != nil {
+	core.SetBudget(th2, b2)
+	if err := core.Alloc(th2, limit/4); err != nil {
 		t.Fatalf("no pressure: %v", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/star-agent/star-agent/builtins/core"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
@@ -38,9 +39,9 @@ obj = C()
 	obj := globals["obj"]
 	done := make(chan bool)
 	go func() {
-		Repr(obj)
-		Str(obj)
-		_ = (&Exception{Value: obj.(*Instance)}).Error()
+		core.Repr(obj)
+		core.Str(obj)
+		_ = (&core.Exception{Value: obj.(*core.Instance)}).Error()
 		close(done)
 	}()
 	select {

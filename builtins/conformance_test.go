@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"go.starlark.net/starlark"
-
+	"github.com/star-agent/star-agent/builtins/contract"
+	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/internal/cpythontest"
+	"go.starlark.net/starlark"
 )
 
 // The conformance cases in testdata/conformance.txt are expressions valid
@@ -84,7 +85,7 @@ for c in cases:
 	return lines
 }
 
-func quoteForPython(s string) string { return quoteString(s) }
+func quoteForPython(s string) string { return core.QuoteString(s) }
 
 func starlarkEnv() starlark.StringDict {
 	env := Universe()
@@ -95,12 +96,12 @@ func starlarkEnv() starlark.StringDict {
 		m, _ := Module(name)
 		env[name] = m
 	}
-	env["A"] = env[HelperAttr]
-	env["F"] = env[HelperFormat]
-	env["P"] = env[HelperPow]
-	env["M"] = env[HelperMul]
-	env["MOD"] = env[HelperMod]
-	env["IS"] = env[HelperIs]
+	env["A"] = env[contract.HelperAttr]
+	env["F"] = env[contract.HelperFormat]
+	env["P"] = env[contract.HelperPow]
+	env["M"] = env[contract.HelperMul]
+	env["MOD"] = env[contract.HelperMod]
+	env["IS"] = env[contract.HelperIs]
 	return env
 }
 
@@ -114,13 +115,13 @@ func TestConformanceWithCPython(t *testing.T) {
 		v, err := starlark.EvalOptions(fileOpts, th, "case.py", c, env)
 		var got string
 		if err != nil {
-			typ, _ := Classify(err)
+			typ, _ := core.Classify(err)
 			got = "!" + typ
 			if !strings.HasPrefix(want[i], "!") {
 				got += " (" + err.Error() + ")"
 			}
 		} else {
-			s, rerr := ReprValue(th, v)
+			s, rerr := core.ReprValue(th, v)
 			if rerr != nil {
 				t.Errorf("case %d %s: repr: %v", i+1, c, rerr)
 				continue

@@ -3,6 +3,7 @@ package builtins
 import (
 	"testing"
 
+	"github.com/star-agent/star-agent/builtins/core"
 	"go.starlark.net/starlark"
 )
 
@@ -34,22 +35,9 @@ func TestClassifyInterpreterErrors(t *testing.T) {
 		{`statistics.mean([])`, "StatisticsError", "mean requires at least one data point"},
 	} {
 		_, err := starlark.EvalOptions(fileOpts, &starlark.Thread{}, "e.py", c.src, env)
-		typ, msg := Classify(errOrNil(err))
+		typ, msg := core.Classify(errOrNil(err))
 		if typ != c.typ || msg != c.msg {
 			t.Errorf("%s: got %s: %s, want %s: %s", c.src, typ, msg, c.typ, c.msg)
-		}
-	}
-}
-
-func TestCompatAttrsCoverMethods(t *testing.T) {
-	for _, name := range []string{"join", "replace", "format", "zfill", "ljust", "center", "splitlines", "items", "keys", "values", "popitem", "sort", "copy", "count", "index", "update", "union", "real", "bit_length", "decode"} {
-		if !CompatAttrs[name] {
-			t.Errorf("CompatAttrs lacks %q", name)
-		}
-	}
-	for _, name := range []string{"append", "get", "__class__"} {
-		if CompatAttrs[name] {
-			t.Errorf("CompatAttrs should not route %q", name)
 		}
 	}
 }

@@ -1,17 +1,16 @@
 package builtins_test
 
-// frozenset as CPython 3.11 has it: its own immutable, hashable type, with
-// the set's non-mutating methods and operators whose result takes the
-// type of the left operand.
-
 import (
 	"testing"
 
-	"go.starlark.net/starlark"
-
-	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/executors/local"
+	"go.starlark.net/starlark"
 )
+
+// frozenset as CPython 3.11 has it: its own immutable, hashable type, with
+// the set's non-mutating methods and operators whose result takes the
+// type of the left operand.
 
 func TestFrozenSet(t *testing.T) { runCases(t, frozensetCases) }
 
@@ -130,7 +129,7 @@ print(dict.fromkeys(fs), frozenset(dict.fromkeys(fs).keys()), frozenset({2: "b"}
 
 // The engine's memory walk (executors/local's liveSize) counts what a
 // Sizer reports: a frozenset must pass it every element.
-var _ local.Sizer = (*builtins.FrozenSet)(nil)
+var _ local.Sizer = (*core.FrozenSet)(nil)
 
 func TestFrozenSetSizeOfVisitsElements(t *testing.T) {
 	s := starlark.NewSet(3)
@@ -140,7 +139,7 @@ func TestFrozenSetSizeOfVisitsElements(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fs := builtins.NewFrozenSet(s)
+	fs := core.NewFrozenSet(s)
 	var seen []starlark.Value
 	if n := fs.SizeOf(func(v starlark.Value) { seen = append(seen, v) }); n <= 0 {
 		t.Errorf("SizeOf = %d, want a positive size", n)

@@ -1,15 +1,14 @@
 package builtins_test
 
 import (
-	"runtime"
 	"strings"
 	"testing"
-	"time"
-
-	"go.starlark.net/starlark"
 
 	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/executors/local/pyfront"
+	"github.com/star-agent/star-agent/internal/leaktest"
+	"go.starlark.net/starlark"
 )
 
 // execOn lowers src and runs it on th with the runtime's globals.
@@ -39,12 +38,12 @@ func execIn(t testing.TB, th *starlark.Thread, globals starlark.StringDict, src 
 // run on the threads NewThread makes, every hand-off is reported to
 // Switch, and Close ends the suspended bodies.
 func TestGeneratorsHooks(t *testing.T) {
-	before := runtime.NumGoroutine()
+	leaks := leaktest.Take("github.com/star-agent/star-agent/builtins", "go.starlark.net")
 	main := &starlark.Thread{Name: "main"}
 	var made []*starlark.Thread
 	switches := 0
 	running := main
-	g := &builtins.Generators{
+	g := &core.Generators{
 		NewThread: func(consumer *starlark.Thread) *starlark.Thread {
 			th := &starlark.Thread{Name: "gen"}
 			made = append(made, th)
@@ -59,7 +58,7 @@ func TestGeneratorsHooks(t *testing.T) {
 		},
 		MaxDepth: 100,
 	}
-	builtins.SetGenerators(main, g)
+	core.SetGenerators(main, g)
 	src := "def count():\n    n = 0\n    while True:\n        n += 1\n        yield n\n" +
 		"a = count()\nb = count()\nx = [next(a), next(a), next(b)]\nc = count()\n"
 	globals, err := execOn(t, main, src)
@@ -79,13 +78,7 @@ func TestGeneratorsHooks(t *testing.T) {
 	if n := len(g.Threads()); n != 0 {
 		t.Errorf("%d generators after Close", n)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Errorf("%d goroutines after Close, %d before", n, before)
-	}
+	leaks.Check(t)
 	// A closed execution's suspended generator cannot be resumed; one it
 	// never started can, by another execution.
 	next := &starlark.Thread{Name: "next"}
@@ -95,12 +88,12 @@ func TestGeneratorsHooks(t *testing.T) {
 			t.Errorf("next(%s) in a later execution: %v", name, err)
 		}
 	}
-	builtins.GeneratorsOf(next).Close()
+	core.GeneratorsOf(next).Close()
 }
 
 func TestCallDepthCountsConsumers(t *testing.T) {
 	th := &starlark.Thread{Name: "main"}
-	builtins.SetGenerators(th, &builtins.Generators{
+	core.SetGenerators(th, &core.Generators{
 		NewThread: func(*starlark.Thread) *starlark.Thread { return &starlark.Thread{} },
 		MaxDepth:  40,
 	})
@@ -112,7 +105,7 @@ func TestCallDepthCountsConsumers(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "RecursionError") {
 		t.Fatalf("deep: %v", err)
 	}
-	builtins.GeneratorsOf(th).Close()
+	core.GeneratorsOf(th).Close()
 }
 
 func BenchmarkGenerator(b *testing.B) {
@@ -129,7 +122,7 @@ func BenchmarkGenerator(b *testing.B) {
 				if _, err := execOn(b, th, bc.src); err != nil {
 					b.Fatal(err)
 				}
-				builtins.GeneratorsOf(th).Close()
+				core.GeneratorsOf(th).Close()
 			}
 		})
 	}

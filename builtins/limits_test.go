@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/star-agent/star-agent/builtins/contract"
+	"github.com/star-agent/star-agent/builtins/core"
 	"go.starlark.net/starlark"
 )
 
@@ -16,7 +18,7 @@ func budgetThread(limit int64, d time.Duration) *starlark.Thread {
 	if d > 0 {
 		time.AfterFunc(d, func() { close(done) })
 	}
-	SetBudget(th, &Budget{Limit: limit, Done: done, Reason: func() string { return "timeout" }})
+	core.SetBudget(th, &core.Budget{Limit: limit, Done: done, Reason: func() string { return "timeout" }})
 	return th
 }
 
@@ -26,16 +28,13 @@ func TestSortStopsAtDeadline(t *testing.T) {
 	for i := range vals {
 		vals[i] = starlark.MakeInt((i * 7919) % n)
 	}
-	th := budgetThread(1<<30, 30*time.Millisecond)
-	start := time.Now()
-	err := sortValues(th, vals, starlark.None, false)
-	elapsed := time.Since(start)
-	var intr *Interrupt
+	// The deadline passes as the sort starts: a sort that checks it
+	// stops, one that does not sorts all 2**20 values and succeeds.
+	th := budgetThread(1<<30, time.Nanosecond)
+	err := core.SortValues(th, vals, starlark.None, false)
+	var intr *core.Interrupt
 	if !errors.As(err, &intr) {
-		t.Fatalf("sort of %d values with a 30ms deadline: err = %v after %v, want an Interrupt", n, err, elapsed)
-	}
-	if elapsed > 30*time.Millisecond+200*time.Millisecond {
-		t.Errorf("sort returned %v after start; deadline was 30ms", elapsed)
+		t.Fatalf("sort of %d values past its deadline: err = %v, want an Interrupt", n, err)
 	}
 }
 
@@ -49,7 +48,7 @@ func TestSortIsStableAndCorrect(t *testing.T) {
 	})
 	for _, reverse := range []bool{false, true} {
 		s := append([]starlark.Value(nil), vals...)
-		if err := sortValues(&starlark.Thread{}, s, key, reverse); err != nil {
+		if err := core.SortValues(&starlark.Thread{}, s, key, reverse); err != nil {
 			t.Fatal(err)
 		}
 		for i := 1; i < len(s); i++ {
@@ -87,7 +86,7 @@ func TestMemoryBombsRefused(t *testing.T) {
 			t.Errorf("%s: no error, want MemoryError", src)
 			continue
 		}
-		if typ, msg := Classify(err); typ != "MemoryError" {
+		if typ, msg := core.Classify(err); typ != "MemoryError" {
 			t.Errorf("%s: %s: %s, want MemoryError", src, typ, msg)
 		}
 	}
@@ -95,15 +94,14 @@ func TestMemoryBombsRefused(t *testing.T) {
 
 func TestSleepHonoursDeadline(t *testing.T) {
 	env := starlarkEnv()
+	// sleep(3600) returns only through the deadline: an Interrupt is
+	// the proof that it was honoured (the hang guard is the test's own
+	// timeout).
 	th := budgetThread(1<<30, 20*time.Millisecond)
-	start := time.Now()
-	_, err := starlark.EvalOptions(fileOpts, th, "s.py", `time.sleep(10)`, env)
-	var intr *Interrupt
+	_, err := starlark.EvalOptions(fileOpts, th, "s.py", `time.sleep(3600)`, env)
+	var intr *core.Interrupt
 	if !errors.As(err, &intr) {
 		t.Fatalf("err = %v, want Interrupt", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("sleep(10) with 20ms deadline took %v", d)
 	}
 }
 
@@ -111,7 +109,7 @@ func TestDunderAttributesRefused(t *testing.T) {
 	env := starlarkEnv()
 	for _, src := range []string{`getattr(1, "__class__")`, `hasattr([], "__len__")`, `setattr(1, "__x", 2)`, `A("{0.__class__}", "format")(1)`} {
 		_, err := starlark.EvalOptions(fileOpts, &starlark.Thread{}, "d.py", src, env)
-		if typ, _ := Classify(errOrNil(err)); typ != "AttributeError" {
+		if typ, _ := core.Classify(errOrNil(err)); typ != "AttributeError" {
 			t.Errorf("%s: got %v, want AttributeError", src, err)
 		}
 	}
@@ -128,7 +126,7 @@ func TestPrintWritesToStdoutWriter(t *testing.T) {
 	env := starlarkEnv()
 	var out stringWriter
 	th := &starlark.Thread{}
-	th.SetLocal(StdoutKey, &out)
+	th.SetLocal(contract.StdoutKey, &out)
 	if _, err := starlark.ExecFileOptions(fileOpts, th, "p.py", `print(1, "a", [None, "b"], sep="|", end="")
 print(1.0, True)`, env); err != nil {
 		t.Fatal(err)

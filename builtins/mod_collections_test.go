@@ -3,6 +3,7 @@ package builtins
 import (
 	"testing"
 
+	"github.com/star-agent/star-agent/builtins/contract"
 	"go.starlark.net/starlark"
 )
 
@@ -11,7 +12,7 @@ import (
 // their items, as CPython does: Point(3, 4) == (3, 4).
 func TestTupleSubclassEquality(t *testing.T) {
 	env := starlarkEnv()
-	env["EQ"] = Runtime()[HelperEq]
+	env["EQ"] = Runtime()[contract.HelperEq]
 	cases := map[string]bool{
 		`EQ(collections.namedtuple("P", "x y")(3, 4), (3, 4))`:                                   true,
 		`EQ((3, 4), collections.namedtuple("P", "x y")(3, 4))`:                                   true,

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/star-agent/star-agent/builtins/core"
 	"go.starlark.net/starlark"
 )
 
@@ -53,11 +54,11 @@ print(json.dumps(rows))
 			if row[i+1] == "" {
 				continue
 			}
-			f, _ := m.(*PyModule).Attr(name)
+			f, _ := m.(*core.PyModule).Attr(name)
 			v, err := starlark.Call(&starlark.Thread{}, f, starlark.Tuple{x}, nil)
 			var got string
 			if err != nil {
-				got, _ = Classify(err)
+				got, _ = core.Classify(err)
 			} else {
 				got = pyFloatHex(float64(v.(starlark.Float)))
 			}
@@ -71,5 +72,5 @@ print(json.dumps(rows))
 
 // pyFloatHex is float.hex().
 func pyFloatHex(f float64) string {
-	return floatHex(f)
+	return core.FloatHex(f)
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/core"
 )
 
 func TestOperator(t *testing.T) { runCases(t, operatorCases) }
@@ -109,7 +109,7 @@ func TestOperatorRefusesDunders(t *testing.T) {
 			t.Errorf("%s: no error", src)
 			continue
 		}
-		if typ, msg := builtins.Classify(err); typ != "AttributeError" || !strings.Contains(msg, "is not allowed") {
+		if typ, msg := core.Classify(err); typ != "AttributeError" || !strings.Contains(msg, "is not allowed") {
 			t.Errorf("%s: %s: %s, want AttributeError (access not allowed)", src, typ, msg)
 		}
 	}

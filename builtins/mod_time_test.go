@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"go.starlark.net/starlark"
-
+	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/internal/cpythontest"
+	"go.starlark.net/starlark"
 )
 
 // pythonJSON decodes the JSON value a Python program prints, stored in
@@ -26,10 +26,10 @@ func pythonJSON(t *testing.T, prog string, v any) {
 // outcome is a result or "!Type: message".
 func outcome(v starlark.Value, err error) string {
 	if err != nil {
-		typ, msg := Classify(err)
+		typ, msg := core.Classify(err)
 		return "!" + typ + ": " + msg
 	}
-	return Repr(v)
+	return core.Repr(v)
 }
 
 const pyOutcome = `
@@ -70,12 +70,12 @@ func TestStrftimeMatrixWithCPython(t *testing.T) {
 	prog := pyOutcome + "formats = " + pyList(formats) + "\nprint(json.dumps([[outcome(lambda: time.strftime(f, " + "t)) for f in formats] for t in [" + strings.Join(tuples, ", ") + "]]))"
 	pythonJSON(t, prog, &want)
 	m, _ := Module("time")
-	strftime, _ := m.(*PyModule).Attr("strftime")
+	strftime, _ := m.(*core.PyModule).Attr("strftime")
 	env := starlark.StringDict{"time": m}
 	failed := 0
 	for i, tup := range tuples {
 		th := &starlark.Thread{}
-		SetBudget(th, &Budget{Limit: 1 << 30})
+		core.SetBudget(th, &core.Budget{Limit: 1 << 30})
 		tv, err := starlark.EvalOptions(fileOpts, th, "t", strings.ReplaceAll(tup, "2**40", "1099511627776"), env)
 		if err != nil {
 			t.Fatalf("%s: %v", tup, err)
@@ -92,14 +92,14 @@ func TestStrftimeMatrixWithCPython(t *testing.T) {
 
 func time0() string {
 	m, _ := Module("time")
-	v, _ := m.(*PyModule).Attr("tzname")
-	return Str(v.(starlark.Tuple)[0])
+	v, _ := m.(*core.PyModule).Attr("tzname")
+	return core.Str(v.(starlark.Tuple)[0])
 }
 
 func pyList(ss []string) string {
 	q := make([]string, len(ss))
 	for i, s := range ss {
-		q[i] = quoteString(s)
+		q[i] = core.QuoteString(s)
 	}
 	return "[" + strings.Join(q, ", ") + "]"
 }

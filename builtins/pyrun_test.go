@@ -1,22 +1,23 @@
 package builtins_test
 
-// Running Python programs through the front end and this runtime, as the
-// engine does, for the module tests that need Python syntax (classes,
-// try/except). Their expected output is CPython 3.11's; runCases confirms
-// it with python3 where cpythontest.ToCheck says so.
-
 import (
 	"os/exec"
 	"strings"
 	"testing"
 
-	"go.starlark.net/starlark"
-
 	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/contract"
+	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/executors/local/pyfront"
-
 	"github.com/star-agent/star-agent/internal/cpythontest"
+	"go.starlark.net/starlark"
 )
+
+// Running Python programs through the front end and this runtime, as the
+// engine does, for the module tests that need Python syntax (classes,
+// try/except). Their expected output is CPython 3.11's; runCases confirms
+// it with python3 where cpythontest.ToCheck says so.
 
 // pyCase is a Python program and what CPython 3.11 prints running it.
 type pyCase struct {
@@ -34,9 +35,9 @@ func runPython(t *testing.T, src string) (string, error) {
 	globals := testGlobals()
 	th := &starlark.Thread{Name: "test"}
 	th.SetMaxExecutionSteps(1e7)
-	builtins.SetBudget(th, &builtins.Budget{Limit: 64 << 20})
+	core.SetBudget(th, &core.Budget{Limit: 64 << 20})
 	var out strings.Builder
-	th.SetLocal(builtins.StdoutKey, &out)
+	th.SetLocal(contract.StdoutKey, &out)
 	err = starlark.ExecREPLChunk(prog.File, th, globals)
 	return out.String(), err
 }
@@ -51,12 +52,12 @@ func testGlobals() starlark.StringDict {
 	for k, v := range builtins.Runtime() {
 		globals[k] = v
 	}
-	globals[builtins.HelperImport] = starlark.NewBuiltin(builtins.HelperImport, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	globals[contract.HelperImport] = starlark.NewBuiltin(contract.HelperImport, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		name, _ := starlark.AsString(args[0])
 		if m, ok := builtins.Module(name); ok {
 			return m, nil
 		}
-		return nil, builtins.Errorf("ModuleNotFoundError", "No module named '%s'", name)
+		return nil, core.Errorf(pyexc.ModuleNotFoundError, "No module named '%s'", name)
 	})
 	return globals
 }
@@ -79,7 +80,7 @@ func runCasesWith(t *testing.T, cases []pyCase, py string) {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := runPython(t, c.src)
 			if err != nil {
-				typ, msg := builtins.Classify(err)
+				typ, msg := core.Classify(err)
 				got += "<" + typ + ": " + msg + ">\n"
 			}
 			if got != c.want {

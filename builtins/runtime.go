@@ -1,426 +1,75 @@
 package builtins
 
 import (
-	"math"
-	"math/big"
-	"strings"
-
+	"github.com/star-agent/star-agent/builtins/contract"
+	"github.com/star-agent/star-agent/builtins/core"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 )
 
-// maxIntBits bounds the size of integers built by * and **: a result
-// larger than this (about 315,000 decimal digits) is refused before it is
-// computed, so a single expression cannot take the process's memory or
-// minutes of CPU.
-const maxIntBits = 1 << 20
-
-// CompatAttrs are the attribute names the front end routes through
-// HelperAttr: every Python method of str, bytes, list, tuple, dict, set,
-// int and float that go.starlark.net lacks, implements differently (byte
-// instead of code-point indices, lists instead of views, other messages)
-// or could use to allocate without bound. Two names whose native
-// behaviour is identical and which sit in hot loops are left out:
-// list.append and dict.get.
-var CompatAttrs = map[string]bool{}
-
-func init() {
-	// Go runs init functions file by file; build the method tables here,
-	// in dependency order, before deriving CompatAttrs from them.
-	defineStrMethods()
-	defineMethods()
-	for _, table := range []map[string]*starlark.Builtin{strMethods, bytesMethods, listMethods, tupleMethods, dictMethods, setMethods, intMethods, floatMethods} {
-		for name := range table {
-			CompatAttrs[name] = true
-		}
-	}
-	for _, name := range []string{"real", "imag", "numerator", "denominator", "start", "stop", "step"} {
-		CompatAttrs[name] = true
-	}
-	delete(CompatAttrs, "append")
-	delete(CompatAttrs, "get")
-}
-
-// Runtime returns the helpers named in helpers.go and runtime_names.go,
-// except HelperImport, which the engine provides. Each call returns a
+// Runtime returns the helpers that lowered code calls, by the names in
+// package contract, except HelperImport, which the engine provides
+// (TestRuntimeProvidesContract checks the list). Each call returns a
 // new HelperBox: an executor calls it once and keeps the result.
 func Runtime() starlark.StringDict {
-	box := &ThreadBox{}
+	box := &core.ThreadBox{}
 	d := starlark.StringDict{
-		HelperPlus:     &plusGuard{box: box},
-		HelperIPlus:    &plusGuard{box: box, inplace: true},
-		HelperUnpack:   newUnpacker(box),
-		HelperCmpConst: starlark.NewBuiltin(HelperCmpConst, cmpConsts{}.make),
-		HelperMul:      starlark.NewBuiltin(HelperMul, saMul),
-		HelperPow:      starlark.NewBuiltin(HelperPow, saPow),
-		HelperFormat:   starlark.NewBuiltin(HelperFormat, saFmt),
-		HelperAttr:     starlark.NewBuiltin(HelperAttr, saAttr),
-		HelperIs:       starlark.NewBuiltin(HelperIs, saIs),
-		HelperIter:     starlark.NewBuiltin(HelperIter, saIter),
-		HelperMod:      starlark.NewBuiltin(HelperMod, saMod),
+		contract.HelperPlus:     &core.PlusGuard{Box: box},
+		contract.HelperIPlus:    core.InplacePlus{PlusGuard: &core.PlusGuard{Box: box, Inplace: true}},
+		contract.HelperUnpack:   core.NewUnpacker(box),
+		contract.HelperCmpConst: starlark.NewBuiltin(contract.HelperCmpConst, core.CmpConsts{}.Make),
+		contract.HelperMul:      starlark.NewBuiltin(contract.HelperMul, core.SaMulFast),
+		contract.HelperPow:      starlark.NewBuiltin(contract.HelperPow, core.SaPowFast),
+		contract.HelperFormat:   starlark.NewBuiltin(contract.HelperFormat, core.SaFmt),
+		contract.HelperAttr:     starlark.NewBuiltin(contract.HelperAttr, core.SaAttr),
+		contract.HelperIs:       starlark.NewBuiltin(contract.HelperIs, core.SaIs),
+		contract.HelperIter:     starlark.NewBuiltin(contract.HelperIter, core.SaIter),
+		contract.HelperMod:      starlark.NewBuiltin(contract.HelperMod, core.SaMod),
 
-		HelperEnter:     starlark.NewBuiltin(HelperEnter, saEnter),
-		HelperBox:       box,
-		HelperTry:       starlark.NewBuiltin(HelperTry, saTry),
-		HelperExcMatch:  starlark.NewBuiltin(HelperExcMatch, saExcMatch),
-		HelperRaise:     starlark.NewBuiltin(HelperRaise, saRaise),
-		HelperReraise:   starlark.NewBuiltin(HelperReraise, saReraise),
-		HelperAssert:    starlark.NewBuiltin(HelperAssert, saAssert),
-		HelperCell:      starlark.NewBuiltin(HelperCell, saCell),
-		HelperGlobals:   starlark.NewBuiltin(HelperGlobals, saGlobals),
-		HelperClass:     starlark.NewBuiltin(HelperClass, saClass),
-		HelperSuper:     starlark.NewBuiltin(HelperSuper, saSuper),
-		HelperSetSlice:  starlark.NewBuiltin(HelperSetSlice, saSetSlice),
-		HelperUnbind:    starlark.NewBuiltin(HelperUnbind, saUnbind),
-		HelperDelGlobal: starlark.NewBuiltin(HelperDelGlobal, saDelGlobal),
-		HelperDelSlice:  starlark.NewBuiltin(HelperDelSlice, saDelSlice),
-	}
-	for name, fn := range moreRuntime {
-		d[name] = starlark.NewBuiltin(name, fn)
+		contract.HelperEnter:     starlark.NewBuiltin(contract.HelperEnter, core.SaEnter),
+		contract.HelperBox:       box,
+		contract.HelperTry:       starlark.NewBuiltin(contract.HelperTry, core.SaTry),
+		contract.HelperExcMatch:  starlark.NewBuiltin(contract.HelperExcMatch, core.SaExcMatch),
+		contract.HelperRaise:     starlark.NewBuiltin(contract.HelperRaise, core.SaRaise),
+		contract.HelperReraise:   starlark.NewBuiltin(contract.HelperReraise, core.SaReraise),
+		contract.HelperAssert:    starlark.NewBuiltin(contract.HelperAssert, core.SaAssert),
+		contract.HelperCell:      starlark.NewBuiltin(contract.HelperCell, core.SaCell),
+		contract.HelperGlobals:   starlark.NewBuiltin(contract.HelperGlobals, core.SaGlobals),
+		contract.HelperClass:     starlark.NewBuiltin(contract.HelperClass, core.SaClass),
+		contract.HelperSuper:     starlark.NewBuiltin(contract.HelperSuper, core.SaSuper),
+		contract.HelperSetSlice:  starlark.NewBuiltin(contract.HelperSetSlice, core.SaSetSlice),
+		contract.HelperUnbind:    starlark.NewBuiltin(contract.HelperUnbind, core.SaUnbind),
+		contract.HelperDelGlobal: starlark.NewBuiltin(contract.HelperDelGlobal, core.SaDelGlobal),
+		contract.HelperDelSlice:  starlark.NewBuiltin(contract.HelperDelSlice, core.SaDelSlice),
+		contract.HelperBinop:     starlark.NewBuiltin(contract.HelperBinop, core.SaBinop),
+		contract.HelperEq:        starlark.NewBuiltin(contract.HelperEq, core.SaEq),
+		contract.HelperSetVar:    starlark.NewBuiltin(contract.HelperSetVar, core.SaSetVar),
+		contract.HelperKwargs:    starlark.NewBuiltin(contract.HelperKwargs, core.SaKwargs),
+		contract.HelperGenerator: starlark.NewBuiltin(contract.HelperGenerator, core.SaGenerator),
+		contract.HelperYield:     starlark.NewBuiltin(contract.HelperYield, core.SaYield),
+		contract.HelperYieldFrom: starlark.NewBuiltin(contract.HelperYieldFrom, core.SaYieldFrom),
+		contract.HelperGenexpr:   starlark.NewBuiltin(contract.HelperGenexpr, core.SaGenexpr),
+		contract.HelperLoop:      starlark.NewBuiltin(contract.HelperLoop, core.SaLoop),
+		contract.HelperLoopCheck: starlark.NewBuiltin(contract.HelperLoopCheck, core.SaLoopCheck),
+		contract.HelperStar:      starlark.NewBuiltin(contract.HelperStar, core.SaStar),
+		contract.HelperIndex:     starlark.NewBuiltin(contract.HelperIndex, core.SaIndex),
+		contract.HelperSlice:     starlark.NewBuiltin(contract.HelperSlice, core.SaSlice),
+
+		contract.HelperWithEnter: starlark.NewBuiltin(contract.HelperWithEnter, core.SaWithEnter),
+		contract.HelperWithExit:  starlark.NewBuiltin(contract.HelperWithExit, core.SaWithExit),
+		contract.HelperInplace:   core.InplaceGuard{},
+		contract.HelperMatmul:    starlark.NewBuiltin(contract.HelperMatmul, core.SaMatmul),
+		contract.HelperDelItem:   starlark.NewBuiltin(contract.HelperDelItem, core.SaDelItem),
+		contract.HelperEllipsis:  core.Ellipsis,
+		contract.HelperUnstar:    starlark.NewBuiltin(contract.HelperUnstar, core.SaUnstar),
+
+		contract.HelperLt:       &core.CmpGuard{Op: syntax.LT},
+		contract.HelperLe:       &core.CmpGuard{Op: syntax.LE},
+		contract.HelperGt:       &core.CmpGuard{Op: syntax.GT},
+		contract.HelperGe:       &core.CmpGuard{Op: syntax.GE},
+		contract.HelperFloorDiv: &core.DivGuard{Box: box},
+		contract.HelperRem:      &core.DivGuard{Box: box, Mod: true},
+		contract.HelperNumMul:   &core.NumMulGuard{Box: box},
 	}
 	return d
-}
-
-// moreRuntime holds helpers that files other than this one declare, each
-// in an init function, next to their implementation.
-var moreRuntime = map[string]func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error){}
-
-func twoArgs(name string, args starlark.Tuple, kwargs []starlark.Tuple) (a, b starlark.Value, err error) {
-	err = starlark.UnpackPositionalArgs(name, args, kwargs, 2, &a, &b)
-	return
-}
-
-func saMul(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	a, b, err := twoArgs(HelperMul, args, kwargs)
-	if err != nil {
-		return nil, err
-	}
-	return mul(th, a, b)
-}
-
-// mul is a * b with the size of the result checked before it is built.
-func mul(th *starlark.Thread, a, b starlark.Value) (starlark.Value, error) {
-	if isNumber(a) || isNumber(b) {
-		a, b = unbool(a, b)
-	}
-	if x, ok := a.(starlark.Int); ok {
-		if y, ok := b.(starlark.Int); ok {
-			if bits := x.BigInt().BitLen() + y.BigInt().BitLen(); bits > maxIntBits {
-				return nil, Errorf("MemoryError", "integer result too large: about %d bits (the limit is %d bits)", bits, maxIntBits)
-			}
-			return x.Mul(y), nil
-		}
-	}
-	seq, n := a, b
-	if _, ok := a.(starlark.Int); ok {
-		seq, n = b, a
-	}
-	if bn, ok := n.(starlark.Bool); ok {
-		n = boolInt(bn)
-	}
-	if count, ok := n.(starlark.Int); ok {
-		var unit int64
-		switch s := seq.(type) {
-		case starlark.String:
-			unit = int64(len(s))
-		case starlark.Bytes:
-			unit = int64(len(s))
-		case *starlark.List:
-			unit = int64(s.Len()) * elemSize
-		case starlark.Tuple:
-			unit = int64(len(s)) * elemSize
-		default:
-			unit = -1
-		}
-		if unit >= 0 {
-			c, ok := count.Int64()
-			if !ok && count.Sign() > 0 {
-				return nil, Errorf("OverflowError", "cannot fit 'int' into an index-sized integer")
-			}
-			if c <= 0 || unit == 0 {
-				c = 0
-			}
-			if c > 0 && unit > 0 && c > (1<<62)/unit {
-				return nil, Errorf("MemoryError", "repeat count %d is too large", c)
-			}
-			if err := Alloc(th, unit*c); err != nil {
-				return nil, err
-			}
-			return repeat(seq, int(c))
-		}
-	}
-	r, err := starlark.Binary(syntax.STAR, a, b)
-	if err != nil {
-		for _, pair := range [][2]starlark.Value{{a, b}, {b, a}} {
-			if !strings.Contains(err.Error(), "unknown binary op") {
-				break // an error of a user-defined __mul__
-			}
-			switch pair[0].(type) {
-			case starlark.String, starlark.Bytes, *starlark.List, starlark.Tuple:
-				if !isNumber(pair[1]) || pair[1].Type() == "float" {
-					return nil, Errorf("TypeError", "can't multiply sequence by non-int of type '%s'", TypeName(pair[1]))
-				}
-			}
-		}
-		return nil, binaryError("*", a, b, err)
-	}
-	return r, nil
-}
-
-func repeat(seq starlark.Value, n int) (starlark.Value, error) {
-	switch s := seq.(type) {
-	case starlark.String:
-		return starlark.String(strings.Repeat(string(s), n)), nil
-	case starlark.Bytes:
-		return starlark.Bytes(strings.Repeat(string(s), n)), nil
-	case *starlark.List:
-		out := make([]starlark.Value, 0, s.Len()*n)
-		for i := 0; i < n; i++ {
-			for j := 0; j < s.Len(); j++ {
-				out = append(out, s.Index(j))
-			}
-		}
-		return starlark.NewList(out), nil
-	case starlark.Tuple:
-		out := make(starlark.Tuple, 0, len(s)*n)
-		for i := 0; i < n; i++ {
-			out = append(out, s...)
-		}
-		return out, nil
-	}
-	return nil, Errorf("TypeError", "cannot repeat %s", TypeName(seq))
-}
-
-// binaryError rewords go.starlark.net's operator errors as CPython's,
-// keeping errors raised by user-defined operators as they are.
-func binaryError(op string, a, b starlark.Value, err error) error {
-	if _, ok := err.(*Error); ok {
-		return err
-	}
-	if strings.Contains(err.Error(), "unknown binary op") {
-		return Errorf("TypeError", "unsupported operand type(s) for %s: '%s' and '%s'", op, TypeName(a), TypeName(b))
-	}
-	return err
-}
-
-func saPow(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	a, b, err := twoArgs(HelperPow, args, kwargs)
-	if err != nil {
-		return nil, err
-	}
-	return pow(th, a, b)
-}
-
-// pow is a ** b with Python's numeric rules: an int to a negative int
-// power is a float, and integer results are bounded before computing.
-func pow(th *starlark.Thread, a, b starlark.Value) (starlark.Value, error) {
-	if r, ok, err := numberPow(th, a, b); ok {
-		return r, err
-	}
-	a, b = numArg(a), numArg(b)
-	x, xInt := a.(starlark.Int)
-	y, yInt := b.(starlark.Int)
-	if xInt && yInt {
-		if y.Sign() >= 0 {
-			base := x.BigInt()
-			if base.CmpAbs(big.NewInt(1)) <= 0 {
-				// 0, 1 and -1 stay small for any exponent.
-				switch {
-				case y.Sign() == 0 || base.Sign() > 0:
-					return starlark.MakeInt(1), nil
-				case base.Sign() == 0:
-					return starlark.MakeInt(0), nil
-				case y.BigInt().Bit(0) == 0:
-					return starlark.MakeInt(1), nil
-				}
-				return starlark.MakeInt(-1), nil
-			}
-			e, ok := y.Int64()
-			if !ok || int64(base.BitLen()-1)*e > maxIntBits {
-				return nil, Errorf("MemoryError", "integer result too large: %s ** %s has more than %d bits", a.String(), b.String(), maxIntBits)
-			}
-			if err := Alloc(th, int64(base.BitLen())*e/8); err != nil {
-				return nil, err
-			}
-			return starlark.MakeBigInt(new(big.Int).Exp(base, y.BigInt(), nil)), nil
-		}
-		if x.Sign() == 0 {
-			return nil, Errorf("ZeroDivisionError", "0.0 cannot be raised to a negative power")
-		}
-	}
-	fx, ok1 := starlark.AsFloat(a)
-	fy, ok2 := starlark.AsFloat(b)
-	if !isNumber(a) || !isNumber(b) || !ok1 || !ok2 {
-		if !isNumber(a) || !isNumber(b) {
-			return nil, Errorf("TypeError", "unsupported operand type(s) for ** or pow(): '%s' and '%s'", TypeName(a), TypeName(b))
-		}
-		return nil, Errorf("OverflowError", "int too large to convert to float")
-	}
-	if fx == 0 && fy < 0 {
-		return nil, Errorf("ZeroDivisionError", "0.0 cannot be raised to a negative power")
-	}
-	if fx < 0 && fy != math.Trunc(fy) && !math.IsInf(fy, 0) {
-		return nil, Errorf("ValueError", "negative number cannot be raised to a fractional power (the result would be complex)")
-	}
-	r := math.Pow(fx, fy)
-	if math.IsInf(r, 0) && !math.IsInf(fx, 0) && !math.IsInf(fy, 0) {
-		return nil, Errorf("OverflowError", "(34, 'Numerical result out of range')")
-	}
-	return starlark.Float(r), nil
-}
-
-func saFmt(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var v starlark.Value
-	var conv, spec string
-	if err := starlark.UnpackPositionalArgs(HelperFormat, args, kwargs, 1, &v, &conv, &spec); err != nil {
-		return nil, err
-	}
-	switch conv {
-	case "":
-	case "r", "s", "a":
-		var s string
-		var err error
-		if conv == "s" {
-			s, err = StrValue(th, v)
-		} else {
-			s, err = ReprValue(th, v)
-			if conv == "a" {
-				s = asciiRepr(s)
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		v = starlark.String(s)
-	default:
-		return nil, Errorf("ValueError", "Unknown conversion specifier %s", conv)
-	}
-	s, err := FormatValue(th, v, spec)
-	if err != nil {
-		return nil, err
-	}
-	return starlark.String(s), nil
-}
-
-func saAttr(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	if len(args) != 2 || len(kwargs) != 0 {
-		return nil, Errorf("TypeError", "%s takes 2 arguments", HelperAttr)
-	}
-	name, ok := args[1].(starlark.String)
-	if !ok {
-		return nil, Errorf("TypeError", "attribute name must be string")
-	}
-	return getAttr(th, args[0], string(name))
-}
-
-func saIs(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	a, b, err := twoArgs(HelperIs, args, kwargs)
-	if err != nil {
-		return nil, err
-	}
-	return starlark.Bool(identical(a, b)), nil
-}
-
-// identical is Python's "is": the same object for mutable values; for
-// immutable values of one type, equality stands in for identity (CPython
-// shares None, booleans, small ints and interned strings).
-func identical(a, b starlark.Value) bool {
-	switch x := a.(type) {
-	case starlark.NoneType:
-		return b == starlark.None
-	case starlark.Bool:
-		y, ok := b.(starlark.Bool)
-		return ok && x == y
-	case starlark.Int:
-		y, ok := b.(starlark.Int)
-		return ok && x.BigInt().Cmp(y.BigInt()) == 0
-	case starlark.Float:
-		y, ok := b.(starlark.Float)
-		return ok && x == y
-	case starlark.String:
-		y, ok := b.(starlark.String)
-		return ok && x == y
-	case starlark.Bytes:
-		y, ok := b.(starlark.Bytes)
-		return ok && x == y
-	case starlark.Tuple:
-		y, ok := b.(starlark.Tuple)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		return len(x) == 0 || &x[0] == &y[0]
-	}
-	return sameObject(a, b)
-}
-
-// sameObject compares interface values for identity without panicking on
-// values of uncomparable dynamic types (which then count as distinct).
-func sameObject(a, b starlark.Value) (same bool) {
-	defer func() {
-		if recover() != nil {
-			same = false
-		}
-	}()
-	return a == b
-}
-
-func saIter(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	x, err := oneArg(HelperIter, args, kwargs)
-	if err != nil {
-		return nil, err
-	}
-	switch v := x.(type) {
-	case starlark.String, *Instance:
-		// Strings iterate by code point. Instances run __iter__ and
-		// __next__, user code whose exceptions a native for loop would
-		// silently end on: their items are collected here, where an
-		// exception propagates (an infinite iterator meets the limits).
-		vals, err := collect(th, v)
-		if err != nil {
-			return nil, err
-		}
-		return starlark.NewList(vals), nil
-	case *starlark.Set:
-		if vals, ok := setOrder(v); ok {
-			if err := Alloc(th, int64(len(vals))*elemSize); err != nil {
-				return nil, err
-			}
-			return starlark.Tuple(vals), nil
-		}
-		return v, nil
-	case starlark.Iterable:
-		return v, nil
-	}
-	return nil, Errorf("TypeError", "'%s' object is not iterable", TypeName(x))
-}
-
-func saMod(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	a, b, err := twoArgs(HelperMod, args, kwargs)
-	if err != nil {
-		return nil, err
-	}
-	if s, ok := a.(starlark.String); ok {
-		out, err := percentFormat(th, string(s), b)
-		if err != nil {
-			return nil, err
-		}
-		return starlark.String(out), nil
-	}
-	if isNumber(a) || isNumber(b) {
-		a, b = unbool(a, b)
-	}
-	if zero(b) && isNumber(a) {
-		if _, ok := a.(starlark.Float); ok {
-			return nil, Errorf("ZeroDivisionError", "float modulo")
-		}
-		if _, ok := b.(starlark.Float); ok {
-			return nil, Errorf("ZeroDivisionError", "float modulo")
-		}
-		return nil, Errorf("ZeroDivisionError", "integer modulo by zero")
-	}
-	r, err := starlark.Binary(syntax.PERCENT, a, b)
-	if err != nil {
-		return nil, binaryError("%", a, b, err)
-	}
-	return r, nil
 }

@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"go.starlark.net/starlark"
-
-	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/executors/local/pyfront"
+	"go.starlark.net/starlark"
 )
 
 // runWithBudget runs src with a memory budget of limit bytes and no
@@ -22,7 +21,7 @@ func runWithBudget(t *testing.T, src string, limit int64) error {
 	}
 	globals := testGlobals()
 	th := &starlark.Thread{Name: "test"}
-	builtins.SetBudget(th, &builtins.Budget{Limit: limit})
+	core.SetBudget(th, &core.Budget{Limit: limit})
 	return starlark.ExecREPLChunk(prog.File, th, globals)
 }
 
@@ -105,22 +104,22 @@ func TestSizesAreMeasured(t *testing.T) {
 				t[j] = starlark.MakeInt(j)
 			}
 			return t
-		}), builtins.SlotSize + builtins.ValueSize(make(starlark.Tuple, 10))},
+		}), core.SlotSize + core.ValueSize(make(starlark.Tuple, 10))},
 		{"2-tuple", list(func(i int) starlark.Value { return starlark.Tuple{starlark.MakeInt(i), starlark.None} }),
-			builtins.SlotSize + builtins.ValueSize(starlark.Tuple{starlark.None, starlark.None})},
+			core.SlotSize + core.ValueSize(starlark.Tuple{starlark.None, starlark.None})},
 		{"6-byte string", list(func(i int) starlark.Value { return starlark.String(strconv.Itoa(100000 + i)) }),
-			builtins.SlotSize + builtins.ValueSize(starlark.String("100000"))},
+			core.SlotSize + core.ValueSize(starlark.String("100000"))},
 		{"float", list(func(i int) starlark.Value { return starlark.Float(i) + 0.5 }),
-			builtins.SlotSize + builtins.ValueSize(starlark.Float(0.5))},
+			core.SlotSize + core.ValueSize(starlark.Float(0.5))},
 		{"wide int", list(func(i int) starlark.Value { return starlark.MakeInt64(int64(i) << 40) }),
-			builtins.SlotSize + builtins.ValueSize(starlark.MakeInt64(1<<40))},
+			core.SlotSize + core.ValueSize(starlark.MakeInt64(1<<40))},
 		{"dict entry", func() any {
 			d := starlark.NewDict(0)
 			for i := 0; i < n; i++ {
 				d.SetKey(starlark.MakeInt(i), starlark.MakeInt(i))
 			}
 			return d
-		}, builtins.DictEntrySize},
+		}, core.DictEntrySize},
 	}
 	for _, c := range cases {
 		real := perElem(c.build)

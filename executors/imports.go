@@ -7,10 +7,14 @@ import (
 )
 
 // DefaultAuthorizedImports are the modules code may import unless configured
-// otherwise: the union of smolagents' tutorial list and its library's.
+// otherwise: the union of smolagents' tutorial list and its library's, and
+// the other modules the Starlark engine implements, all pure computation
+// with no access to the host (bisect, dataclasses, decimal, fractions,
+// heapq, operator).
 var DefaultAuthorizedImports = []string{
-	"collections", "copy", "datetime", "enum", "functools", "itertools",
-	"json", "math", "queue", "random", "re", "stat", "statistics", "string",
+	"abc", "bisect", "collections", "contextlib", "copy", "dataclasses", "datetime", "decimal",
+	"enum", "fractions", "functools", "heapq", "itertools", "json", "math",
+	"operator", "queue", "random", "re", "stat", "statistics", "string",
 	"textwrap", "time", "typing", "unicodedata",
 }
 
@@ -102,6 +106,12 @@ func IsModuleName(s string) bool {
 	return true
 }
 
+// list is what the model is told it may import: the authorized modules
+// that are not forbidden.
 func (p ImportPolicy) list() string {
-	return "[" + strings.Join(p.Authorized, ", ") + "]"
+	auth := slices.DeleteFunc(slices.Clone(p.Authorized), func(m string) bool {
+		top, _, _ := strings.Cut(m, ".")
+		return slices.Contains(p.Forbidden, top) || slices.Contains(p.Forbidden, m)
+	})
+	return "[" + strings.Join(auth, ", ") + "]"
 }

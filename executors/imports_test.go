@@ -1,8 +1,11 @@
 package executors
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/star-agent/star-agent/builtins"
 )
 
 // TestImportErrorHint: what the model reads of a refused import names no
@@ -27,7 +30,7 @@ func TestImportErrorHint(t *testing.T) {
 				t.Errorf("%s: the model's text addresses the operator: %q", c.module, text)
 			}
 		}
-		if !strings.Contains(ee.Message, "authorized imports are: [collections,") {
+		if !strings.Contains(ee.Message, "authorized imports are: [abc, bisect, collections,") {
 			t.Errorf("%s: the model is not told what it may import: %q", c.module, ee.Message)
 		}
 		if c.hint == "" && ee.Hint != "" || !strings.Contains(ee.Hint, c.hint) {
@@ -54,5 +57,44 @@ func TestImportHintRefusesNonNames(t *testing.T) {
 		if ImportHint(s) == "" {
 			t.Errorf("ImportHint(%q) is empty", s)
 		}
+	}
+}
+
+// TestDefaultImports: the defaults keep smolagents' list (code written for
+// it runs here) and add only modules the Starlark engine implements, so
+// that none of them is a way to the host.
+func TestDefaultImports(t *testing.T) {
+	smolagents := []string{"collections", "datetime", "itertools", "math", "queue", "random", "re", "stat", "statistics", "time", "unicodedata"}
+	for _, m := range smolagents {
+		if !slices.Contains(DefaultAuthorizedImports, m) {
+			t.Errorf("smolagents' default %s is missing", m)
+		}
+	}
+	implemented := builtins.ModuleNames()
+	for _, m := range DefaultAuthorizedImports {
+		if !slices.Contains(implemented, m) {
+			t.Errorf("default import %s is not a module of the Starlark engine", m)
+		}
+		if slices.Contains(NeverImportable, m) {
+			t.Errorf("default import %s is never importable", m)
+		}
+	}
+	if !slices.Contains(DefaultAuthorizedImports, "dataclasses") {
+		t.Errorf("dataclasses is not a default import")
+	}
+}
+
+// TestRefusalListsNoForbiddenModule: a module authorized but never
+// importable (--imports sys where only full Python may import it) is not
+// offered to the model as authorized.
+func TestRefusalListsNoForbiddenModule(t *testing.T) {
+	p := NewImportPolicy([]string{"sys", "os.path", "numpy"}, NeverImportable)
+	ee := p.Check("sys")
+	if ee == nil {
+		t.Fatal("sys allowed")
+	}
+	_, list, _ := strings.Cut(ee.Message, "authorized imports are: ")
+	if strings.Contains(list, "sys") || strings.Contains(list, "os.path") || !strings.Contains(list, "numpy") {
+		t.Errorf("the model is offered %s", list)
 	}
 }

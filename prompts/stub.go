@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
@@ -186,17 +187,14 @@ func schemaPyType(p map[string]any) string {
 	return py
 }
 
+// reprish writes a JSON value of a schema or a request (an enum member,
+// a query) as Python source: strings, None and booleans as repr() does;
+// numbers as fmt prints them, since a schema's integers decode as float64
+// and should read 3, not 3.0.
 func reprish(v any) string {
-	switch v := v.(type) {
-	case string:
-		return "'" + strings.ReplaceAll(v, "'", "\\'") + "'"
-	case nil:
-		return "None"
-	case bool:
-		if v {
-			return "True"
-		}
-		return "False"
+	switch v.(type) {
+	case string, nil, bool:
+		return pyvalue.Repr(v)
 	}
 	return fmt.Sprint(v)
 }

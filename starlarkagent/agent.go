@@ -199,7 +199,6 @@ func New(opts Options) (*Agent, error) {
 	if tags[0] == "" || tags[1] == "" {
 		return nil, errors.New("starlarkagent: CodeBlockTags must both be set")
 	}
-	a.parser = newCodeParser(tags)
 	a.prompts = opts.Prompts
 	if a.prompts == nil {
 		a.prompts = prompts.Default()
@@ -300,7 +299,16 @@ func New(opts Options) (*Agent, error) {
 			return nil, fmt.Errorf("starlarkagent: %w", err)
 		}
 	}
-	if err := a.exec.SetTools(tools); err != nil {
+	// Bare code in an output is accepted only when the executor can tell
+	// that it is Python.
+	var check func(string) error
+	if sc, ok := a.exec.(executors.SyntaxChecker); ok {
+		check = sc.CheckSyntax
+	}
+	a.parser = newCodeParser(tags, check)
+	// New takes no context; executors start their sandbox at the first
+	// Execute, so this usually talks to none.
+	if err := a.exec.SetTools(context.Background(), tools); err != nil {
 		a.exec.Close()
 		return nil, fmt.Errorf("starlarkagent: set tools: %w", err)
 	}

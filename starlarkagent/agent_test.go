@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/star-agent/star-agent/executors/local"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/scripted"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
@@ -296,11 +297,9 @@ func TestCancelDuringModelCall(t *testing.T) {
 	a, _ := newTestAgent(t, m, Options{})
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
-	start := time.Now()
+	// The model would answer in an hour: returning interrupted is the
+	// cancellation reaching the model call.
 	res, err := a.Run(ctx, "t", RunOptions{})
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("cancellation took %v", d)
-	}
 	if !errors.Is(err, ErrInterrupted) || !errors.Is(err, context.Canceled) || res.State != StateError {
 		t.Fatalf("state %s err %v", res.State, err)
 	}
@@ -504,7 +503,12 @@ func TestTruncate(t *testing.T) {
 }
 
 func TestParseCode(t *testing.T) {
-	tagged, md := newCodeParser(DefaultCodeBlockTags), newCodeParser(MarkdownCodeBlockTags)
+	ex, err := local.New(local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	tagged, md := newCodeParser(DefaultCodeBlockTags, ex.CheckSyntax), newCodeParser(MarkdownCodeBlockTags, ex.CheckSyntax)
 	for _, c := range []struct {
 		name string
 		p    codeParser
@@ -524,6 +528,8 @@ func TestParseCode(t *testing.T) {
 		{"bare code, markdown style", md, "import math\nprint(math.pi)", "import math\nprint(math.pi)"},
 		{"bare code the engine cannot lower", tagged, "x = 3j\nprint(x)", "x = 3j\nprint(x)"},
 		{"empty block", tagged, "<code>\n</code>", ""},
+		{"bare code, executor without a syntax check", newCodeParser(DefaultCodeBlockTags, nil), "result = 6 * 7\nfinal_answer(result)\n", ""},
+		{"bare text that is not Python", tagged, "x = (1 +\nprint(x)", ""},
 	} {
 		got, ok := c.p.parse(c.p.complete(c.in))
 		if got != c.want || ok != (c.want != "") {
@@ -532,20 +538,5 @@ func TestParseCode(t *testing.T) {
 	}
 	if got := tagged.complete("<code>\nx = 1\n"); got != "<code>\nx = 1\n</code>" {
 		t.Errorf("complete: %q", got)
-	}
-}
-
-func TestPyRepr(t *testing.T) {
-	for _, c := range []struct {
-		in   any
-		want string
-	}{
-		{nil, "None"}, {true, "True"}, {int64(3), "3"}, {1.5, "1.5"}, {2.0, "2.0"}, {1e16, "1e+16"}, {1e-5, "1e-05"}, {1e6, "1000000.0"},
-		{"it's", `"it's"`}, {"a\nb", `'a\nb'`}, {[]any{"x", int64(1)}, "['x', 1]"},
-		{map[string]any{"b": nil, "a": []any{}}, "{'a': [], 'b': None}"},
-	} {
-		if got := pyRepr(c.in); got != c.want {
-			t.Errorf("pyRepr(%#v) = %s, want %s", c.in, got, c.want)
-		}
 	}
 }

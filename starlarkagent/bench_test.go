@@ -2,6 +2,7 @@ package starlarkagent
 
 import (
 	"context"
+	"fmt"
 	"runtime"
 	"sync"
 	"testing"
@@ -89,8 +90,8 @@ func BenchmarkAgentAfterRunLocal(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := a.Run(context.Background(), "task", RunOptions{}); err != nil {
-				b.Fatal(err)
+			if res, err := a.Run(context.Background(), "task", RunOptions{}); err != nil || res.Output != int64(1) {
+				b.Fatalf("output %v, error %v", res.Output, err)
 			}
 			keep[i] = a
 		}
@@ -104,25 +105,34 @@ func BenchmarkAgentAfterRunLocal(b *testing.B) {
 }
 
 // BenchmarkConcurrentAgentsLocal runs 1,000 agents at once on the Starlark
-// engine and reports steps per second.
+// engine and reports steps per second; a run that fails or does not end
+// with its answer fails the benchmark.
 func BenchmarkConcurrentAgentsLocal(b *testing.B) {
 	const agents, steps = 1000, 5
 	for b.Loop() {
 		var wg sync.WaitGroup
-		for range agents {
+		errs := make(chan error, agents)
+		for i := range agents {
 			wg.Go(func() {
 				a, err := New(Options{Model: funcModel(localModel(steps))})
 				if err != nil {
-					b.Error(err)
+					errs <- err
 					return
 				}
 				defer a.Close()
-				if _, err := a.Run(context.Background(), "task", RunOptions{}); err != nil {
-					b.Error(err)
+				res, err := a.Run(context.Background(), "task", RunOptions{})
+				if err != nil {
+					errs <- fmt.Errorf("agent %d: %w", i, err)
+				} else if res.Output != int64(1) {
+					errs <- fmt.Errorf("agent %d: output %v, want 1", i, res.Output)
 				}
 			})
 		}
 		wg.Wait()
+		close(errs)
+		if err := <-errs; err != nil {
+			b.Fatalf("%v (and %d more failures)", err, len(errs))
+		}
 	}
 	b.ReportMetric(float64(agents*steps*b.N)/b.Elapsed().Seconds(), "steps/s")
 }

@@ -66,33 +66,44 @@ func BenchmarkStep(b *testing.B) {
 	}
 	defer a.Close()
 	b.ReportAllocs()
-	b.ResetTimer()
 	for b.Loop() {
-		if _, err := a.Run(context.Background(), "task", RunOptions{}); err != nil {
-			b.Fatal(err)
+		res, err := a.Run(context.Background(), "task", RunOptions{})
+		if err != nil || res.Output != "ok" {
+			b.Fatalf("output %v, error %v", res.Output, err)
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
 }
 
 // BenchmarkConcurrentAgents runs 1,000 agents at once and reports steps
-// per second.
+// per second; a run that fails or does not end with its answer after its
+// steps fails the benchmark.
 func BenchmarkConcurrentAgents(b *testing.B) {
 	const agents, steps = 1000, 5
 	for b.Loop() {
 		var wg sync.WaitGroup
-		for range agents {
+		errs := make(chan error, agents)
+		for i := range agents {
 			wg.Go(func() {
 				a, err := New(Options{Model: instantModel(steps), Executor: newFakeExec()})
 				if err != nil {
-					b.Error(err)
+					errs <- err
 					return
 				}
 				defer a.Close()
-				a.Run(context.Background(), "task", RunOptions{})
+				res, err := a.Run(context.Background(), "task", RunOptions{})
+				if err != nil {
+					errs <- fmt.Errorf("agent %d: %w", i, err)
+				} else if res.Output != "ok" || len(a.Memory().ActionSteps()) != steps {
+					errs <- fmt.Errorf("agent %d: output %v after %d steps, want ok after %d", i, res.Output, len(a.Memory().ActionSteps()), steps)
+				}
 			})
 		}
 		wg.Wait()
+		close(errs)
+		if err := <-errs; err != nil {
+			b.Fatalf("%v (and %d more failures)", err, len(errs))
+		}
 	}
 	b.ReportMetric(float64(agents*steps*b.N)/b.Elapsed().Seconds(), "steps/s")
 }

@@ -30,14 +30,14 @@ type fakeExec struct {
 
 func newFakeExec() *fakeExec { return &fakeExec{tools: map[string]tool.Tool{}, vars: map[string]any{}} }
 
-func (e *fakeExec) SetTools(tools []tool.Tool) error {
+func (e *fakeExec) SetTools(_ context.Context, tools []tool.Tool) error {
 	for _, t := range tools {
 		e.tools[t.Spec().Name] = t
 	}
 	return nil
 }
 
-func (e *fakeExec) SetVariables(vars map[string]any) error {
+func (e *fakeExec) SetVariables(_ context.Context, vars map[string]any) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for k, v := range vars {
@@ -65,9 +65,9 @@ func (e *fakeExec) Execute(ctx context.Context, code string) (executors.Result, 
 		case "print":
 			out.WriteString(rest + "\n")
 		case "value":
-			res.Value, res.Repr = rest, quote(rest)
+			res.Value, res.Repr = rest, pyRepr(rest)
 		case "final":
-			res.Value, res.Repr, res.IsFinal = rest, quote(rest), true
+			res.Value, res.Repr, res.IsFinal = rest, pyRepr(rest), true
 			res.Stdout = out.String()
 			return res, nil
 		case "raise":

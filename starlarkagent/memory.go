@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/prompts"
 	"github.com/star-agent/star-agent/providers"
 )
@@ -284,9 +285,10 @@ func marshalSteps(steps []Step, images imageStore) ([]json.RawMessage, error) {
 	return out, nil
 }
 
-// marshalStep encodes s with a leading "type" field.
+// marshalStep encodes s with a leading "type" field, its outputs in
+// pyvalue.Marshal's form (32.0 stays a float, NaN and tuples survive).
 func marshalStep(s Step) (json.RawMessage, error) {
-	body, err := marshal(s)
+	body, err := marshal(faithfulSteps([]Step{s})[0])
 	if err != nil {
 		return nil, fmt.Errorf("step %s: %w", s.Kind(), err)
 	}
@@ -342,40 +344,20 @@ func fixStepNumbers(s Step) {
 	switch s := s.(type) {
 	case *TaskStep:
 		if s.AdditionalArgs != nil {
-			s.AdditionalArgs = fixNumbers(s.AdditionalArgs).(map[string]any)
+			s.AdditionalArgs = pyvalue.Numbers(s.AdditionalArgs).(map[string]any)
 		}
 	case *ActionStep:
-		s.Output = fixNumbers(s.Output)
+		s.Output = decodeValue(s.Output)
 		for i := range s.ToolCalls {
 			c := &s.ToolCalls[i]
 			if c.Arguments != nil {
-				c.Arguments = fixNumbers(c.Arguments).(map[string]any)
+				c.Arguments = pyvalue.Numbers(c.Arguments).(map[string]any)
 			}
-			c.Result = fixNumbers(c.Result)
+			c.Result = pyvalue.Numbers(c.Result)
 		}
 	case *FinalAnswerStep:
-		s.Output = fixNumbers(s.Output)
+		s.Output = decodeValue(s.Output)
 	}
-}
-
-func fixNumbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	case []any:
-		for i, x := range v {
-			v[i] = fixNumbers(x)
-		}
-	case map[string]any:
-		for k, x := range v {
-			v[k] = fixNumbers(x)
-		}
-	}
-	return v
 }
 
 // marshal is json.Marshal without HTML escaping: memory is full of code

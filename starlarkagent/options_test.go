@@ -357,10 +357,13 @@ func TestOptionsCancelStopsManagedAgent(t *testing.T) {
 		t.Fatal("the team member's model was never called")
 	}
 	cancel()
+	// The team member's model answers only when the test ends: the
+	// bounds below catch a run that waits for it, not a slow machine.
+	const hung = 30 * time.Second
 	select {
 	case <-done:
-	case <-time.After(2 * time.Second):
-		t.Fatal("the run did not stop within 2s of the cancellation")
+	case <-time.After(hung):
+		t.Fatal("the run did not stop after the cancellation")
 	}
 	if !errors.Is(err, context.Canceled) || !errors.Is(err, ErrInterrupted) || res.State != StateError {
 		t.Fatalf("state %s err %v", res.State, err)
@@ -372,10 +375,10 @@ func TestOptionsCancelStopsManagedAgent(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("the team member's model call ended with %v", err)
 		}
-	case <-time.After(2 * time.Second):
-		t.Fatal("the team member's model call did not end within 2s of the cancellation")
+	case <-time.After(hung):
+		t.Fatal("the team member's model call did not end after the cancellation")
 	}
-	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(hung); ; time.Sleep(time.Millisecond) {
 		sst := helper.Memory().ActionSteps()
 		if len(sst) == 1 && sst[0].Error != nil && sst[0].Error.Kind == ErrorInterrupted {
 			break

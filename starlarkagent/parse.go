@@ -1,11 +1,8 @@
 package starlarkagent
 
 import (
-	"errors"
 	"regexp"
 	"strings"
-
-	"github.com/star-agent/star-agent/executors/local/pyfront"
 )
 
 // DefaultCodeBlockTags delimit code blocks unless Options.CodeBlockTags says
@@ -22,10 +19,13 @@ var fence = regexp.MustCompile("(?s)```(?:python|py|Python|py3)?[ \\t]*\\n(.*?)\
 type codeParser struct {
 	open, close string
 	tagged      *regexp.Regexp // nil when the tags are markdown fences
+	// checkSyntax is the executor's (executors.SyntaxChecker); nil when it
+	// has none, and then an output without a code block is never code.
+	checkSyntax func(code string) error
 }
 
-func newCodeParser(tags [2]string) codeParser {
-	p := codeParser{open: tags[0], close: tags[1]}
+func newCodeParser(tags [2]string, checkSyntax func(code string) error) codeParser {
+	p := codeParser{open: tags[0], close: tags[1], checkSyntax: checkSyntax}
 	if !strings.HasPrefix(p.open, "```") {
 		p.tagged = regexp.MustCompile("(?s)" + regexp.QuoteMeta(p.open) + "(.*?)" + regexp.QuoteMeta(p.close))
 	}
@@ -65,11 +65,11 @@ func (p codeParser) parse(out string) (string, bool) {
 		}
 	}
 	if len(blocks) == 0 && p.tagged == nil {
-		if code, ok := newCodeParser(DefaultCodeBlockTags).parse(out); ok {
+		if code, ok := newCodeParser(DefaultCodeBlockTags, p.checkSyntax).parse(out); ok {
 			return code, true
 		}
 	}
-	if len(blocks) == 0 && isBareCode(out) {
+	if len(blocks) == 0 && p.isBareCode(out) {
 		return strings.TrimSpace(out), true
 	}
 	code := strings.TrimSpace(strings.Join(blocks, "\n\n"))
@@ -78,21 +78,16 @@ func (p codeParser) parse(out string) (string, bool) {
 
 // isBareCode reports whether a model output without any code block is
 // itself a Python program, as the reference agent accepts: it must parse as
-// Python (Python the local engine cannot lower still counts, since another
-// engine may run it) and do something, a call, an assignment or an import,
-// so that a one-word reply such as "Done." stays a format error.
-func isBareCode(out string) bool {
+// Python by the executor's check (Python the executor cannot run still
+// counts, since another engine may run it) and do something, a call, an
+// assignment or an import, so that a one-word reply such as "Done." stays a
+// format error.
+func (p codeParser) isBareCode(out string) bool {
 	t := strings.TrimSpace(out)
-	if t == "" || !strings.ContainsAny(t, "(=") && !strings.Contains(t, "import ") {
+	if p.checkSyntax == nil || t == "" || !strings.ContainsAny(t, "(=") && !strings.Contains(t, "import ") {
 		return false
 	}
-	_, err := pyfront.Lower("<model output>", t)
-	var perr *pyfront.Error
-	if err == nil {
-		return true
-	}
-	// Forbidden names are valid Python whose run reports them.
-	return errors.As(err, &perr) && (perr.NeedsPython || perr.Type == "NameError" || perr.Type == "AttributeError")
+	return p.checkSyntax(t) == nil
 }
 
 // unfence removes a markdown fence a model put inside the tags.

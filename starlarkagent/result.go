@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/providers"
 )
 
@@ -63,6 +64,7 @@ type RunResult struct {
 
 type runResultJSON struct {
 	Output     any               `json:"output"`
+	Repr       string            `json:"repr,omitempty"`
 	State      RunState          `json:"state"`
 	Steps      []json.RawMessage `json:"steps"`
 	TokenUsage providers.Usage   `json:"token_usage"`
@@ -71,20 +73,32 @@ type runResultJSON struct {
 	Images     imageStore        `json:"images,omitempty"`
 }
 
-// MarshalJSON writes output, state, steps (each tagged with its "type"),
+// MarshalJSON writes output, repr (Repr), state, steps (each tagged with its "type"),
 // token_usage {input_tokens, output_tokens}, timing, error, and the
-// images of the steps by content hash (see Memory.MarshalJSON).
+// images of the steps by content hash (see Memory.MarshalJSON). The output
+// and the steps' outputs are Python values in pyvalue.Marshal's form
+// (docs/json.md): 32.0 stays a float, NaN, tuples, sets and bytes have
+// their tags.
 func (r *RunResult) MarshalJSON() ([]byte, error) {
 	images := imageStore{}
-	steps, err := marshalSteps(r.Steps, images)
+	steps, err := marshalSteps(faithfulSteps(r.Steps), images)
 	if err != nil {
 		return nil, err
 	}
-	j := runResultJSON{Output: r.Output, State: r.State, Steps: steps, TokenUsage: r.TokenUsage, Timing: r.Timing, Images: images}
+	j := runResultJSON{Output: pyvalue.JSON{V: r.Output}, Repr: r.Repr(), State: r.State, Steps: steps, TokenUsage: r.TokenUsage, Timing: r.Timing, Images: images}
 	if r.Err != nil {
 		j.Error = r.Err.Error()
 	}
 	return marshal(j)
+}
+
+// Repr is Python's repr of Output, as CPython would print it ("" when
+// there is no output).
+func (r *RunResult) Repr() string {
+	if r.Output == nil {
+		return ""
+	}
+	return pyvalue.Repr(r.Output)
 }
 
 // UnmarshalJSON reads what MarshalJSON writes; Err keeps only its text.
@@ -95,14 +109,57 @@ func (r *RunResult) UnmarshalJSON(b []byte) error {
 	if err := dec.Decode(&j); err != nil {
 		return err
 	}
-	j.Output = fixNumbers(j.Output)
+	j.Output = decodeValue(j.Output)
 	steps, err := unmarshalSteps(j.Steps, j.Images)
 	if err != nil {
 		return err
+	}
+	for _, s := range steps {
+		switch s := s.(type) {
+		case *ActionStep:
+			s.Output = decodeValue(s.Output)
+		case *FinalAnswerStep:
+			s.Output = decodeValue(s.Output)
+		}
 	}
 	*r = RunResult{Output: j.Output, State: j.State, Steps: steps, TokenUsage: j.TokenUsage, Timing: j.Timing}
 	if j.Error != "" {
 		r.Err = errors.New(j.Error)
 	}
 	return nil
+}
+
+// faithfulSteps returns steps with the outputs of action and final answer
+// steps wrapped so that they are written in pyvalue.Marshal's form: a NaN
+// answer does not make the result unwritable, and a tuple stays one.
+func faithfulSteps(steps []Step) []Step {
+	out := make([]Step, len(steps))
+	for i, s := range steps {
+		switch s := s.(type) {
+		case *ActionStep:
+			if s.Output != nil {
+				c := *s
+				c.Output = pyvalue.JSON{V: s.Output}
+				s = &c
+			}
+			out[i] = s
+		case *FinalAnswerStep:
+			c := *s
+			c.Output = pyvalue.JSON{V: s.Output}
+			out[i] = &c
+		default:
+			out[i] = s
+		}
+	}
+	return out
+}
+
+// decodeValue reads back a value written in pyvalue.Marshal's form (its
+// tags); JSON that is not, such as a map with a "$" key written by an
+// older version, is kept as it was read.
+func decodeValue(v any) any {
+	if d, err := pyvalue.Decode(v); err == nil {
+		return d
+	}
+	return pyvalue.Numbers(v)
 }

@@ -52,8 +52,9 @@ func (a *Agent) Stream(ctx context.Context, task string, opts RunOptions) iter.S
 
 // startTask resets the memory (unless opts.Resume), adds the task step,
 // and hands the additional arguments to the code. It returns the index of
-// the task step in memory. Call it with a.mu held.
-func (a *Agent) startTask(task string, opts RunOptions) (int, error) {
+// the task step in memory. ctx bounds handing the arguments to the
+// executor. Call it with a.mu held.
+func (a *Agent) startTask(ctx context.Context, task string, opts RunOptions) (int, error) {
 	a.memMu.Lock()
 	if !opts.Resume {
 		a.memory = Memory{System: SystemPromptStep{SystemPrompt: a.system}, prompts: a.prompts}
@@ -74,7 +75,7 @@ func (a *Agent) startTask(task string, opts RunOptions) (int, error) {
 		return first, err
 	}
 	if len(opts.AdditionalArgs) > 0 && !a.toolCalling {
-		if err := a.exec.SetVariables(opts.AdditionalArgs); err != nil {
+		if err := a.exec.SetVariables(ctx, opts.AdditionalArgs); err != nil {
 			return first, fmt.Errorf("starlarkagent: additional args: %w", err)
 		}
 	}
@@ -88,7 +89,7 @@ func (a *Agent) startTask(task string, opts RunOptions) (int, error) {
 func (a *Agent) StartTask(task string, opts RunOptions) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	_, err := a.startTask(task, opts)
+	_, err := a.startTask(context.Background(), task, opts)
 	return err
 }
 
@@ -181,7 +182,7 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	if r.maxSteps == 0 {
 		r.maxSteps = DefaultMaxSteps
 	}
-	first, err := a.startTask(task, opts)
+	first, err := a.startTask(ctx, task, opts)
 	a.log.Info("run started", "task", clip(task, 200), "max_steps", r.maxSteps, "resume", opts.Resume)
 	res := &RunResult{}
 	if err != nil {

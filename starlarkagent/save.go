@@ -100,7 +100,7 @@ func (a *Agent) Save(dir string) error {
 		s.CodeBlockTags = &tags
 	}
 	l := o.Limits
-	s.Limits = savedLimits{MaxSteps: l.MaxSteps, MaxMemory: l.MaxMemory, MaxOutput: l.MaxOutput, MaxDepth: l.MaxDepth, MaxValue: l.MaxValue}
+	s.Limits = savedLimits{MaxSteps: l.MaxOperations, MaxMemory: l.MaxMemory, MaxOutput: l.MaxOutput, MaxDepth: l.MaxDepth, MaxValue: l.MaxValue}
 	if l.Timeout != 0 {
 		s.Limits.Timeout = l.Timeout.String()
 	}
@@ -202,7 +202,7 @@ func load(dir string, lo LoadOptions, top bool) (*Agent, error) {
 		o.CodeBlockTags = *s.CodeBlockTags
 	}
 	l := s.Limits
-	o.Limits = executors.Limits{MaxSteps: l.MaxSteps, MaxMemory: l.MaxMemory, MaxOutput: l.MaxOutput, MaxDepth: l.MaxDepth, MaxValue: l.MaxValue}
+	o.Limits = executors.Limits{MaxOperations: l.MaxSteps, MaxMemory: l.MaxMemory, MaxOutput: l.MaxOutput, MaxDepth: l.MaxDepth, MaxValue: l.MaxValue}
 	if l.Timeout != "" {
 		if o.Limits.Timeout, err = time.ParseDuration(l.Timeout); err != nil {
 			return nil, fmt.Errorf("starlarkagent: load %s: limits.timeout: %w", dir, err)

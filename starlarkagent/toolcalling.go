@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/prompts"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
@@ -289,7 +290,7 @@ func decodeArguments(raw json.RawMessage) (map[string]any, error) {
 	if args == nil {
 		return map[string]any{}, nil
 	}
-	return fixNumbers(args).(map[string]any), nil
+	return pyvalue.Numbers(args).(map[string]any), nil
 }
 
 // toolResultText is the answer the model reads for a call.

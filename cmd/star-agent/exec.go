@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/starlarkagent/cli"
 )
 
@@ -26,7 +28,8 @@ type execFlags struct {
 	tools     cli.ToolFlags
 	imports   []string
 	timeout   time.Duration
-	maxSteps  uint64
+	maxOps    uint64
+	maxSteps  uint64 // the deprecated name of maxOps
 	maxMemory string
 	maxOutput int
 	maxValue  string
@@ -47,9 +50,20 @@ Without --json, the program's output is printed as it is produced, then
 "Final answer: <value>" if the code gave one; errors go to standard error in
 the words the model would see. With --json, one JSON object per file:
 
-  {"stdout": str, "final_answer": <json>|null, "is_final": bool,
-   "error": null|{"type": str, "message": str, "line": int},
+  {"stdout": str, "final_answer": <value>|null, "repr": str|null,
+   "is_final": bool, "error": null|{"type": str, "message": str, "line": int},
    "engine": "starlark", "steps": int, "duration_ms": number}
+
+"repr" is Python's repr() of the final answer. "final_answer" is its JSON
+form (docs/json.md): floats keep their fraction (32.0); what JSON has no
+word for is a one-key object: {"$float": "nan"|"inf"|"-inf"},
+{"$tuple": [...]}, {"$set": [...]}, {"$frozenset": [...]},
+{"$bytes": base64}, {"$int": "digits"} for integers beyond ±2^53,
+{"$dict": [[key, value], ...]} for a dict with keys that are not all
+strings (in order), {"$datetime"|"$date"|"$time": ISO 8601},
+{"$timedelta": [days, seconds, microseconds]}, and
+{"$repr": str, "type": str} for any other object. "steps" counts
+interpreter operations.
 
 With --executor wasm, code can also run in CPython 3.11 compiled to
 WebAssembly, in process: --engine python sends every file there, and
@@ -65,11 +79,19 @@ memory accounting is killed with its process, star-agent reports it as the
 file's error and the next file runs in a fresh process (variables defined
 before are then gone). --isolation none runs the engine in star-agent itself.
 
+Limits: each file may run for --timeout (30s) of wall-clock time, which
+stops any runaway loop preemptively, and up to --max-operations interpreter
+operations (` + cli.FormatCount(executors.DefaultMaxOperations) + ` by default, several times what the
+engine does in 30 s: ordinary computations finish, and runaway code meets
+the time limit first). --imports adds importable modules; those that reach
+the host (os, sys, subprocess, ...) are refused unless --engine python.
+
 Exit status: 0 when every file ran without error, 1 when user code failed,
 2 for usage or configuration errors (unreadable file, bad flag).`,
 		Example: `  star-agent exec step1.py step2.py
   echo 'print(2 ** 10)' | star-agent exec -
-  star-agent exec --json --timeout 5s --max-memory 64MiB bomb.py`,
+  star-agent exec --json --timeout 5s --max-memory 64MiB bomb.py
+  star-agent exec --max-operations 1000000 untrusted.py`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("exec needs at least one FILE, or - for standard input\nRun 'star-agent exec --help' for usage.")
@@ -84,9 +106,11 @@ Exit status: 0 when every file ran without error, 1 when user code failed,
 	fl.BoolVar(&f.json, "json", false, "print one JSON object per executed file (JSON lines)")
 	f.exec.Register(fl)
 	f.tools.Register(fl)
-	fl.StringSliceVar(&f.imports, "imports", nil, "additional authorized imports, comma-separated (e.g. numpy,pandas)")
+	fl.StringSliceVar(&f.imports, "imports", nil, "additional authorized imports, comma-separated (e.g. numpy,pandas); modules that reach the host (os, sys, ...) only with --engine python")
 	fl.DurationVar(&f.timeout, "timeout", executors.DefaultTimeout, "wall-time limit per file")
-	fl.Uint64Var(&f.maxSteps, "max-steps", executors.DefaultMaxSteps, "interpreter step limit per file")
+	fl.Uint64Var(&f.maxOps, "max-operations", executors.DefaultMaxOperations, "interpreter operations allowed per file in the Starlark engine")
+	fl.Uint64Var(&f.maxSteps, "max-steps", 0, "deprecated: the old name of --max-operations")
+	fl.MarkHidden("max-steps")
 	fl.StringVar(&f.maxMemory, "max-memory", "256MiB", "memory limit per file (e.g. 64MiB, 1GiB, or bytes)")
 	fl.IntVar(&f.maxOutput, "max-output", executors.DefaultMaxOutput, "printed characters kept per file")
 	fl.StringVar(&f.maxValue, "max-value", "1MiB", "largest final answer or last value kept per file, as JSON (e.g. 64KiB, 1MiB, or bytes); a bigger one comes back as its shortened repr with a note")
@@ -107,8 +131,20 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	if err != nil {
 		return usageError("--max-value: %v", err)
 	}
-	if f.timeout <= 0 || f.maxSteps == 0 || f.maxOutput <= 0 {
-		return usageError("--timeout, --max-steps and --max-output must be positive")
+	if cmd.Flags().Changed("max-steps") {
+		// run's --max-steps counts agent steps; exec's counted
+		// operations, which --max-operations now names.
+		if cmd.Flags().Changed("max-operations") && f.maxSteps != f.maxOps {
+			return usageError("--max-steps is the old name of --max-operations: give only --max-operations")
+		}
+		fmt.Fprintln(cmd.ErrOrStderr(), "star-agent: warning: exec --max-steps is deprecated, use --max-operations (on run, --max-steps counts agent steps)")
+		f.maxOps = f.maxSteps
+	}
+	if f.timeout <= 0 || f.maxOps == 0 || f.maxOutput <= 0 {
+		return usageError("--timeout, --max-operations and --max-output must be positive")
+	}
+	if err := f.exec.CheckImports(f.imports); err != nil {
+		return usageError("%v", err)
 	}
 	// Read every file first: a missing file is a usage error, and nothing
 	// should have run when it is reported.
@@ -126,7 +162,7 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		files = append(files, execFile{name: name, code: string(data)})
 	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	limits := executors.Limits{MaxSteps: f.maxSteps, Timeout: f.timeout, MaxMemory: mem, MaxOutput: f.maxOutput, MaxValue: maxValue}
+	limits := executors.Limits{MaxOperations: f.maxOps, Timeout: f.timeout, MaxMemory: mem, MaxOutput: f.maxOutput, MaxValue: maxValue}
 	var live io.Writer
 	if !f.json {
 		live = stdout
@@ -152,7 +188,7 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	}
 	defer closeTools()
 	if len(tools) > 0 {
-		if err := ex.SetTools(tools); err != nil {
+		if err := ex.SetTools(ctx, tools); err != nil {
 			return &exitError{code: 2, err: err}
 		}
 	}
@@ -197,14 +233,18 @@ type jsonError struct {
 }
 
 type jsonResult struct {
-	Stdout      string     `json:"stdout"`
-	FinalAnswer any        `json:"final_answer"`
-	IsFinal     bool       `json:"is_final"`
-	Error       *jsonError `json:"error"`
-	Engine      string     `json:"engine"`
-	Steps       uint64     `json:"steps"`
-	DurationMS  float64    `json:"duration_ms"`
-	Notes       []string   `json:"notes,omitempty"`
+	Stdout string `json:"stdout"`
+	// FinalAnswer is in pyvalue.Marshal's form (docs/json.md); nil
+	// when there is no final answer.
+	FinalAnswer *pyvalue.JSON `json:"final_answer"`
+	// Repr is Python's repr() of the final answer.
+	Repr       *string    `json:"repr"`
+	IsFinal    bool       `json:"is_final"`
+	Error      *jsonError `json:"error"`
+	Engine     string     `json:"engine"`
+	Steps      uint64     `json:"steps"`
+	DurationMS float64    `json:"duration_ms"`
+	Notes      []string   `json:"notes,omitempty"`
 }
 
 func writeJSONResult(w io.Writer, res executors.Result) error {
@@ -217,17 +257,36 @@ func writeJSONResult(w io.Writer, res executors.Result) error {
 		Notes:      res.Notes,
 	}
 	if res.IsFinal {
-		out.FinalAnswer = res.Value
+		out.FinalAnswer = &pyvalue.JSON{V: res.Value}
+		repr := res.Repr
+		if repr == "" {
+			repr = pyvalue.Repr(res.Value)
+		}
+		out.Repr = &repr
 	}
 	if res.Err != nil {
 		out.Error = &jsonError{Type: res.Err.Type, Message: res.Err.Message, Line: res.Err.Line, Hint: res.Err.Hint}
 	}
-	data, err := json.Marshal(out)
+	data, err := marshalLine(out)
+	if err != nil && out.FinalAnswer != nil {
+		// Not in the budget of the JSON form: the repr stands for it.
+		out.FinalAnswer = &pyvalue.JSON{V: *out.Repr}
+		data, err = marshalLine(out)
+	}
 	if err != nil {
 		return fmt.Errorf("encode result: %w", err)
 	}
-	_, err = fmt.Fprintf(w, "%s\n", data)
+	_, err = w.Write(data)
 	return err
+}
+
+// marshalLine is v as one line of JSON, "<", ">" and "&" as they are.
+func marshalLine(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return b.Bytes(), err
 }
 
 func writeTextResult(stdout, stderr io.Writer, name string, res executors.Result, several bool) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -18,10 +19,15 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/star-agent/star-agent/executors/e2b/e2bfake"
+	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/wasm"
 	"github.com/star-agent/star-agent/starlarkagent/tool/mcp/mcptest"
 )
 
 func TestMain(m *testing.M) {
+	// The commands' sandbox and engine children are copies of this binary.
+	local.RunChildIfRequested()
+	wasm.RunChildIfRequested()
 	testscript.Main(m, map[string]func(){
 		"star-agent": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		// A real MCP server built with the official SDK, for --mcp.
@@ -29,13 +35,19 @@ func TestMain(m *testing.M) {
 	})
 }
 
+var update = flag.Bool("update", false, "rewrite the files that cmp compares in testdata/scripts with what the commands print now")
+
 // TestScripts runs the golden tests in testdata/scripts: each .txtar file is
-// a star-agent session with its expected output.
+// a star-agent session with its expected output. With -update, a file
+// compared by cmp is rewritten with what the command printed (check the
+// diff before committing it).
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "../../testdata/scripts",
 		RequireExplicitExec: true,
+		UpdateScripts:       *update,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"jsonfields":    jsonFields,
 			"waitfile":      waitFile,
 			"openai-server": openaiServer,
 			"http":          httpCmd,
@@ -137,6 +149,35 @@ func httpCmd(ts *testscript.TestScript, neg bool, args []string) {
 	fmt.Fprintf(ts.Stdout(), "%s\n%s", resp.Status, data)
 	if failed := resp.StatusCode >= 400; failed != neg {
 		ts.Fatalf("http %s %s: %s\n%s", args[0], args[1], resp.Status, data)
+	}
+}
+
+// jsonFields is the script command "jsonfields FIELD...": it reads the
+// previous command's stdout as JSON lines and prints each line with only
+// the named fields, in that order and as they were written, so that cmp
+// can compare what does not change from run to run (values, not
+// timings).
+func jsonFields(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: jsonfields FIELD...")
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(ts.ReadFile("stdout"), "\n"), "\n") {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			ts.Fatalf("jsonfields: %q: %v", line, err)
+		}
+		var b strings.Builder
+		for i, f := range args {
+			v, ok := obj[f]
+			if !ok {
+				ts.Fatalf("jsonfields: no field %q in %s", f, line)
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%q:%s", f, v)
+		}
+		fmt.Fprintf(ts.Stdout(), "{%s}\n", b.String())
 	}
 }
 

@@ -14,11 +14,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types"
 	ctr "github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/mount"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 	"github.com/docker/docker/pkg/stdcopy"
 
 	"github.com/star-agent/star-agent/executors/runner"
@@ -231,6 +231,17 @@ func (c *container) watch(cancel context.CancelFunc, waitc <-chan ctr.WaitRespon
 			code = w.StatusCode
 		case <-errc:
 		case <-c.removed:
+			// The wait is abandoned. The client's goroutine sends its
+			// result on an unbuffered channel whatever the context says,
+			// so someone must still take it: cancelling ends the request,
+			// and then either a result or an error comes, once.
+			cancel()
+			go func() {
+				select {
+				case <-waitc:
+				case <-errc:
+				}
+			}()
 		}
 	}
 	c.why = c.reason(code)
@@ -319,7 +330,7 @@ func remove(cli client.APIClient, id string) error {
 	defer cancel()
 	for {
 		err := cli.ContainerRemove(ctx, id, ctr.RemoveOptions{Force: true, RemoveVolumes: true})
-		if err == nil || errdefs.IsNotFound(err) {
+		if err == nil || cerrdefs.IsNotFound(err) {
 			return nil
 		}
 		select {
@@ -388,7 +399,7 @@ func randomHex(n int) string {
 
 // createError explains a failed ContainerCreate.
 func createError(s spec, err error) error {
-	if errdefs.IsNotFound(err) {
+	if cerrdefs.IsNotFound(err) {
 		return missingImage(s.config.Image)
 	}
 	if client.IsErrConnectionFailed(err) {

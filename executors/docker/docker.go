@@ -93,7 +93,7 @@ type Mount struct {
 // Options configure an Executor. The zero value is the hardened default.
 type Options struct {
 	// Limits bound each execution. MaxMemory is the container's memory
-	// limit unless Memory is set; MaxSteps and MaxDepth are not enforced
+	// limit unless Memory is set; MaxOperations and MaxDepth are not enforced
 	// (CPython keeps its own recursion limit).
 	Limits executors.Limits
 	// Imports is the import policy; the zero value is

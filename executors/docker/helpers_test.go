@@ -18,13 +18,13 @@ import (
 	"testing"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/docker"
@@ -227,7 +227,7 @@ func hostImage(t testing.TB, kind string, changes []string, fill func(*rootBuild
 	if _, err := cli.ImageInspect(ctx, ref); err == nil {
 		images[kind] = ref
 		return ref
-	} else if !errdefs.IsNotFound(err) {
+	} else if !cerrdefs.IsNotFound(err) {
 		t.Fatal(err)
 	}
 	pr, pw := io.Pipe()

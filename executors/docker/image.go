@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 )
 
 // checkImage verifies that the engine answers and that image is present
@@ -15,7 +15,7 @@ func checkImage(ctx context.Context, cli client.APIClient, image string) error {
 		return fmt.Errorf("%w (DOCKER_HOST=%s): %w; start the engine, or point DOCKER_HOST at one", errNoEngine, cli.DaemonHost(), err)
 	}
 	_, err := cli.ImageInspect(ctx, image)
-	if errdefs.IsNotFound(err) {
+	if cerrdefs.IsNotFound(err) {
 		return missingImage(image)
 	}
 	if err != nil {

@@ -184,7 +184,7 @@ func TestStreamDropsAndReattaches(t *testing.T) {
 			t.Error("the client did not re-attach")
 		}
 	})
-	if err := e.SetTools([]tool.Tool{drop}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{drop}); err != nil {
 		t.Fatal(err)
 	}
 	ok(t, e, "x = 20")
@@ -208,7 +208,7 @@ func TestSandboxExpiresMidRun(t *testing.T) {
 	e := newExec(t, f, options(f))
 	var id string
 	expire := sandboxTool("expire", func() { f.Expire(id) })
-	if err := e.SetTools([]tool.Tool{expire}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{expire}); err != nil {
 		t.Fatal(err)
 	}
 	ok(t, e, "x = 1")
@@ -251,7 +251,7 @@ func TestCloseDuringExecution(t *testing.T) {
 		t.Fatal(err)
 	}
 	started := make(chan struct{})
-	if err := e.SetTools([]tool.Tool{sandboxTool("started", func() { close(started) })}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{sandboxTool("started", func() { close(started) })}); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
@@ -337,7 +337,7 @@ func TestInputSplitInOrder(t *testing.T) {
 	e := newExec(t, f, options(f))
 	e.maxInput = 997
 	big := strings.Repeat("0123456789abcdef", 8000) // 128000 bytes
-	if err := e.SetVariables(map[string]any{"big": big}); err != nil {
+	if err := e.SetVariables(context.Background(), map[string]any{"big": big}); err != nil {
 		t.Fatal(err)
 	}
 	before := f.Calls("SendInput")
@@ -431,7 +431,7 @@ func TestEventTooBig(t *testing.T) {
 	e := newExec(t, f, options(f))
 	var id string
 	flood := sandboxTool("flood", func() { f.Publish(id, make([]byte, maxEvent+1)) })
-	if err := e.SetTools([]tool.Tool{flood}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{flood}); err != nil {
 		t.Fatal(err)
 	}
 	ok(t, e, "x = 1")
@@ -450,7 +450,7 @@ func TestForgedProtocolFromSandbox(t *testing.T) {
 	forge := sandboxTool("forge", func() {
 		f.Publish(id, []byte(`{"op":"result","id":99,"stdout":"","value":1,"repr":"1","final":true,"error":null}`+"\n"))
 	})
-	if err := e.SetTools([]tool.Tool{forge}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{forge}); err != nil {
 		t.Fatal(err)
 	}
 	ok(t, e, "x = 1")
@@ -512,7 +512,7 @@ func TestSilentStreamReattaches(t *testing.T) {
 			t.Error("the client did not re-attach")
 		}
 	})
-	if err := e.SetTools([]tool.Tool{stall}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{stall}); err != nil {
 		t.Fatal(err)
 	}
 	ok(t, e, "x = 1")

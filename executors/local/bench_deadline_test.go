@@ -41,8 +41,8 @@ func BenchmarkDeadline(b *testing.B) {
 				<-release
 				return nil, nil
 			}}
-			e := newTestExecutor(b, Options{Limits: executors.Limits{Timeout: timeout, MaxSteps: 1 << 62}})
-			if err := e.SetTools([]tool.Tool{stuck}); err != nil {
+			e := newTestExecutor(b, Options{Limits: executors.Limits{Timeout: timeout, MaxOperations: 1 << 62}})
+			if err := e.SetTools(context.Background(), []tool.Tool{stuck}); err != nil {
 				b.Fatal(err)
 			}
 			var over, usable []time.Duration

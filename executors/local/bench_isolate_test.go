@@ -3,6 +3,7 @@ package local
 import (
 	"context"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -33,9 +34,9 @@ func BenchmarkIsolation(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				start := time.Now()
-				in.Execute(ctx, code)
+				execOK(b, in, code)
 				mid := time.Now()
-				iso.Execute(ctx, code)
+				execOK(b, iso, code)
 				tin = append(tin, mid.Sub(start))
 				tiso = append(tiso, time.Since(mid))
 			}
@@ -57,21 +58,19 @@ func BenchmarkIsolatedRecovery(b *testing.B) {
 	const timeout = time.Second
 	e := newIsolatedTest(b, Options{Limits: executors.Limits{Timeout: timeout}}, nil)
 	ctx := context.Background()
-	e.Execute(ctx, "x = 1")
+	execOK(b, e, "x = 1")
 	var worstOver, worstNext time.Duration
 	var next []time.Duration
 	for i := 0; i < b.N; i++ {
 		syscall.Kill(e.ChildPID(), syscall.SIGSTOP)
 		start := time.Now()
-		res, _ := e.Execute(ctx, "x = 1")
+		res, err := e.Execute(ctx, "x = 1")
 		over := time.Since(start) - timeout
-		if res.Err == nil || res.Err.Type != "TimeoutError" {
-			b.Fatalf("%+v", res.Err)
+		if err != nil || res.Err == nil || res.Err.Type != "TimeoutError" {
+			b.Fatalf("want a TimeoutError, got %v %+v", err, res.Err)
 		}
 		start = time.Now()
-		if res, _ := e.Execute(ctx, "x = 1"); res.Err != nil {
-			b.Fatal(res.Err)
-		}
+		execOK(b, e, "x = 1")
 		d := time.Since(start)
 		next = append(next, d)
 		worstOver, worstNext = max(worstOver, over), max(worstNext, d)
@@ -82,7 +81,8 @@ func BenchmarkIsolatedRecovery(b *testing.B) {
 }
 
 // BenchmarkIsolatedMemoryBombs reports the child's peak RSS (VmHWM) after
-// each memory bomb of the escape suite, under a 256 MiB budget.
+// each memory bomb of the escape suite, under a 256 MiB budget, each in a
+// fresh child (a new executor per iteration).
 func BenchmarkIsolatedMemoryBombs(b *testing.B) {
 	for _, c := range escapes {
 		if c.want[0] != "MemoryError" {
@@ -92,11 +92,11 @@ func BenchmarkIsolatedMemoryBombs(b *testing.B) {
 			var worst int64
 			for i := 0; i < b.N; i++ {
 				e := newIsolatedTest(b, Options{Limits: executors.Limits{Timeout: 10 * time.Second}}, nil)
-				e.Execute(context.Background(), "1")
+				execOK(b, e, "1")
 				pid := e.ChildPID()
-				res, _ := e.Execute(context.Background(), c.code)
-				if res.Err == nil {
-					b.Fatalf("bomb did not fail")
+				res, err := e.Execute(context.Background(), c.code)
+				if err != nil || res.Err == nil || !slices.Contains(c.want, res.Err.Type) {
+					b.Fatalf("want one of %q, got %v %+v", c.want, err, res.Err)
 				}
 				if e.ChildPID() == pid {
 					worst = max(worst, childPeakRSS(pid))

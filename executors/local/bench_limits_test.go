@@ -26,7 +26,7 @@ import (
 // cost of Python's semantics (engine over limits).
 func BenchmarkOverhead(b *testing.B) {
 	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
-	limits := executors.Limits{Timeout: time.Minute, MaxSteps: 1 << 62, MaxMemory: executors.DefaultMaxMemory, MaxDepth: executors.DefaultMaxDepth}
+	limits := executors.Limits{Timeout: time.Minute, MaxOperations: 1 << 62, MaxMemory: executors.DefaultMaxMemory, MaxDepth: executors.DefaultMaxDepth}
 	for _, p := range programs {
 		b.Run(p.name, func(b *testing.B) {
 			setup := func() starlark.StringDict {

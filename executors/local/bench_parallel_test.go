@@ -29,7 +29,7 @@ func BenchmarkParallelToolCalls(b *testing.B) {
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			e := newTestExecutor(b, Options{})
-			if err := e.SetTools([]tool.Tool{sleepTool}); err != nil {
+			if err := e.SetTools(context.Background(), []tool.Tool{sleepTool}); err != nil {
 				b.Fatal(err)
 			}
 			for b.Loop() {

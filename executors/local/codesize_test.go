@@ -63,7 +63,7 @@ func TestInternalErrorIsShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.SetTools([]tool.Tool{boom}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{boom}); err != nil {
 		t.Fatal(err)
 	}
 	res := run(t, e, "boom()")

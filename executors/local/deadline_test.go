@@ -18,8 +18,9 @@ import (
 // a minute or more); figures are in bench_deadline_test.go.
 
 // hangBound is how long after its deadline an Execute or a Close may take
-// before the test calls it hung.
-const hangBound = 2 * time.Second
+// before the test calls it hung: far below what the attacks would hold it
+// for, far above what a loaded machine or -race adds.
+const hangBound = 30 * time.Second
 
 // stuckTool is a tool that ignores its context and returns only when the
 // test releases it: Go work no deadline can stop.
@@ -100,10 +101,10 @@ func checkUsable(t *testing.T, e *Executor, lost bool) {
 func TestAbandonedExecutionFreesExecutor(t *testing.T) {
 	e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: 200 * time.Millisecond}})
 	stuck, tl := newStuckTool(t)
-	if err := e.SetTools([]tool.Tool{tl}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{tl}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.SetVariables(map[string]any{"task": "count"}); err != nil {
+	if err := e.SetVariables(context.Background(), map[string]any{"task": "count"}); err != nil {
 		t.Fatal(err)
 	}
 	run(t, e, "x = 41\ndef f():\n    return x + 1\n")
@@ -142,7 +143,7 @@ func TestAbandonedExecutionFreesExecutor(t *testing.T) {
 func TestCloseDoesNotWaitForAbandonedWork(t *testing.T) {
 	e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: 100 * time.Millisecond}})
 	_, tl := newStuckTool(t)
-	if err := e.SetTools([]tool.Tool{tl}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{tl}); err != nil {
 		t.Fatal(err)
 	}
 	executeWithin(t, e, "stuck()", 100*time.Millisecond+hangBound)
@@ -153,7 +154,7 @@ func TestCloseDoesNotWaitForAbandonedWork(t *testing.T) {
 
 	// Close while an execution with a long deadline is stuck in the tool.
 	e2 := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: time.Hour}})
-	if err := e2.SetTools([]tool.Tool{tl}); err != nil {
+	if err := e2.SetTools(context.Background(), []tool.Tool{tl}); err != nil {
 		t.Fatal(err)
 	}
 	started := make(chan struct{})
@@ -175,7 +176,6 @@ func TestUserCodeInExportHasTheDeadline(t *testing.T) {
 	const timeout = 300 * time.Millisecond
 	slow := "import time\nclass C:\n    def __repr__(self):\n        time.sleep(60)\n        return 'C'\n"
 	loop := "class C:\n    def __repr__(self):\n        n = 0\n        while True:\n            n += 1\n        return 'C'\n"
-	slowStr := "import time\nclass K:\n    def __str__(self):\n        time.sleep(60)\n        return 'K'\n"
 	cases := map[string]string{
 		"final answer, sleeping repr":        slow + "final_answer(C())",
 		"final answer, looping repr":         loop + "final_answer(C())",
@@ -183,12 +183,12 @@ func TestUserCodeInExportHasTheDeadline(t *testing.T) {
 		"last expression, looping repr":      loop + "[C()]",
 		"final answer in a dict":             slow + "final_answer({'a': [C()]})",
 		"KeyError message, sleeping repr":    slow + "d = {}\nd[C()]",
-		"non-string key of a returned dict":  slowStr + "final_answer({K(): 1})",
+		"object key of a returned dict":      slow + "final_answer({C(): 1})",
 		"dataclass field with sleeping repr": slow + "from dataclasses import dataclass\n@dataclass\nclass D:\n    c: object\nfinal_answer(D(C()))",
 	}
 	for name, code := range cases {
 		t.Run(name, func(t *testing.T) {
-			e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: timeout, MaxSteps: 1 << 40}, AuthorizedImports: []string{"dataclasses"}})
+			e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: timeout, MaxOperations: 1 << 40}, AuthorizedImports: []string{"dataclasses"}})
 			run(t, e, "before = 1")
 			res := executeWithin(t, e, code, timeout+hangBound)
 			if res.Err == nil || res.Err.Type != "TimeoutError" {
@@ -238,7 +238,7 @@ func TestExecutionHeldPastDeadline(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: timeout, MaxSteps: 1 << 40}})
+			e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: timeout, MaxOperations: 1 << 40}})
 			res := executeWithin(t, e, c.code, timeout+hangBound)
 			if res.Err == nil || !contains(c.want, res.Err.Type) {
 				t.Fatalf("want one of %v, got %q %+v", c.want, res.Repr, res.Err)
@@ -265,7 +265,7 @@ func contains(list []string, s string) bool {
 // render their own parts (deque of deque of ...), whose printers each
 // started counting the depth afresh.
 func TestDeepFinalAnswer(t *testing.T) {
-	e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: 10 * time.Second, MaxSteps: 1 << 40}})
+	e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: 10 * time.Second, MaxOperations: 1 << 40}})
 	for name, code := range map[string]string{
 		"list":  "x = []\nfor i in range(300000):\n    x = [x]\nfinal_answer(x)",
 		"deque": "from collections import deque\nx = deque()\nfor i in range(100000):\n    x = deque([x])\nfinal_answer(x)",

@@ -1,9 +1,5 @@
 package local
 
-// The errors of an execution, in the words the model reads: front-end and
-// resolution errors, interpreter errors with CPython's names, tracebacks,
-// and the source line an error quotes, all of them capped.
-
 import (
 	"context"
 	"errors"
@@ -12,13 +8,17 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"go.starlark.net/resolve"
-	"go.starlark.net/starlark"
-
-	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local/pyfront"
+	"go.starlark.net/resolve"
+	"go.starlark.net/starlark"
 )
+
+// The errors of an execution, in the words the model reads: front-end and
+// resolution errors, interpreter errors with CPython's names, tracebacks,
+// and the source line an error quotes, all of them capped.
 
 var unboundRE = regexp.MustCompile(`^(global|local) variable (\w+) referenced before assignment$`)
 
@@ -77,9 +77,9 @@ func runtimeError(err error, mon *monitor, ctxErr error, chunk, code string) *ex
 		// Whatever the code raised once the deadline had passed (a
 		// builtin interrupted half-way may raise anything), the deadline
 		// is what ended it.
-		err = builtins.Errorf("TimeoutError", "%s", timeoutMessage(mon.limits, ctxErr))
+		err = core.Errorf(pyexc.TimeoutError, "%s", timeoutMessage(mon.limits, ctxErr))
 	}
-	typ, msg := pythonNameError(builtins.Classify(err))
+	typ, msg := pythonNameError(core.Classify(err))
 	msg = executors.CapText(msg, mon.limits.MaxOutput)
 	ee := &executors.ExecError{Type: typ, Message: msg}
 	var eval *starlark.EvalError

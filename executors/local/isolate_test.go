@@ -57,14 +57,48 @@ func alive(pid int) bool {
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
-func waitGone(t *testing.T, pid int, d time.Duration) {
+func waitGone(t *testing.T, pid int) {
 	t.Helper()
+	// A process the host killed is gone within moments; the bound only
+	// catches one it never killed, not a slow machine.
+	const d = 30 * time.Second
 	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 		if !alive(pid) {
 			return
 		}
 	}
 	t.Fatalf("process %d still runs after %s", pid, d)
+}
+
+// waitStopped waits until every thread of pid is in the stopped state.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	const d = 30 * time.Second
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(time.Millisecond) {
+		if allThreadsStopped(pid) {
+			return
+		}
+	}
+	t.Fatalf("process %d not stopped after %s", pid, d)
+}
+
+func allThreadsStopped(pid int) bool {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, task := range tasks {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name()))
+		if err != nil {
+			return false
+		}
+		// The state follows the command name's closing parenthesis.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 || i+2 >= len(stat) || (stat[i+2] != 'T' && stat[i+2] != 't') {
+			return false
+		}
+	}
+	return true
 }
 
 func TestIsolatedStatePersists(t *testing.T) {
@@ -166,7 +200,7 @@ func (r *recordTool) Call(_ context.Context, args map[string]any) (any, error) {
 func TestIsolatedToolsRunInHost(t *testing.T) {
 	rec := &recordTool{}
 	e := newIsolatedTest(t, Options{}, nil)
-	if err := e.SetTools([]tool.Tool{rec}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{rec}); err != nil {
 		t.Fatal(err)
 	}
 	res := mustRun(t, e, "a = record('ab', 2)\nb = record(word='c')\nfinal_answer(a + b)")
@@ -202,10 +236,10 @@ func TestIsolatedCrashGivesFreshChild(t *testing.T) {
 	started := make(chan struct{}, 1)
 	rec := &recordTool{hook: func() { started <- struct{}{} }}
 	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: 20 * time.Second}}, nil)
-	if err := e.SetTools([]tool.Tool{rec}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{rec}); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.SetVariables(map[string]any{"given": "by the task"}); err != nil {
+	if err := e.SetVariables(context.Background(), map[string]any{"given": "by the task"}); err != nil {
 		t.Fatal(err)
 	}
 	mustRun(t, e, "mine = 1")
@@ -214,13 +248,10 @@ func TestIsolatedCrashGivesFreshChild(t *testing.T) {
 		<-started
 		syscall.Kill(pid, syscall.SIGKILL)
 	}()
-	start := time.Now()
+	// The loop never ends: a result at all means the crash was seen.
 	res, err := e.Execute(context.Background(), "record('go')\nwhile True:\n    pass")
 	if err != nil {
 		t.Fatal(err)
-	}
-	if time.Since(start) > 10*time.Second {
-		t.Fatalf("the crash took %s to be reported", time.Since(start))
 	}
 	if res.Err == nil || res.Err.Type != "SystemError" || !strings.Contains(res.Err.Message, "killed") {
 		t.Errorf("error = %+v, want a SystemError saying the process was killed", res.Err)
@@ -228,7 +259,7 @@ func TestIsolatedCrashGivesFreshChild(t *testing.T) {
 	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "restarted") {
 		t.Errorf("notes = %q, want the state-lost note", res.Notes)
 	}
-	waitGone(t, pid, time.Second)
+	waitGone(t, pid)
 	// A fresh child: the code's state is gone, the task's is not.
 	res = mustRun(t, e, "[given, record('again')]")
 	if fmt.Sprint(res.Value) != "[by the task again]" {
@@ -272,7 +303,7 @@ func TestIsolatedOutOfMemory(t *testing.T) {
 	if !strings.Contains(res.Err.Message, "32 MiB") || len(res.Notes) == 0 {
 		t.Errorf("error = %q, notes %q", res.Err.Message, res.Notes)
 	}
-	waitGone(t, pid, time.Second)
+	waitGone(t, pid)
 	res = mustRun(t, e, "'after'")
 	if res.Value != "after" {
 		t.Errorf("after: %+v", res)
@@ -286,20 +317,22 @@ func TestIsolatedUnresponsiveChildIsKilled(t *testing.T) {
 	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: timeout}}, nil)
 	mustRun(t, e, "x = 1")
 	pid := e.ChildPID()
-	syscall.Kill(pid, syscall.SIGSTOP)
-	start := time.Now()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	// kill returns before the stop takes effect: a child still running
+	// for a moment could answer the next request (CI saw it once).
+	waitStopped(t, pid)
+	// The stopped child never answers: a TimeoutError means the host
+	// did not wait for it.
 	res, err := e.Execute(context.Background(), "x + 1")
-	took := time.Since(start)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Err == nil || res.Err.Type != "TimeoutError" {
 		t.Fatalf("error = %+v, want TimeoutError", res.Err)
 	}
-	if took > 5*time.Second {
-		t.Errorf("the host waited %s for a child that cannot answer", took)
-	}
-	waitGone(t, pid, time.Second)
+	waitGone(t, pid)
 	if res := mustRun(t, e, "2"); res.Value != int64(2) {
 		t.Errorf("next: %+v", res)
 	}
@@ -332,17 +365,14 @@ func TestIsolatedNonPreemptible(t *testing.T) {
 				t.Errorf("the attack gave a result: %+v", res)
 			}
 			// The in-process work goes on for a minute or more; the host
-			// must not wait for it.
-			if took > timeout+5*time.Second {
+			// must not wait for it. (A bound that only a hang exceeds,
+			// not a slow machine: the figure is in the log above.)
+			if took > timeout+30*time.Second {
 				t.Errorf("the executor answered after %s", took)
 			}
-			start = time.Now()
 			res = mustRun(t, e, "'usable'")
 			if res.Value != "usable" {
 				t.Errorf("next result: %+v", res)
-			}
-			if took := time.Since(start); took > 5*time.Second {
-				t.Errorf("the next execution took %s", took)
 			}
 		})
 	}
@@ -384,9 +414,6 @@ const helperEnv = "STAR_AGENT_ISOLATE_HELPER"
 // isolated executor and starts an endless execution, kills the helper with
 // SIGKILL and checks that the engine's process dies with it.
 func TestIsolatedParentDeathKillsChild(t *testing.T) {
-	if os.Getenv(helperEnv) != "" {
-		t.Skip("helper")
-	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestIsolatedParentDeathHelper$", "-test.v")
 	cmd.Env = append(os.Environ(), helperEnv+"=1")
 	out, err := cmd.StdoutPipe()
@@ -418,7 +445,7 @@ func TestIsolatedParentDeathKillsChild(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
-	waitGone(t, pid, 5*time.Second)
+	waitGone(t, pid)
 }
 
 // TestIsolatedParentDeathHelper is the helper process of the test above.
@@ -426,13 +453,13 @@ func TestIsolatedParentDeathHelper(t *testing.T) {
 	if os.Getenv(helperEnv) == "" {
 		return // only does something as the helper process
 	}
-	e, err := New(Options{Isolation: IsolationProcess, Limits: executors.Limits{Timeout: time.Minute, MaxSteps: 1 << 62}})
+	e, err := New(Options{Isolation: IsolationProcess, Limits: executors.Limits{Timeout: time.Minute, MaxOperations: 1 << 62}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := &recordTool{}
 	rec.hook = func() { fmt.Printf("child-pid %d\n", e.ChildPID()) }
-	if err := e.SetTools([]tool.Tool{rec}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{rec}); err != nil {
 		t.Fatal(err)
 	}
 	// The child is busy in an endless loop and does not read its
@@ -469,16 +496,14 @@ func TestIsolatedToolIgnoringDeadline(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: timeout}}, nil)
-	if err := e.SetTools([]tool.Tool{deafTool{release}}); err != nil {
+	if err := e.SetTools(context.Background(), []tool.Tool{deafTool{release}}); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	// The tool returns only when the test ends: a result at all means
+	// the host did not wait for it.
 	res, err := e.Execute(context.Background(), "stuck()")
 	if err != nil {
 		t.Fatal(err)
-	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("Execute returned after %s", took)
 	}
 	if res.Err == nil || res.Err.Type != "TimeoutError" {
 		t.Errorf("error = %+v, want TimeoutError", res.Err)
@@ -527,18 +552,14 @@ func TestIsolatedAbandonedWorkIsKilled(t *testing.T) {
 	})
 	mustRun(t, e, "x = 1")
 	pid := e.ChildPID()
-	start := time.Now()
 	res, err := e.Execute(context.Background(), "block()")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("Execute returned after %s", took)
-	}
 	if res.Err == nil || res.Err.Type != "TimeoutError" || len(res.Notes) == 0 {
 		t.Errorf("result: %+v, notes %q", res.Err, res.Notes)
 	}
-	waitGone(t, pid, time.Second)
+	waitGone(t, pid)
 	if res := mustRun(t, e, "'fresh'"); res.Value != "fresh" {
 		t.Errorf("next: %+v", res)
 	}
@@ -558,7 +579,7 @@ func TestIsolatedStackOverflow(t *testing.T) {
 	if res.Err == nil || res.Err.Type != "RecursionError" || len(res.Notes) == 0 {
 		t.Errorf("result: %+v, notes %q", res.Err, res.Notes)
 	}
-	waitGone(t, pid, time.Second)
+	waitGone(t, pid)
 	if res := mustRun(t, e, "'fresh'"); res.Value != "fresh" {
 		t.Errorf("next: %+v", res)
 	}
@@ -597,20 +618,18 @@ func TestIsolatedChildOutlivesStartingThread(t *testing.T) {
 // TestIsolatedCPULimit: RLIMIT_CPU, the last resort for a child no host
 // watches, ends a child that spins past its CPU allowance.
 func TestIsolatedCPULimit(t *testing.T) {
-	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: time.Minute, MaxSteps: 1 << 62}}, func(x *isolated) {
+	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: time.Minute, MaxOperations: 1 << 62}}, func(x *isolated) {
 		x.spec.CPUPerExec = time.Second
 	})
 	if e.Mechanism() != "rlimit" && e.Mechanism() != "cgroup" {
 		t.Skip("no CPU limit on this platform")
 	}
 	mustRun(t, e, "x = 1")
-	start := time.Now()
+	// The timeout is a minute: a TimeoutError about CPU time means the
+	// CPU limit stopped the loop.
 	res, err := e.Execute(context.Background(), "while True:\n    pass")
 	if err != nil {
 		t.Fatal(err)
-	}
-	if took := time.Since(start); took > 20*time.Second {
-		t.Errorf("the spinning child was stopped after %s", took)
 	}
 	if res.Err == nil || res.Err.Type != "TimeoutError" || !strings.Contains(res.Err.Message, "CPU time") {
 		t.Errorf("error = %+v, want a TimeoutError about CPU time", res.Err)
@@ -623,7 +642,7 @@ func TestIsolatedCPULimit(t *testing.T) {
 // TestIsolatedCancel: a caller that cancels gets its error at once and what
 // the code printed; the next result tells the model its state is gone.
 func TestIsolatedCancel(t *testing.T) {
-	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: time.Minute, MaxSteps: 1 << 62}}, nil)
+	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: time.Minute, MaxOperations: 1 << 62}}, nil)
 	mustRun(t, e, "x = 1")
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()

@@ -15,10 +15,10 @@
 //
 // With Options.Isolation "process" the engine runs in a child process: the
 // program re-executes itself (os.Executable) with the environment variable
-// STAR_AGENT_LOCAL_CHILD set, and this package's init function turns such a
-// process into the engine's child before main runs. Any program that
-// imports this package, a go test binary included, can therefore isolate
-// the engine without doing anything.
+// STAR_AGENT_LOCAL_CHILD set, and RunChildIfRequested, which such a
+// program calls first thing in main (a go test binary: in TestMain), turns
+// that process into the engine's child. A program that does not call it
+// gets an error from Execute that says so.
 package local
 
 import (
@@ -37,14 +37,16 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"go.starlark.net/resolve"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
-
 	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/contract"
+	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local/pyfront"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"go.starlark.net/resolve"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
 )
 
 // Engine is the name results give this engine.
@@ -66,6 +68,12 @@ type Options struct {
 	// missed or a builtin that ignores the deadline ends the child, not
 	// the host (see isolate.go). Tools still run in this process.
 	Isolation string
+	// Rerun says that a router above the engine runs in full Python a
+	// step the engine stops at run time at a construct it cannot run:
+	// then the engine undoes what such a step bound and marks its error
+	// NeedsPython, unless the step printed, called a tool or changed a
+	// value in place (see rerun.go).
+	Rerun bool
 }
 
 // Executor runs code actions in the Starlark engine. It keeps variables and
@@ -98,6 +106,8 @@ type Executor struct {
 
 	iso *isolated // set when the engine runs in a child process (isolate.go)
 
+	rerun bool // Options.Rerun
+
 	// toolValues maps the builtins bound to tools to their tools, so that
 	// a tool passed as a value (parallel(search, ...), help(search)) is
 	// known. Executions read it; SetTools and fresh states add to it.
@@ -118,6 +128,9 @@ type state struct {
 	defs    map[*starlark.Function]definition // sources of top-level defs, for relinking
 	modules map[string]starlark.Value         // imported modules: one instance per state, as in Python
 	protect map[string]bool                   // names the code may not bind: final_answer and the tools
+	ns      *core.Namespace                   // globals as the steps' modules share them (relink.go)
+	rerun   bool                              // Options.Rerun
+	mem     carried                           // the last execution's memory measurement (monitor.go)
 }
 
 // New returns an Executor with the given options.
@@ -134,6 +147,7 @@ func New(opts Options) (*Executor, error) {
 		live:   opts.Stdout,
 		tools:  map[string]tool.Tool{},
 		vars:   map[string]any{},
+		rerun:  opts.Rerun,
 	}
 	e.st = e.newState()
 	return e, nil
@@ -148,6 +162,7 @@ func (e *Executor) newState() *state {
 		defs:    map[*starlark.Function]definition{},
 		modules: map[string]starlark.Value{},
 		protect: map[string]bool{"final_answer": true},
+		rerun:   e.rerun,
 	}
 	for k, v := range builtins.Universe() {
 		st.globals[k] = v
@@ -157,7 +172,7 @@ func (e *Executor) newState() *state {
 	}
 	st.globals["final_answer"] = starlark.NewBuiltin("final_answer", finalAnswer)
 	st.globals["parallel"] = starlark.NewBuiltin("parallel", e.parallel)
-	st.globals[builtins.HelperImport] = starlark.NewBuiltin(builtins.HelperImport, st.importModule)
+	st.globals[contract.HelperImport] = starlark.NewBuiltin(contract.HelperImport, st.importModule)
 	for name, t := range e.tools {
 		st.globals[name] = e.toolBuiltin(t)
 		st.protect[name] = true
@@ -211,9 +226,9 @@ func (e *Executor) Limits() executors.Limits { return e.limits }
 func finalAnswer(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var answer starlark.Value
 	if err := starlark.UnpackArgs(b.Name(), args, kwargs, "answer", &answer); err != nil {
-		return nil, builtins.Errorf("TypeError", "%s", strings.TrimPrefix(err.Error(), "final_answer: "))
+		return nil, core.Errorf(pyexc.TypeError, "%s", strings.TrimPrefix(err.Error(), "final_answer: "))
 	}
-	return nil, &builtins.Final{Value: answer}
+	return nil, &core.Final{Value: answer}
 }
 
 func (st *state) importModule(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -225,14 +240,14 @@ func (st *state) importModule(thread *starlark.Thread, b *starlark.Builtin, args
 	if ee := st.policy.Check(name); ee != nil {
 		// The operator's hint does not reach the result from here: only
 		// imports the front end could not see statically come this way.
-		return nil, &builtins.Error{Type: ee.Type, Msg: ee.Message}
+		return nil, &core.Error{Type: refusalType(ee.Type, name), Msg: ee.Message}
 	}
 	if top {
 		name, _, _ = strings.Cut(name, ".")
 	}
 	m, ok := st.module(name)
 	if !ok {
-		return nil, builtins.Errorf("ModuleNotFoundError", "%s", needsPythonMessage(name))
+		return nil, core.Errorf(pyexc.ModuleNotFoundError, "%s", needsPythonMessage(name))
 	}
 	return m, nil
 }
@@ -251,15 +266,33 @@ func (st *state) module(name string) (starlark.Value, bool) {
 	return m, ok
 }
 
+// refusalType is the type of the error that refuses to import module:
+// ModuleNotFoundError, as CPython says, for a module the engine does not
+// have at all (numpy, a typo), else the policy's ImportError (a module
+// that exists but is not authorized, or gives access to the host). Both
+// are caught by except ImportError.
+func refusalType(typ, module string) string {
+	top, _, _ := strings.Cut(module, ".")
+	if typ != "ImportError" || slices.Contains(executors.NeverImportable, top) {
+		return typ
+	}
+	if builtins.HasModule(top) {
+		return typ
+	}
+	return "ModuleNotFoundError"
+}
+
 func needsPythonMessage(module string) string {
 	return fmt.Sprintf("module '%s' is authorized but the Starlark engine does not provide it; full Python is not available in this run: rewrite this code without %s", module, module)
 }
 
 // SetTools makes tools callable from code as functions, by their names.
-// Arguments may be positional (in input order) or keyword.
-func (e *Executor) SetTools(tools []tool.Tool) error {
+// Arguments may be positional (in input order) or keyword. ctx bounds
+// telling the engine's process when the executor is isolated; in process
+// there is nothing to wait for.
+func (e *Executor) SetTools(ctx context.Context, tools []tool.Tool) error {
 	if e.iso != nil {
-		return e.iso.setTools(tools)
+		return e.iso.setTools(ctx, tools)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -291,10 +324,10 @@ const ctxKey = "star-agent.ctx"
 // SetVariables binds values as global variables of the code: JSON-shaped
 // Go values, the runner protocol's Tuple, Set and Dict (as another engine's
 // Variables returns them), or anything that marshals to JSON. They are
-// bound again if the executor has to start afresh.
-func (e *Executor) SetVariables(vars map[string]any) error {
+// bound again if the executor has to start afresh. ctx is as for SetTools.
+func (e *Executor) SetVariables(ctx context.Context, vars map[string]any) error {
 	if e.iso != nil {
-		return e.iso.setVariables(vars)
+		return e.iso.setVariables(ctx, vars)
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -348,11 +381,11 @@ func (e *Executor) Variables(ctx context.Context) (vars map[string]any, skipped 
 		x, err := c.convert(v, 0)
 		var big *tooLarge
 		if errors.As(err, &big) {
-			skipped[name] = fmt.Sprintf("it is too large to carry to another engine (the variables carried may take %s in all as JSON)", builtins.FormatBytes(e.limits.MaxMemory/16))
+			skipped[name] = fmt.Sprintf("it is too large to carry to another engine (the variables carried may take %s in all as JSON)", core.FormatBytes(e.limits.MaxMemory/16))
 			continue
 		}
 		if err != nil {
-			_, skipped[name] = builtins.Classify(err)
+			_, skipped[name] = core.Classify(err)
 			continue
 		}
 		room -= c.size
@@ -437,11 +470,12 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	}
 	thread.SetLocal(ctxKey, runCtx)
 	if deadline, ok := runCtx.Deadline(); ok {
-		thread.SetLocal(builtins.DeadlineKey, deadline)
+		thread.SetLocal(contract.DeadlineKey, deadline)
 	}
-	thread.SetLocal(builtins.StdoutKey, io.Writer(printed))
-	builtins.PrepareRepr(thread)
+	thread.SetLocal(contract.StdoutKey, io.Writer(printed))
+	core.PrepareRepr(thread)
 	mon := newMonitor(thread, st.globals, limits, runCtx)
+	mon.carry = &st.mem
 
 	// Cancel the thread when the deadline passes or the caller cancels.
 	watchDone := make(chan struct{})
@@ -552,12 +586,36 @@ func (st *state) run(ctx context.Context, thread *starlark.Thread, mon *monitor,
 			return res
 		}
 	}
+	// Guarded imports (under an if, or in a try that catches ImportError)
+	// are checked where they run: the code may fall back. With a router
+	// above (Options.Rerun), an authorized module only CPython has sends
+	// the step there first, where the import works, rather than to the
+	// fallback.
+	for _, imp := range prog.Deferred {
+		res.Imports = append(res.Imports, imp.Module)
+		if !st.rerun {
+			continue
+		}
+		if ee := st.checkImport(imp.Module); ee != nil && ee.NeedsPython {
+			ee.Line = imp.Line
+			ee.Source = sourceLine(code, imp.Line)
+			res.Err = ee
+			return res
+		}
+	}
 	c := &chunk{name: name, code: code, prog: prog}
 	c.prelude = st.prelude(topLevelBindings(prog.File.Stmts))
+	cp := st.checkpoint(thread)
 	out := st.execChunk(thread, c)
 	st.finish(ctx, &res, thread, out.err, mon, name, code)
 	res.Steps = mon.steps()
 	st.settle(out)
+	st.handOn(cp, &res, thread)
+	if mon.overAtEnd() && res.Err == nil {
+		res.Value, res.Repr, res.IsFinal = nil, "", false
+		res.Err = runtimeError(mon.stopError(), mon, nil, name, code)
+	}
+	mon.save()
 	return res
 }
 
@@ -574,7 +632,7 @@ type outcome struct {
 // value it returns, rendered and converted on the execution's thread,
 // under its limits.
 func (st *state) finish(ctx context.Context, res *executors.Result, th *starlark.Thread, runErr error, mon *monitor, chunk, code string) {
-	var final *builtins.Final
+	var final *core.Final
 	var err error
 	limits := mon.limits
 	switch {
@@ -601,10 +659,10 @@ func (st *state) finish(ctx context.Context, res *executors.Result, th *starlark
 // whole before it is cut; what they take counts against the memory budget,
 // and user __repr__ and __str__ run on th, under the execution's limits.
 func exportResult(th *starlark.Thread, v starlark.Value, limits executors.Limits, what string) (value any, repr string, notes []string, err error) {
-	repr, cut, err := builtins.ReprLimited(th, v, limits.MaxOutput)
+	repr, cut, err := core.ReprLimited(th, v, limits.MaxOutput)
 	if err != nil {
-		if typ, _ := builtins.Classify(err); typ == "RecursionError" {
-			return nil, "", nil, builtins.Errorf("RecursionError",
+		if typ, _ := core.Classify(err); typ == "RecursionError" {
+			return nil, "", nil, core.Errorf(pyexc.RecursionError,
 				"maximum recursion depth exceeded while getting the repr of an object: the %s is nested too deeply to show; return a flatter value", what)
 		}
 		return nil, "", nil, err
@@ -629,17 +687,17 @@ func exportResult(th *starlark.Thread, v starlark.Value, limits executors.Limits
 	case err == nil:
 		return x, repr, nil, nil
 	case errors.As(err, &big):
-		note := fmt.Sprintf("the %s is larger than the limit of %s as JSON, so only the start of its repr is returned", what, builtins.FormatBytes(limits.MaxValue))
+		note := fmt.Sprintf("the %s is larger than the limit of %s as JSON, so only the start of its repr is returned", what, core.FormatBytes(limits.MaxValue))
 		if s, ok := v.(starlark.String); ok {
 			n := runePrefixLen(string(s), int(limits.MaxValue))
-			note = fmt.Sprintf("the %s is a string larger than the limit of %s, so only its first %d bytes are returned", what, builtins.FormatBytes(limits.MaxValue), n)
+			note = fmt.Sprintf("the %s is a string larger than the limit of %s, so only its first %d bytes are returned", what, core.FormatBytes(limits.MaxValue), n)
 			return string(s[:n]) + fmt.Sprintf("\n[%s truncated: %d of its %d bytes are kept]", what, n, len(s)), repr, []string{note}, nil
 		}
 		return short(), repr, []string{note}, nil
-	case !builtins.Catchable(err):
+	case !core.Catchable(err):
 		return nil, "", nil, err // the deadline, the engine's limits
 	}
-	typ, _ := builtins.Classify(err)
+	typ, _ := core.Classify(err)
 	if typ == "MemoryError" {
 		return short(), repr, []string{fmt.Sprintf("the %s cannot be converted within the memory limit, so only its repr is returned", what)}, nil
 	}
@@ -663,6 +721,7 @@ func runePrefixLen(s string, n int) int {
 
 func (st *state) checkImport(module string) *executors.ExecError {
 	if ee := st.policy.Check(module); ee != nil {
+		ee.Type = refusalType(ee.Type, module)
 		return ee
 	}
 	if _, ok := st.module(module); !ok {
@@ -679,7 +738,7 @@ func captureLastExpression(f *syntax.File) {
 		return
 	}
 	last, ok := f.Stmts[len(f.Stmts)-1].(*syntax.ExprStmt)
-	if !ok {
+	if !ok || isDelGlobal(last.X) {
 		return
 	}
 	start, _ := last.X.Span()
@@ -689,6 +748,17 @@ func captureLastExpression(f *syntax.File) {
 		LHS:   &syntax.Ident{NamePos: start, Name: lastValue},
 		RHS:   last.X,
 	}
+}
+
+// isDelGlobal reports whether x is a lowered del statement, which has no
+// value to show.
+func isDelGlobal(x syntax.Expr) bool {
+	call, ok := x.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := call.Fn.(*syntax.Ident)
+	return ok && fn.Name == contract.HelperDelGlobal
 }
 
 // undefinedNames returns the names of an error that is only "undefined:"

@@ -8,10 +8,11 @@ import (
 	"runtime/metrics"
 	"sync"
 
-	"go.starlark.net/starlark"
-
-	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/contract"
+	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/executors"
+	"go.starlark.net/starlark"
 )
 
 // monitor enforces the step, recursion and memory limits of one execution.
@@ -30,12 +31,16 @@ import (
 // the last walk (cheap to read, but it also counts garbage and other
 // goroutines, hence only a trigger) and the steps since the last walk have
 // paid for it.
+//
+// An execution does not walk when it starts if the measurement the
+// previous one of its state left still bounds what the state can hold:
+// see carried.
 type monitor struct {
 	thread  *starlark.Thread
 	globals starlark.StringDict
 	limits  executors.Limits
 	ctx     context.Context
-	budget  *builtins.Budget
+	budget  *core.Budget
 
 	ticks       uint64
 	walkAfter   uint64 // steps before which no paced walk happens
@@ -48,11 +53,17 @@ type monitor struct {
 	walkAtGC    int64  // what the walk found at that collection
 	unverified  int64  // grants since that collection the walk does not explain
 	sample      []metrics.Sample
-	stop        string // "steps", "depth", "memory" once a limit is hit
+	allocs      []metrics.Sample // the process's cumulative allocations
+	allocsAt    uint64           // allocs when the last walk began
+	walkCount   int              // values the last walk visited
+	carry       *carried         // the state's record, or nil: walk at the start
+	rawAtStart  int64            // the walk the execution started from
+	over        int64            // see carried.over
+	stop        string           // "steps", "depth", "memory" once a limit is hit
 	liveAtAbort int64
 	ctxErr      error // runCtx.Err() when the execution ended
 
-	gens    *builtins.Generators
+	gens    *core.Generators
 	counted uint64                      // steps of all threads, as of their last count
 	seen    map[*starlark.Thread]uint64 // each thread's steps as of its last count
 
@@ -73,8 +84,9 @@ func newMonitor(thread *starlark.Thread, globals starlark.StringDict, limits exe
 		limits:  limits,
 		ctx:     ctx,
 		sample:  []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}},
+		allocs:  []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}},
 	}
-	m.budget = &builtins.Budget{
+	m.budget = &core.Budget{
 		Limit:  limits.MaxMemory,
 		Done:   ctx.Done(),
 		Reason: m.reason,
@@ -85,16 +97,128 @@ func newMonitor(thread *starlark.Thread, globals starlark.StringDict, limits exe
 }
 
 func (m *monitor) install() {
-	builtins.SetBudget(m.thread, m.budget)
+	core.SetBudget(m.thread, m.budget)
 	m.seen = map[*starlark.Thread]uint64{m.thread: m.thread.ExecutionSteps()}
-	m.gens = &builtins.Generators{NewThread: m.spawn, Switch: m.switchThreads, MaxDepth: m.limits.MaxDepth}
-	builtins.SetGenerators(m.thread, m.gens)
+	m.gens = &core.Generators{NewThread: m.spawn, Switch: m.switchThreads, MaxDepth: m.limits.MaxDepth}
+	core.SetGenerators(m.thread, m.gens)
 	m.thread.OnMaxSteps = m.check
-	m.thread.SetMaxExecutionSteps(min(interval, m.limits.MaxSteps))
+	m.thread.SetMaxExecutionSteps(min(interval, m.limits.MaxOperations))
 	m.heapAtWalk = m.heap()
 	m.heapAtStart, m.heapAtGC = int64(m.heapAtWalk), int64(m.heapAtWalk)
+	if c := m.carry; c != nil {
+		m.over = c.over
+	}
+	if c := m.carry; c != nil && c.valid {
+		since := int64(m.allocated() - c.allocsAt)
+		if since >= 0 && c.live+since <= m.limits.MaxMemory/2 {
+			m.budget.Carry(c.live, since)
+			m.lastWalk, m.lastRaw, m.walkAtGC = c.live, c.raw, c.raw
+			m.allocsAt, m.walkCount = c.allocsAt, c.count
+			m.walkAfter = uint64(c.count) * 8
+			m.rawAtStart = c.raw
+			return
+		}
+	}
 	m.budget.Settle(m.measure())
 	m.walkAtGC = m.lastRaw
+	m.rawAtStart = m.lastRaw
+}
+
+// overAtEnd reports, once the execution has ended, whether it left its
+// state holding more than the budget: then the
+// step fails with a MemoryError (stopError), as if it had been stopped.
+// Within an execution, walks are paced by steps and by the heap's growth,
+// and an execution that only adds a little to a large state never
+// triggers one; without this, such steps went on growing the state past
+// the budget, one after another, each under the pacing (the walk at the
+// start of the next step found it, but a walk at the start refuses
+// nothing by itself). It walks only when the last walk plus what was
+// granted and allocated since can pass the budget.
+//
+// A state over the budget (a step stopped half-way through building a
+// value keeps what it bound) does not fail the steps that follow unless
+// they add to it: more than a sixty-fourth of the budget beyond what the
+// last failed step left, which steps that pass do not move.
+func (m *monitor) overAtEnd() bool {
+	limit := m.limits.MaxMemory
+	switch {
+	case limit <= 0:
+		return false
+	case m.stop == "memory":
+		m.over = max(m.lastRaw, limit+1)
+		return false
+	}
+	since := int64(m.allocated() - m.allocsAt)
+	if since >= 0 && m.budget.Live+since <= limit {
+		m.over = 0
+		return false
+	}
+	size := m.measure()
+	m.budget.Settle(size)
+	if m.lastRaw <= limit {
+		m.over = 0
+		return false
+	}
+	if m.stop != "" {
+		// The step failed for another reason and keeps that error; what
+		// it left is allowed to the steps that follow, as after a
+		// MemoryError.
+		m.over = max(m.over, m.lastRaw)
+		return false
+	}
+	// A step that adds (next to) nothing to what a failed step left over
+	// the budget runs. The allowance does not move with the steps that
+	// pass, or steps each adding a little less than it would grow the
+	// state without end.
+	if m.over > 0 && m.lastRaw <= m.over+limit/64 {
+		return false
+	}
+	m.over = m.lastRaw
+	m.liveAtAbort = size
+	m.stop = "memory"
+	return true
+}
+
+// carried is what an execution leaves the next one of its state about
+// memory, so that a step does not walk the whole state when it starts:
+// that walk cost time in proportion to the state (7 ms for a million ints
+// kept in a global), whatever the step did.
+//
+// The next execution starts from the last walk (and the grants since)
+// instead of walking, as long as that walk plus everything the process
+// has allocated since it began stays under half the budget: what the
+// state holds beyond the walk was allocated since, so the sum bounds it
+// (/gc/heap/allocs:bytes only grows, and counts allocations ahead of their
+// use, by the span). The allocations are the process's, other goroutines'
+// and garbage included, so the bound is loose, never low; the budget
+// carries it as Slack, and a grant it would take past the limit measures
+// first. Past half the budget, the execution walks when it starts, as it
+// did before. Within the execution, walks are paced as always (check).
+type carried struct {
+	valid    bool
+	live     int64  // the budget's Live when the execution ended
+	raw      int64  // what the last walk found
+	allocsAt uint64 // the process's allocations when that walk began
+	count    int    // values that walk visited
+	over     int64  // what the state held when the last step left it over the budget, or 0
+}
+
+// save records, at the end of an execution, what the next one of its
+// state may start from.
+func (m *monitor) save() {
+	if m.carry == nil {
+		return
+	}
+	*m.carry = carried{valid: true, live: m.budget.Live, raw: m.lastRaw, allocsAt: m.allocsAt, count: m.walkCount, over: m.over}
+}
+
+// allocated returns the bytes the process has allocated since it began.
+func (m *monitor) allocated() uint64 {
+	metrics.Read(m.allocs)
+	if m.allocs[0].Value.Kind() != metrics.KindUint64 {
+		return 1 << 62 // unknown: no record is ever recent enough
+	}
+	return m.allocs[0].Value.Uint64()
 }
 
 func (m *monitor) heap() uint64 {
@@ -136,8 +260,11 @@ func (m *monitor) heap() uint64 {
 func (m *monitor) measure() int64 {
 	limit := m.limits.MaxMemory
 	gens := m.gens.Threads()
-	walk, count := liveSize(append([]*starlark.Thread{m.thread}, gens...), m.globals, limit)
-	walk += int64(len(gens)) * builtins.GeneratorCost
+	m.allocsAt = m.allocated()
+	// Past twice the budget the walk stops: the answer is known, and
+	// below that it is exact, for overAtEnd to compare.
+	walk, count := liveSize(append([]*starlark.Thread{m.thread}, gens...), m.globals, 2*limit)
+	walk += int64(len(gens)) * core.GeneratorCost
 	heap := int64(m.heap())
 	// The heap's growth since the last forced collection that the walk's
 	// growth does not explain: garbage, or memory the walk cannot see.
@@ -172,6 +299,8 @@ func (m *monitor) measure() int64 {
 	// The next paced walk waits for eight steps per value visited, which
 	// keeps walking under a few percent of the run time.
 	m.walkAfter = m.counted + uint64(count)*8
+	m.walkCount = count
+	m.budget.Slack = 0
 	m.heapAtWalk = uint64(heap)
 	return size
 }
@@ -181,16 +310,16 @@ func (m *monitor) measure() int64 {
 // the execution began (builtins.Budget.Pressure): then the execution may
 // be near its limit whatever the grants say, and measure verifies it.
 func (m *monitor) pressure() bool {
-	return int64(m.heap())-m.heapAtStart > m.limits.MaxMemory*3/4
+	return int64(m.heap())-m.heapAtStart+m.budget.Slack > m.limits.MaxMemory*3/4
 }
 
 func (m *monitor) check(thread *starlark.Thread) {
 	steps := m.count(thread)
-	if steps >= m.limits.MaxSteps {
+	if steps >= m.limits.MaxOperations {
 		m.abort("steps")
 		return
 	}
-	if builtins.CallDepth(thread) > m.limits.MaxDepth {
+	if core.CallDepth(thread) > m.limits.MaxDepth {
 		m.abort("depth")
 		return
 	}
@@ -221,7 +350,7 @@ func (m *monitor) count(thread *starlark.Thread) uint64 {
 // arm sets when thread checks next: after interval steps, or when the
 // steps left to the execution, counted at total, run out.
 func (m *monitor) arm(thread *starlark.Thread, total uint64) {
-	thread.SetMaxExecutionSteps(thread.ExecutionSteps() + min(interval, m.limits.MaxSteps-total))
+	thread.SetMaxExecutionSteps(thread.ExecutionSteps() + min(interval, m.limits.MaxOperations-total))
 }
 
 // steps returns the steps of the execution's threads. Call it once the
@@ -231,13 +360,13 @@ func (m *monitor) steps() uint64 { return m.count(m.thread) }
 // spawn creates the thread of a generator's body (builtins.Generators).
 func (m *monitor) spawn(*starlark.Thread) *starlark.Thread {
 	th := &starlark.Thread{Name: m.thread.Name, Print: m.thread.Print}
-	for _, k := range []string{ctxKey, builtins.DeadlineKey, builtins.StdoutKey} {
+	for _, k := range []string{ctxKey, contract.DeadlineKey, contract.StdoutKey, contract.ExecutorGlobalsKey} {
 		if v := m.thread.Local(k); v != nil {
 			th.SetLocal(k, v)
 		}
 	}
-	builtins.SetBudget(th, m.budget)
-	builtins.ShareRepr(th, m.thread) // one repr depth and export limit for the execution
+	core.SetBudget(th, m.budget)
+	core.ShareRepr(th, m.thread) // one repr depth and export limit for the execution
 	th.OnMaxSteps = m.check
 	if len(m.children) >= m.pruneAt {
 		// Forget the threads of generators that have ended; their steps
@@ -269,7 +398,7 @@ func (m *monitor) spawn(*starlark.Thread) *starlark.Thread {
 // arms the one that resumes (builtins.Generators.Switch).
 func (m *monitor) switchThreads(from, to *starlark.Thread) {
 	total := m.count(from)
-	if total >= m.limits.MaxSteps {
+	if total >= m.limits.MaxOperations {
 		m.abort("steps")
 		return
 	}
@@ -323,15 +452,15 @@ func (m *monitor) timeoutMessage() string {
 func (m *monitor) stopError() error {
 	switch m.stop {
 	case "steps":
-		return builtins.Errorf("StepLimitError", "execution exceeded the limit of %d steps (operations) and was stopped; make the code do less work per step", m.limits.MaxSteps)
+		return core.Errorf(pyexc.StepLimitError, "execution exceeded the limit of %d operations and was stopped; raise it with --max-operations (Limits.MaxOperations) if the work is intended, or make the code do less", m.limits.MaxOperations)
 	case "depth":
-		return builtins.Errorf("RecursionError", "maximum recursion depth exceeded (limit %d calls)", m.limits.MaxDepth)
+		return core.Errorf(pyexc.RecursionError, "maximum recursion depth exceeded (limit %d calls)", m.limits.MaxDepth)
 	case "memory":
-		return builtins.Errorf("MemoryError", "execution exceeded the memory limit of %s (about %s in use) and was stopped",
-			builtins.FormatBytes(m.limits.MaxMemory), builtins.FormatBytes(m.liveAtAbort))
+		return core.Errorf(pyexc.MemoryError, "execution exceeded the memory limit of %s (about %s in use) and was stopped",
+			core.FormatBytes(m.limits.MaxMemory), core.FormatBytes(m.liveAtAbort))
 	}
 	if m.ctxErr != nil {
-		return builtins.Errorf("TimeoutError", "%s", m.timeoutMessage())
+		return core.Errorf(pyexc.TimeoutError, "%s", m.timeoutMessage())
 	}
 	return nil
 }

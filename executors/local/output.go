@@ -30,6 +30,13 @@ type output struct {
 	live    io.Writer
 }
 
+// printed reports whether anything was printed.
+func (o *output) printed() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.total > 0
+}
+
 func newOutput(max int, live io.Writer) *output {
 	return &output{max: max, headMax: max - max/2, tailMax: max / 2, live: live}
 }

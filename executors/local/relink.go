@@ -9,23 +9,37 @@ import (
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
+	"github.com/star-agent/star-agent/builtins/contract"
+	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/executors/local/pyfront"
 )
 
 // Each execution is compiled as its own go.starlark.net module, and a
 // function reads globals from the module it was defined in. Python has one
 // module namespace: a function defined in step 1 sees a global that step 2
-// rebinds, even in the middle of step 2. To keep Python's semantics, the
-// executor remembers the source of every top-level def. Before a step runs,
-// the earlier functions that read a name the step binds, or that are
-// already stale (a global they read was rebound since, by a tool or
-// SetVariables), or that read such a function, are defined again as a
-// prelude of the step, in the step's own module, so that they share its
-// globals.
+// rebinds, even in the middle of step 2. Three mechanisms keep Python's
+// semantics:
+//
+//   - Between steps, the state's core.Namespace gives the modules of
+//     earlier steps that are still alive the current globals (Sync, before
+//     every step), whoever rebound them: a step, a tool, SetVariables.
+//   - A function of any step that assigns or deletes a global (global x)
+//     does so through the namespace, in the globals and in every live
+//     step module at once (see core.Namespace); each step starts with a
+//     call of the globals helper that makes its module the running one
+//     (enterStep).
+//   - A step's own top-level assignments go to its module only. So that
+//     earlier functions see them during the step, the executor remembers
+//     the source of every top-level def, and before a step runs, the
+//     earlier functions that read a name the step binds (or a name that
+//     was undefined when they were compiled), or that read such a
+//     function, are defined again as a prelude of the step, in the step's
+//     own module, so that they share its globals.
 //
 // Re-definition re-evaluates default values and decorators; functions
 // stored elsewhere (in a list, a dict, a closure) keep the definition they
-// had.
+// had, and see the step's rebinding from the next step on.
 
 // definition is the Python source of one top-level def.
 type definition struct {
@@ -132,6 +146,10 @@ func same(a, b starlark.Value) (eq bool) {
 // the names in bound must re-create, and forgets them (they are recorded
 // again once the chunk has run).
 func (st *state) prelude(bound map[string]bool) string {
+	// Functions of earlier steps read the names rebound since (by a step,
+	// a tool, SetVariables) in their modules once those are synced; only
+	// the names this step binds need re-definition for them to see.
+	st.namespace().Sync()
 	live := map[string]earlier{}
 	for fn, d := range st.defs {
 		if st.globals[d.name] == starlark.Value(fn) {
@@ -252,6 +270,34 @@ func (c *chunk) withPrelude(f *syntax.File) (int, error) {
 	return len(stmts), nil
 }
 
+// namespace returns the namespace of the state's globals, which the
+// views of the global statements use (see core.Namespace).
+func (st *state) namespace() *core.Namespace {
+	if st.ns == nil {
+		st.ns = core.NewNamespace(st.globals)
+		st.ns.Protected = func(name string, deleted bool) error {
+			if st.protected(name) {
+				return core.Errorf(pyexc.SyntaxError, "%s", pyfront.ProtectedMessage(name, deleted))
+			}
+			return nil
+		}
+	}
+	return st.ns
+}
+
+// enterStep starts f with a call of the globals helper, which makes the
+// module f runs in the namespace's running step (core.Namespace). It
+// returns the number of statements prepended.
+func enterStep(f *syntax.File) int {
+	if len(f.Stmts) == 0 {
+		return 0
+	}
+	at, _ := f.Stmts[0].Span() // a statement of the step: see withPrelude
+	call := &syntax.CallExpr{Fn: &syntax.Ident{NamePos: at, Name: contract.HelperGlobals}, Lparen: at, Rparen: at}
+	f.Stmts = append([]syntax.Stmt{&syntax.ExprStmt{X: call}}, f.Stmts...)
+	return 1
+}
+
 // execChunk runs a chunk in globals. Names the code uses but nothing
 // defines become unbound globals, so that reading one raises NameError at
 // run time, as in Python.
@@ -261,7 +307,9 @@ func (st *state) execChunk(thread *starlark.Thread, c *chunk) outcome {
 	if err != nil {
 		c.prelude, n = "", 0 // cannot re-create them: run without
 	}
+	n += enterStep(f)
 	captureLastExpression(f)
+	thread.SetLocal(contract.ExecutorGlobalsKey, st.namespace())
 	err = starlark.ExecREPLChunk(f, thread, st.globals)
 	names := undefinedNames(err)
 	if names != nil {
@@ -274,6 +322,7 @@ func (st *state) execChunk(thread *starlark.Thread, c *chunk) outcome {
 		declareUnbound(f, names)
 		n, _ = c.withPrelude(f)
 		n += len(names)
+		n += enterStep(f)
 		captureLastExpression(f)
 		err = starlark.ExecREPLChunk(f, thread, st.globals)
 	}
@@ -282,6 +331,11 @@ func (st *state) execChunk(thread *starlark.Thread, c *chunk) outcome {
 
 // settle records what a chunk defined, on the goroutine of its execution.
 func (st *state) settle(out outcome) {
+	if out.file != nil && !makesFunctions(out.file) {
+		st.namespace().EndStepForgetting()
+	} else {
+		st.namespace().EndStep()
+	}
 	delete(st.globals, lastValue)
 	if out.file == nil {
 		return
@@ -293,4 +347,19 @@ func (st *state) settle(out outcome) {
 		// prelude's source, are recorded again.
 		st.recordDefinitions(stmts[:out.preludeLen], out.chunk.prelude, out.unbound)
 	}
+}
+
+// makesFunctions reports whether f defines a function or a lambda (the
+// front end lowers classes and generator expressions to them): values
+// that keep the step's module alive after the step.
+func makesFunctions(f *syntax.File) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.DefStmt, *syntax.LambdaExpr:
+			found = true
+		}
+		return !found
+	})
+	return found
 }

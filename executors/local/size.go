@@ -3,9 +3,9 @@ package local
 import (
 	"reflect"
 
+	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/lib/collections"
 	"go.starlark.net/starlark"
-
-	"github.com/star-agent/star-agent/builtins"
 )
 
 // sizer estimates the memory held by the values an execution can reach:
@@ -32,9 +32,9 @@ type sizer struct {
 const maxWalkDepth = 1000
 
 const (
-	ifaceSize  = builtins.SlotSize
-	dictEntry  = builtins.DictEntrySize
-	objectSize = builtins.ListSize // header of a list, dict, set, function
+	ifaceSize  = core.SlotSize
+	dictEntry  = core.DictEntrySize
+	objectSize = core.ListSize // header of a list, dict, set, function
 )
 
 // add counts v and what it holds.
@@ -67,13 +67,13 @@ func (s *sizer) visitValue(v starlark.Value) {
 	case nil, starlark.NoneType, starlark.Bool:
 		return
 	case starlark.Float:
-		s.total += builtins.FloatSize
+		s.total += core.FloatSize
 	case starlark.String:
-		s.total += int64(len(v)) + builtins.StringHeaderSize
+		s.total += int64(len(v)) + core.StringHeaderSize
 	case starlark.Bytes:
-		s.total += int64(len(v)) + builtins.StringHeaderSize
+		s.total += int64(len(v)) + core.StringHeaderSize
 	case starlark.Int:
-		s.total += builtins.IntSize(v)
+		s.total += core.IntSize(v)
 	case *starlark.List:
 		if s.visit(v) {
 			s.total += objectSize + int64(v.Len())*ifaceSize
@@ -82,7 +82,7 @@ func (s *sizer) visitValue(v starlark.Value) {
 			}
 		}
 	case starlark.Tuple:
-		s.total += builtins.TupleHeaderSize + int64(len(v))*ifaceSize
+		s.total += core.TupleHeaderSize + int64(len(v))*ifaceSize
 		for _, e := range v {
 			s.add(e)
 		}
@@ -110,6 +110,19 @@ func (s *sizer) visitValue(v starlark.Value) {
 			for i := 0; i < v.NumFreeVars(); i++ {
 				_, fv := v.FreeVar(i)
 				s.add(fv)
+			}
+			// Default values live as long as the function: def f(a=[...]).
+			for i := 0; i < v.NumParams(); i++ {
+				if d := v.ParamDefault(i); d != nil {
+					s.add(d)
+				}
+			}
+		}
+	case *collections.Deque:
+		if s.visit(v) {
+			s.total += objectSize + int64(v.Len())*ifaceSize
+			for i := 0; i < v.Len(); i++ {
+				s.add(v.Index(i))
 			}
 		}
 	case Sizer:

@@ -1,9 +1,5 @@
 package local
 
-// Tools as the code sees them: builtins that bind their arguments with
-// tool.Bind and call the Go tool with the execution's context, and
-// parallel(), which runs several calls at once.
-
 import (
 	"context"
 	"errors"
@@ -11,12 +7,18 @@ import (
 	"io"
 	"sync"
 
-	"go.starlark.net/starlark"
-
 	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/contract"
+	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"go.starlark.net/starlark"
 )
+
+// Tools as the code sees them: builtins that bind their arguments with
+// tool.Bind and call the Go tool with the execution's context, and
+// parallel(), which runs several calls at once.
 
 type builtinFunc = func(*starlark.Thread, *starlark.Builtin, starlark.Tuple, []starlark.Tuple) (starlark.Value, error)
 
@@ -49,6 +51,7 @@ func (e *Executor) callTool(t tool.Tool) builtinFunc {
 			return nil, err
 		}
 		ctx := toolContext(thread)
+		markToolCall(thread)
 		out, err := t.Call(ctx, bound)
 		return toolResult(ctx, spec.Name, out, err)
 	}
@@ -75,7 +78,7 @@ func (e *Executor) bindTool(thread *starlark.Thread, spec tool.Spec, args starla
 	}
 	bound, err := tool.Bind(spec, pos, kw)
 	if err != nil {
-		return nil, builtins.Errorf("TypeError", "%v", err)
+		return nil, core.Errorf(pyexc.TypeError, "%v", err)
 	}
 	return bound, nil
 }
@@ -94,7 +97,7 @@ func toolContext(thread *starlark.Thread) context.Context {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if w, ok := thread.Local(builtins.StdoutKey).(io.Writer); ok {
+	if w, ok := thread.Local(contract.StdoutKey).(io.Writer); ok {
 		ctx = tool.WithOutput(ctx, w)
 	}
 	return ctx
@@ -105,23 +108,24 @@ func toolContext(thread *starlark.Thread) context.Context {
 func toolResult(ctx context.Context, name string, out any, err error) (starlark.Value, error) {
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, &builtins.Interrupt{Reason: "cancelled"}
+			return nil, &core.Interrupt{Reason: "cancelled"}
 		}
-		var be *builtins.Error
+		var be *core.Error
 		if errors.As(err, &be) {
 			return nil, be
 		}
 		var ee *executors.ExecError
 		if errors.As(err, &ee) && ee.Type != "" {
-			return nil, builtins.Errorf(ee.Type, "%s", ee.Message)
+			// The type comes from the sandbox that ran the tool: any name.
+			return nil, &core.Error{Type: ee.Type, Msg: ee.Message}
 		}
 		// As in smolagents, str(e) is the tool's own message; the
 		// type says it came from a tool.
-		return nil, builtins.Errorf("ToolError", "%v", err)
+		return nil, core.Errorf(pyexc.ToolError, "%v", err)
 	}
-	v, err := builtins.FromGo(out)
+	v, err := core.FromGo(out)
 	if err != nil {
-		return nil, builtins.Errorf("ToolError", "tool %s returned a value that cannot be used: %v", name, err)
+		return nil, core.Errorf(pyexc.ToolError, "tool %s returned a value that cannot be used: %v", name, err)
 	}
 	return v, nil
 }
@@ -166,10 +170,10 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 	var first, items starlark.Value
 	workers, raise := DefaultParallelWorkers, false
 	if err := starlark.UnpackArgs("parallel", args, kwargs, "calls", &first, "arguments?", &items, "max_workers?", &workers, "raise_errors?", &raise); err != nil {
-		return nil, builtins.Errorf("TypeError", "%v", err)
+		return nil, core.Errorf(pyexc.TypeError, "%v", err)
 	}
 	if workers < 1 || workers > MaxParallelWorkers {
-		return nil, builtins.Errorf("ValueError", "parallel(): max_workers must be between 1 and %d, got %d", MaxParallelWorkers, workers)
+		return nil, core.Errorf(pyexc.ValueError, "parallel(): max_workers must be between 1 and %d, got %d", MaxParallelWorkers, workers)
 	}
 	type pending struct {
 		t    tool.Tool
@@ -179,14 +183,14 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 	collect := func(seq starlark.Value, each func(starlark.Value) error) error {
 		it, ok := seq.(starlark.Iterable)
 		if !ok {
-			return builtins.Errorf("TypeError", "parallel(): the arguments must be a list, not %s", seq.Type())
+			return core.Errorf(pyexc.TypeError, "parallel(): the arguments must be a list, not %s", seq.Type())
 		}
 		iter := it.Iterate()
 		defer iter.Done()
 		var x starlark.Value
 		for iter.Next(&x) {
 			if len(todo) >= MaxParallelCalls {
-				return builtins.Errorf("ValueError", "parallel(): at most %d calls at once; split them into several parallel() calls", MaxParallelCalls)
+				return core.Errorf(pyexc.ValueError, "parallel(): at most %d calls at once; split them into several parallel() calls", MaxParallelCalls)
 			}
 			if err := each(x); err != nil {
 				return err
@@ -196,7 +200,7 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 	}
 	if t, ok := e.toolFor(first); ok {
 		if items == nil {
-			return nil, builtins.Errorf("TypeError", "parallel(%s, arguments): give the list of arguments, one item per call", t.Spec().Name)
+			return nil, core.Errorf(pyexc.TypeError, "parallel(%s, arguments): give the list of arguments, one item per call", t.Spec().Name)
 		}
 		if err := collect(items, func(x starlark.Value) error {
 			todo = append(todo, pending{t, x})
@@ -206,16 +210,16 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 		}
 	} else {
 		if items != nil {
-			return nil, builtins.Errorf("TypeError", "parallel(): the first argument must be a tool or a tool's name, not %s", first.Type())
+			return nil, core.Errorf(pyexc.TypeError, "parallel(): the first argument must be a tool or a tool's name, not %s", first.Type())
 		}
 		if err := collect(first, func(x starlark.Value) error {
 			pair, ok := x.(starlark.Indexable)
 			if _, isStr := x.(starlark.String); isStr || !ok || pair.Len() < 1 || pair.Len() > 2 {
-				return builtins.Errorf("TypeError", "parallel(calls): each call must be a pair (tool, arguments), not %s", x.Type())
+				return core.Errorf(pyexc.TypeError, "parallel(calls): each call must be a pair (tool, arguments), not %s", x.Type())
 			}
 			t, ok := e.toolFor(pair.Index(0))
 			if !ok {
-				return builtins.Errorf("TypeError", "parallel(calls): %s is not a tool", pair.Index(0).Type())
+				return core.Errorf(pyexc.TypeError, "parallel(calls): %s is not a tool", pair.Index(0).Type())
 			}
 			var a starlark.Value
 			if pair.Len() == 2 {
@@ -242,7 +246,7 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 		}
 		bound, err := e.bindTool(thread, p.t.Spec(), pos, kw)
 		if err != nil {
-			if !builtins.Catchable(err) {
+			if !core.Catchable(err) {
 				return nil, err
 			}
 			results[i].err = err
@@ -252,6 +256,7 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 	}
 
 	ctx := toolContext(thread)
+	markToolCall(thread)
 	if e.batch != nil {
 		var idx []int
 		var run []boundCall
@@ -281,14 +286,14 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 			_, err = toolResult(ctx, calls[i].tool.Spec().Name, nil, err)
 		}
 		if err != nil {
-			if !builtins.Catchable(err) {
+			if !core.Catchable(err) {
 				return nil, err
 			}
 			exc, xerr := exceptionValue(thread, err)
 			if xerr != nil {
 				return nil, xerr
 			}
-			typ, msg := builtins.Classify(err)
+			typ, msg := core.Classify(err)
 			failed = append(failed, fmt.Sprintf("call %d (%s): %s: %s", i, todo[i].t.Spec().Name, typ, msg))
 			v = exc
 		}
@@ -299,7 +304,7 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 		for _, f := range failed {
 			msg += "\n  " + f
 		}
-		return nil, builtins.Errorf("ExceptionGroup", "%s", msg)
+		return nil, core.Errorf(pyexc.ExceptionGroup, "%s", msg)
 	}
 	return starlark.NewList(out), nil
 }
@@ -334,7 +339,7 @@ func runCalls(ctx context.Context, calls []boundCall, results []callResult, work
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
-			return &builtins.Interrupt{Reason: "cancelled"}
+			return &core.Interrupt{Reason: "cancelled"}
 		}
 		wg.Add(1)
 		go func() {
@@ -354,7 +359,7 @@ func runCalls(ctx context.Context, calls []boundCall, results []callResult, work
 		defer mu.Unlock()
 		return nil
 	case <-ctx.Done():
-		return &builtins.Interrupt{Reason: "cancelled"}
+		return &core.Interrupt{Reason: "cancelled"}
 	}
 }
 
@@ -370,9 +375,9 @@ func exceptionValue(thread *starlark.Thread, err error) (starlark.Value, error) 
 	}
 	pair, ok := r.(starlark.Tuple)
 	if !ok || len(pair) != 2 {
-		return nil, fmt.Errorf("local: %s returned %s", builtins.HelperTry, r.Type())
+		return nil, fmt.Errorf("local: %s returned %s", contract.HelperTry, r.Type())
 	}
 	return pair[0], nil
 }
 
-var tryHelper = builtins.Runtime()[builtins.HelperTry]
+var tryHelper = builtins.Runtime()[contract.HelperTry]

@@ -3,20 +3,34 @@ package local
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
 
+	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/pyexc"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"go.starlark.net/starlark"
-
-	"github.com/star-agent/star-agent/builtins"
-	"github.com/star-agent/star-agent/executors/runner"
 )
 
-// Variables cross between engines in the runner protocol's Go types, so
-// that a tuple stays a tuple and a set a set on the way to CPython and
-// back. Tools and results receive plain JSON shapes instead (nil, bool,
-// int64 or *big.Int, float64, string, []any, map[string]any; dict keys
-// that are not strings rendered with str(), as json.dumps does).
+// Values leave the engine in three forms, one per converter mode:
+//
+//   - results (the zero converter: a final answer, the value of the last
+//     expression) as faithfully as Go can hold them, in pyvalue's types:
+//     a tuple stays a pyvalue.Tuple, a set a pyvalue.Set, bytes []byte, a
+//     float a float64 however whole, a dict with keys that are not all
+//     strings a pyvalue.Dict in its order, big integers *big.Int, dates,
+//     times and timedeltas time.Time, pyvalue.Date, pyvalue.Time and
+//     time.Duration, and any other object a pyvalue.Opaque with its type
+//     and repr, as the runner's CPython sends them (docs/json.md);
+//   - variables that cross to another engine (runner) in the same types,
+//     but only values the other side can rebuild: anything else fails, so
+//     the variable stays behind with a note;
+//   - tool arguments (plain) in plain JSON shapes (nil, bool, int64 or
+//     *big.Int, float64, string, []any, map[string]any; dict keys that are
+//     not strings rendered with str(), as json.dumps does).
 //
 // Every value that leaves the engine goes through a converter, which
 // bounds what it builds: a list that holds the same big list 60 times is
@@ -28,10 +42,12 @@ import (
 // converter turns Starlark values into Go values under a size limit. With
 // a thread, what it builds is charged to the execution's memory budget, it
 // stops when the execution's deadline passes, and the str() of a dict key
-// that is not a string runs there; without one, no user code runs.
+// that is not a string (plain) or the repr of an object (results) runs
+// there; without one, no user code runs.
 type converter struct {
 	th      *starlark.Thread
-	runner  bool  // the runner protocol's types, for Variables
+	runner  bool  // variables for another engine: only what it can rebuild
+	plain   bool  // tool arguments: plain JSON shapes
 	max     int64 // bytes of JSON the value may take; 0: no limit
 	size    int64 // bytes of JSON so far (an estimate)
 	mem     int64 // bytes of Go memory built so far (an estimate)
@@ -46,7 +62,7 @@ const maxExportDepth = 100
 type tooLarge struct{ max int64 }
 
 func (e *tooLarge) Error() string {
-	return fmt.Sprintf("the value is larger than %s as JSON", builtins.FormatBytes(e.max))
+	return fmt.Sprintf("the value is larger than %s as JSON", core.FormatBytes(e.max))
 }
 
 // add counts a value of json bytes as JSON and mem bytes in Go.
@@ -62,12 +78,12 @@ func (c *converter) add(json, mem int64) error {
 		return nil
 	}
 	if c.count%1024 == 0 {
-		if err := builtins.Interrupted(c.th); err != nil {
+		if err := core.Interrupted(c.th); err != nil {
 			return err
 		}
 	}
 	if c.mem-c.charged > 64<<10 {
-		if err := builtins.Alloc(c.th, c.mem-c.charged); err != nil {
+		if err := core.Alloc(c.th, c.mem-c.charged); err != nil {
 			return err
 		}
 		c.charged = c.mem
@@ -86,7 +102,7 @@ const (
 // convert converts v, nested depth levels deep.
 func (c *converter) convert(v starlark.Value, depth int) (any, error) {
 	if depth > maxExportDepth {
-		return nil, builtins.Errorf("ValueError", "value is nested too deeply (or contains itself) to be converted")
+		return nil, core.Errorf(pyexc.ValueError, "value is nested too deeply (or contains itself) to be converted")
 	}
 	list := func(it starlark.Iterable, n int) ([]any, error) {
 		// Room for what the limit lets in (two bytes of JSON per
@@ -133,40 +149,40 @@ func (c *converter) convert(v starlark.Value, depth int) (any, error) {
 	case starlark.String:
 		return string(v), c.add(int64(len(v))+2, 0)
 	case starlark.Bytes:
-		if err := c.add(int64(len(v))+2, int64(len(v))); err != nil {
+		if err := c.add(int64(len(v))*4/3+2, int64(len(v))); err != nil {
 			return nil, err
 		}
-		if c.runner {
-			return []byte(v), nil
+		if c.plain {
+			return string(v), nil
 		}
-		return string(v), nil
+		return []byte(v), nil
 	case *starlark.List:
 		return list(v, v.Len())
 	case starlark.Tuple:
 		elems, err := list(v, len(v))
-		if c.runner {
-			return runner.Tuple(elems), err
+		if c.plain || err != nil {
+			return elems, err
 		}
-		return elems, err
+		return pyvalue.Tuple(elems), nil
 	case *starlark.Set:
 		elems, err := list(v, v.Len())
-		if c.runner {
-			return runner.Set(elems), err
+		if c.plain || err != nil {
+			return elems, err
 		}
-		return elems, err
-	case *builtins.FrozenSet:
+		return pyvalue.Set(elems), nil
+	case *core.FrozenSet:
 		elems, err := list(v, v.Len())
-		if c.runner {
-			return runner.FrozenSet(elems), err
+		if c.plain || err != nil {
+			return elems, err
 		}
-		return elems, err
+		return pyvalue.FrozenSet(elems), nil
 	case *starlark.Dict:
 		return c.dict(v, depth)
-	case *builtins.Instance:
-		// Not JSON-shaped; only Variables' iterable fallback below could
-		// take one, by running its __iter__ outside any execution.
+	case *core.Instance:
+		// Not JSON-shaped; the iterable fallback below would run its
+		// __iter__ outside any execution.
 	case starlark.Iterable:
-		if _, ok := v.(starlark.Indexable); ok {
+		if _, ok := v.(starlark.Indexable); ok && (c.plain || c.runner) {
 			n := 0
 			if l, ok := v.(starlark.Sequence); ok {
 				n = l.Len()
@@ -174,18 +190,108 @@ func (c *converter) convert(v starlark.Value, depth int) (any, error) {
 			return list(v, n)
 		}
 	}
-	return nil, builtins.Errorf("TypeError", "a value of type '%s' cannot leave the engine (only None, bool, int, float, str, list, tuple, set and dict can)", v.Type())
+	if !c.plain && !c.runner {
+		if x, ok := timeValue(v); ok {
+			return x, c.add(40, memEntry)
+		}
+		return c.opaque(v)
+	}
+	return nil, core.Errorf(pyexc.TypeError, "a value of type '%s' cannot leave the engine (only None, bool, int, float, str, bytes, list, tuple, set and dict can)", v.Type())
 }
 
-// dict converts a dict: string keys make a map; other keys are converted
-// by str() for tools and results, and kept as they are in the runner
-// protocol's Dict for Variables.
+// opaque stands for a value that has no JSON form in a result: its type's
+// name and its repr (cut to the JSON limit), as the runner's CPython
+// sends such a value.
+func (c *converter) opaque(v starlark.Value) (any, error) {
+	name := core.TypeName(v)
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:] // type(v).__name__: "deque", not "collections.deque"
+	}
+	repr := "<" + name + " object>" // no thread: no user __repr__ runs
+	if c.th != nil {
+		n := maxOpaqueRepr
+		if c.max > 0 {
+			n = int(min(int64(n), c.max))
+		}
+		r, cut, err := core.ReprLimited(c.th, v, n)
+		if err != nil {
+			return nil, err
+		}
+		if cut {
+			r += "..."
+		}
+		repr = r
+	}
+	if err := c.add(int64(len(repr)+len(name))+20, int64(len(repr)+len(name))+memEntry); err != nil {
+		return nil, err
+	}
+	return pyvalue.Opaque{Type: name, Repr: repr}, nil
+}
+
+// maxOpaqueRepr bounds the repr of one opaque value, in characters, as
+// runner.py bounds it.
+const maxOpaqueRepr = 10000
+
+// timeValue converts the datetime module's values to the Go types the
+// runner's CPython sends them as: time.Time (pyvalue.Naive without a
+// tzinfo), pyvalue.Date, pyvalue.Time and time.Duration. A timedelta Go
+// cannot hold (past about 292 years) is not converted.
+func timeValue(v starlark.Value) (any, bool) {
+	var tag string
+	switch v.Type() {
+	case "datetime.datetime":
+		tag = "$datetime"
+	case "datetime.date":
+		tag = "$date"
+	case "datetime.time":
+		tag = "$time"
+	case "datetime.timedelta":
+		tag = "$timedelta"
+	default:
+		return nil, false
+	}
+	if tag == "$timedelta" {
+		a, ok := v.(starlark.HasAttrs)
+		if !ok {
+			return nil, false
+		}
+		var parts [3]int64
+		for i, name := range []string{"days", "seconds", "microseconds"} {
+			x, err := a.Attr(name)
+			n, ok := x.(starlark.Int)
+			if err != nil || !ok {
+				return nil, false
+			}
+			if parts[i], ok = n.Int64(); !ok {
+				return nil, false
+			}
+		}
+		const maxDays = math.MaxInt64/int64(24*time.Hour) - 1
+		if parts[0] > maxDays || parts[0] < -maxDays {
+			return nil, false
+		}
+		return time.Duration(parts[0])*24*time.Hour + time.Duration(parts[1])*time.Second +
+			time.Duration(parts[2])*time.Microsecond, true
+	}
+	// str() of these types is their isoformat(" ").
+	iso := core.Str(v)
+	if tag == "$datetime" {
+		iso = strings.Replace(iso, " ", "T", 1)
+	}
+	payload := iso
+	x, err := pyvalue.Decode(map[string]any{tag: payload})
+	return x, err == nil
+}
+
+// dict converts a dict: string keys make a map; other keys are kept as
+// they are, in order, in a pyvalue.Dict, except for tools (plain), where
+// they are converted by str().
 func (c *converter) dict(v *starlark.Dict, depth int) (any, error) {
 	if err := c.add(2, 48); err != nil {
 		return nil, err
 	}
 	stringKeys := true
-	if c.runner {
+	if !c.plain {
 		for k := range v.Entries() {
 			if _, ok := k.(starlark.String); !ok {
 				stringKeys = false
@@ -194,7 +300,7 @@ func (c *converter) dict(v *starlark.Dict, depth int) (any, error) {
 		}
 	}
 	if !stringKeys {
-		var out runner.Dict
+		var out pyvalue.Dict
 		for k, x := range v.Entries() {
 			gk, err := c.convert(k, depth+1)
 			if err != nil {
@@ -207,7 +313,7 @@ func (c *converter) dict(v *starlark.Dict, depth int) (any, error) {
 			if err := c.add(2, memEntry); err != nil {
 				return nil, err
 			}
-			out = append(out, runner.Item{Key: gk, Value: gx})
+			out = append(out, pyvalue.Item{Key: gk, Value: gx})
 		}
 		return out, nil
 	}
@@ -237,33 +343,33 @@ func (c *converter) dict(v *starlark.Dict, depth int) (any, error) {
 // execution's thread (a user __str__ runs under its limits).
 func (c *converter) keyString(k starlark.Value) (string, error) {
 	if c.th == nil {
-		return builtins.Str(k), nil
+		return core.Str(k), nil
 	}
-	return builtins.StrValue(c.th, k)
+	return core.StrValue(c.th, k)
 }
 
 // toGo converts a value for a tool to plain JSON shapes, on the
 // execution's thread: charged to its memory budget, stopped by its
 // deadline.
 func toGo(th *starlark.Thread, v starlark.Value) (any, error) {
-	c := converter{th: th}
+	c := converter{th: th, plain: true}
 	return c.convert(v, 0)
 }
 
 // importValue converts a value from another engine (or the caller).
 func importValue(x any) (starlark.Value, error) {
 	switch x := x.(type) {
-	case runner.Tuple:
+	case pyvalue.Tuple:
 		elems, err := importList(x)
 		return starlark.Tuple(elems), err
-	case runner.Set:
+	case pyvalue.Set:
 		return importSet(x)
-	case runner.FrozenSet:
+	case pyvalue.FrozenSet:
 		s, err := importSet(x)
 		if err != nil {
 			return nil, err
 		}
-		return builtins.NewFrozenSet(s), nil
+		return core.NewFrozenSet(s), nil
 	case []any:
 		elems, err := importList(x)
 		return starlark.NewList(elems), err
@@ -277,7 +383,7 @@ func importValue(x any) (starlark.Value, error) {
 			d.SetKey(starlark.String(k), v)
 		}
 		return d, nil
-	case runner.Dict:
+	case pyvalue.Dict:
 		d := starlark.NewDict(len(x))
 		for _, it := range x {
 			k, err := importValue(it.Key)
@@ -293,14 +399,14 @@ func importValue(x any) (starlark.Value, error) {
 			}
 		}
 		return d, nil
-	case runner.Date:
+	case pyvalue.Date:
 		return starlark.String(x), nil
-	case runner.Time:
+	case pyvalue.Time:
 		return starlark.String(x), nil
-	case runner.Opaque:
+	case pyvalue.Opaque:
 		return nil, fmt.Errorf("a Python %s has no equivalent in the Starlark engine", x.Type)
 	}
-	return builtins.FromGo(x)
+	return core.FromGo(x)
 }
 
 func importList(xs []any) ([]starlark.Value, error) {

@@ -1,13 +1,17 @@
 package local
 
 import (
+	"context"
 	"encoding/json"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/pyvalue"
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
@@ -63,8 +67,17 @@ func TestReturnedValuesAreCapped(t *testing.T) {
 			if len(line) > int(limits.MaxValue)+4*limits.MaxOutput+4096 {
 				t.Errorf("the result is %d bytes as JSON, want at most the value limit, the repr and some", len(line))
 			}
-			if _, isString := res.Value.(string); !isString {
-				t.Errorf("a value too large to return whole is returned as a string, got %T", res.Value)
+			// A value too large to return whole is returned as the start of
+			// its repr; an object that has no JSON form is one anyway, its
+			// repr cut as runner.py cuts it.
+			switch v := res.Value.(type) {
+			case string:
+			case pyvalue.Opaque:
+				if len(v.Repr) > maxOpaqueRepr+3 || !strings.HasSuffix(v.Repr, "...") {
+					t.Errorf("an opaque value with a repr of %d bytes, want it cut at %d", len(v.Repr), maxOpaqueRepr)
+				}
+			default:
+				t.Errorf("a value too large to return whole is returned as %T", res.Value)
 			}
 			// The code builds at most a few MB; converting it whole took
 			// hundreds of MB to GB.
@@ -90,8 +103,80 @@ func TestSmallValuesAreWhole(t *testing.T) {
 		t.Fatalf("%+v %q", res.Err, res.Notes)
 	}
 	m, ok := res.Value.(map[string]any)
-	if !ok || len(m["b"].([]any)[1].(string)) != 10_000 {
+	if !ok || len(m["b"].(pyvalue.Tuple)[1].(string)) != 10_000 {
 		t.Errorf("value %T", res.Value)
+	}
+}
+
+// TestResultValuesAreFaithful: a result keeps the Python type of its
+// value as pyvalue's types say it (a tuple is not a list, 32.0 is not 32,
+// int keys stay ints in their order), in both isolation modes, and its
+// JSON form (pyvalue.Marshal) is the documented one, NaN included.
+func TestResultValuesAreFaithful(t *testing.T) {
+	code := `import datetime
+class P:
+    def __repr__(self):
+        return 'P()'
+final_answer([32.0, float('nan'), (1, 'a'), {3}, frozenset(), b'\x00a', {2: 'b', 1: 'a'}, {'k': (1,)},
+              2**53 + 1, 2**100, datetime.date(2024, 5, 1), datetime.datetime(2024, 5, 1, 13, 45, 0, 250),
+              datetime.timedelta(seconds=90), P(), range(2)])`
+	want := `[32.0,{"$float":"nan"},{"$tuple":[1,"a"]},{"$set":[3]},{"$frozenset":[]},{"$bytes":"AGE="},` +
+		`{"$dict":[[2,"b"],[1,"a"]]},{"k":{"$tuple":[1]}},{"$int":"9007199254740993"},{"$int":"1267650600228229401496703205376"},` +
+		`{"$date":"2024-05-01"},{"$datetime":"2024-05-01T13:45:00.000250"},{"$timedelta":[0,90,0]},` +
+		`{"$repr":"P()","type":"P"},{"$repr":"range(0, 2)","type":"range"}]`
+	wantRepr := `[32.0, nan, (1, 'a'), {3}, frozenset(), b'\x00a', {2: 'b', 1: 'a'}, {'k': (1,)}, 9007199254740993, ` +
+		`1267650600228229401496703205376, datetime.date(2024, 5, 1), datetime.datetime(2024, 5, 1, 13, 45, 0, 250), ` +
+		`datetime.timedelta(seconds=90), P(), range(0, 2)]`
+	for _, iso := range []string{IsolationNone, IsolationProcess} {
+		t.Run(iso, func(t *testing.T) {
+			e := newTestExecutor(t, Options{Isolation: iso})
+			res := run(t, e, code)
+			if res.Err != nil || !res.IsFinal {
+				t.Fatalf("%+v", res.Err)
+			}
+			if res.Repr != wantRepr {
+				t.Errorf("repr %s\nwant %s", res.Repr, wantRepr)
+			}
+			l, ok := res.Value.([]any)
+			if !ok {
+				t.Fatalf("value %T", res.Value)
+			}
+			if f, ok := l[0].(float64); !ok || f != 32 {
+				t.Errorf("32.0 came back as %#v", l[0])
+			}
+			if _, ok := l[2].(pyvalue.Tuple); !ok {
+				t.Errorf("a tuple came back as %T", l[2])
+			}
+			if d, ok := l[6].(pyvalue.Dict); !ok || d[0].Key != int64(2) {
+				t.Errorf("a dict with int keys came back as %#v", l[6])
+			}
+			data, err := pyvalue.Marshal(res.Value)
+			if err != nil || string(data) != want {
+				t.Errorf("JSON %s, %v\nwant %s", data, err, want)
+			}
+		})
+	}
+}
+
+// TestToolArgumentsArePlain: tools still receive plain JSON shapes.
+func TestToolArgumentsArePlain(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	var got any
+	echo := runnertest.Func{S: tool.Spec{Name: "echo", Inputs: []tool.Input{{Name: "x", Type: tool.Any}}},
+		F: func(_ context.Context, args map[string]any) (any, error) {
+			got = args["x"]
+			return nil, nil
+		}}
+	if err := e.SetTools(context.Background(), []tool.Tool{echo}); err != nil {
+		t.Fatal(err)
+	}
+	res := run(t, e, "echo(x=[(1, 2), {1: 'a'}, b'hi'])")
+	if res.Err != nil {
+		t.Fatalf("%+v", res.Err)
+	}
+	want := []any{[]any{int64(1), int64(2)}, map[string]any{"1": "a"}, "hi"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the tool got %#v, want %#v", got, want)
 	}
 }
 
@@ -147,7 +232,7 @@ func TestErrorMessagesAreCapped(t *testing.T) {
 func TestToolArgumentsAreBounded(t *testing.T) {
 	e := newTestExecutor(t, Options{})
 	_, tl := newStuckTool(t)
-	if err := e.SetTools(toolList(tl)); err != nil {
+	if err := e.SetTools(context.Background(), toolList(tl)); err != nil {
 		t.Fatal(err)
 	}
 	var res executors.Result

@@ -324,6 +324,7 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 	msb, err := e.create(ctx)
 	if err != nil {
 		if ctx.Err() != nil && !e.sandboxes.Closed() {
+			//lint:ignore ST1005 Modal is the service's name
 			return nil, fmt.Errorf("Modal did not create a sandbox in time: %w", err)
 		}
 		return nil, err

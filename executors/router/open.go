@@ -115,8 +115,10 @@ func Open(cfg Config) (executors.Executor, error) {
 		m.HostPath = abs
 		mounts = append(mounts, m)
 	}
-	newLocal := func() (*local.Executor, error) {
-		return local.New(local.Options{Limits: cfg.Limits, AuthorizedImports: cfg.Imports, Stdout: cfg.Stdout, Isolation: cfg.Isolation})
+	// rerun: a router above the engine runs in full Python the steps the
+	// engine stops at (local.Options.Rerun).
+	newLocal := func(rerun bool) (*local.Executor, error) {
+		return local.New(local.Options{Limits: cfg.Limits, AuthorizedImports: cfg.Imports, Stdout: cfg.Stdout, Isolation: cfg.Isolation, Rerun: rerun})
 	}
 	newPython := func() (Python, error) {
 		switch cfg.Executor {
@@ -133,7 +135,7 @@ func Open(cfg Config) (executors.Executor, error) {
 	}
 	switch engine {
 	case "starlark":
-		return newLocal()
+		return newLocal(false)
 	case "python":
 		return newPython()
 	case "auto":
@@ -141,7 +143,7 @@ func Open(cfg Config) (executors.Executor, error) {
 		if err != nil {
 			return nil, err
 		}
-		l, err := newLocal()
+		l, err := newLocal(true)
 		if err != nil {
 			p.Close()
 			return nil, err

@@ -4,8 +4,13 @@
 //
 // An action goes to the local engine first. The local engine decides
 // before running anything whether code needs full Python (an authorized
-// import it does not have, syntax its front end cannot lower), so nothing
-// runs twice. An action also goes to Python when it names a variable that
+// import it does not have, syntax its front end cannot lower). A few
+// constructs show only while the step runs (vars() without an argument, a
+// dataclass option the engine lacks): the engine then undoes what the step
+// bound and the step runs again in Python, from its start, unless it had
+// already printed, called a tool or grown a value in place, so that
+// nothing the world saw happens twice (see local.Options.Rerun); the
+// notes say which happened. An action also goes to Python when it names a variable that
 // lives only there (a value, such as a NumPy array, that cannot cross as
 // JSON). Before an action runs in an engine, the variables the other engine
 // changed are copied in; values that cannot cross are named in Result.Notes
@@ -30,6 +35,7 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
@@ -54,7 +60,7 @@ type Router struct {
 }
 
 // CarryBudgeter is implemented by Python executors that say how much
-// variable data (in runner.EncodeLimit's cost units) one crossing may carry.
+// variable data (in pyvalue.EncodeLimit's cost units) one crossing may carry.
 type CarryBudgeter interface {
 	CarryBudget() int64
 }
@@ -64,26 +70,35 @@ type CarryBudgeter interface {
 var defaultCarryBudget = runner.Config{}.Limits().MaxMessage / 2
 
 // New returns a Router over a local engine and a Python executor. The
-// Router owns both: Close closes them.
+// Router owns both: Close closes them. Make the local engine with
+// local.Options.Rerun set, so that a step it stops at while running (a
+// construct it finds it cannot run only then) runs again in Python.
 func New(l *local.Executor, p Python) *Router {
 	return &Router{local: l, python: p, last: local.Engine, pythonOnly: map[string]string{}, localOnly: map[string]string{}}
 }
 
 // SetTools gives the tools to both engines.
-func (r *Router) SetTools(tools []tool.Tool) error {
-	if err := r.local.SetTools(tools); err != nil {
+func (r *Router) SetTools(ctx context.Context, tools []tool.Tool) error {
+	if err := r.local.SetTools(ctx, tools); err != nil {
 		return err
 	}
-	return r.python.SetTools(tools)
+	return r.python.SetTools(ctx, tools)
 }
 
 // SetVariables gives the variables to both engines.
-func (r *Router) SetVariables(vars map[string]any) error {
-	if err := r.local.SetVariables(vars); err != nil {
+func (r *Router) SetVariables(ctx context.Context, vars map[string]any) error {
+	if err := r.local.SetVariables(ctx, vars); err != nil {
 		return err
 	}
-	return r.python.SetVariables(vars)
+	return r.python.SetVariables(ctx, vars)
 }
+
+// CheckSyntax reports whether code parses as Python, with the local
+// engine's front end (see executors.SyntaxChecker); Python only the full
+// Python executor can run parses too.
+func (r *Router) CheckSyntax(code string) error { return r.local.CheckSyntax(code) }
+
+var _ executors.SyntaxChecker = (*Router)(nil)
 
 // Starts reports how many sandboxes the Python executor has started, for
 // executors that count them (runner.Host does).
@@ -143,6 +158,9 @@ func (r *Router) Execute(ctx context.Context, code string) (executors.Result, er
 			res.Notes = append(notes, res.Notes...)
 			return res, err
 		}
+		// A step the engine stopped at while running says so in its
+		// notes (see local.Options.Rerun): keep them.
+		notes = append(notes, res.Notes...)
 		why, _, _ := strings.Cut(res.Err.Message, ";")
 		notes = append(notes, fmt.Sprintf("this step ran in full Python because the Starlark engine cannot run it (%s)", why))
 	} else {
@@ -197,7 +215,7 @@ func (r *Router) syncFrom(ctx context.Context, engine string, pre *exportedVars,
 	if engine != local.Engine {
 		vars, skipped = r.fit(vars, skipped)
 	}
-	if err := to.SetVariables(vars); err != nil {
+	if err := to.SetVariables(ctx, vars); err != nil {
 		return fmt.Errorf("router: copy variables to %s: %w", engine, err)
 	}
 	// A name that crossed is no longer confined to either side.
@@ -226,12 +244,12 @@ func (r *Router) fit(vars map[string]any, skipped map[string]string) (map[string
 	left := budget
 	kept := make(map[string]any, len(vars))
 	for _, name := range slices.Sorted(maps.Keys(vars)) {
-		_, cost, err := runner.EncodeLimit(vars[name], left)
+		_, cost, err := pyvalue.EncodeLimit(vars[name], left)
 		if err != nil {
 			if skipped == nil {
 				skipped = map[string]string{}
 			}
-			if errors.Is(err, runner.ErrTooBig) {
+			if errors.Is(err, pyvalue.ErrTooBig) {
 				skipped[name] = fmt.Sprintf("it is too big to carry to full Python (written out as JSON it passes the %d MiB left of the %d MiB a step may carry; a list repeated many times counts each time); make it smaller or recompute it in a full-Python step", left>>20, budget>>20)
 			} else {
 				skipped[name] = err.Error()

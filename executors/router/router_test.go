@@ -2,6 +2,7 @@ package router
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,12 +11,20 @@ import (
 	"github.com/star-agent/star-agent/executors/local"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
 	"github.com/star-agent/star-agent/executors/wasm"
+	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
 func newRouter(t *testing.T) *Router {
 	t.Helper()
+	return newRouterIn(t, local.IsolationNone)
+}
+
+// newRouterIn is newRouter with the Starlark engine in the given
+// isolation.
+func newRouterIn(t *testing.T, isolation string) *Router {
+	t.Helper()
 	imports := []string{"difflib"}
-	l, err := local.New(local.Options{AuthorizedImports: imports})
+	l, err := local.New(local.Options{AuthorizedImports: imports, Isolation: isolation, Rerun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,3 +151,99 @@ func TestAliasedValueBomb(t *testing.T) {
 }
 
 // resetPeak resets this process's VmHWM (Linux: clear_refs 5).
+
+// A step the Starlark engine stops at while running (vars() without an
+// argument is refused only when it is called) runs again in Python from
+// the state before it, unless running it again would repeat what the
+// world saw or build on a value it changed in place. In both isolations:
+// the child of an isolated engine undoes the step itself.
+func TestRunTimeRouting(t *testing.T) {
+	for _, isolation := range []string{local.IsolationNone, local.IsolationProcess} {
+		t.Run(isolation, func(t *testing.T) {
+			r := newRouterIn(t, isolation)
+			echo, err := tool.New("echo", "returns its text", func(_ context.Context, a struct {
+				Text string `json:"text"`
+			}) (string, error) {
+				return a.Text, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.SetTools(context.Background(), []tool.Tool{echo}); err != nil {
+				t.Fatal(err)
+			}
+			exec(t, r, "n = 1\nxs = [1]")
+			// n = n + 1 ran once: from the state before the step, Python
+			// prints 2 (3 if the Starlark engine's n = 2 had crossed), and
+			// fresh, bound only in the step, is unbound again first.
+			res := exec(t, r, "n = n + 1\nfresh = 'x'\nfound = 'n' in vars() and 'fresh' in vars()\nprint(n, found)")
+			if res.Err != nil || res.Engine != wasm.Engine || res.Stdout != "2 True\n" {
+				t.Fatalf("engine %s stdout %q err %v notes %q", res.Engine, res.Stdout, res.Err, res.Notes)
+			}
+			notes := strings.Join(res.Notes, "\n")
+			for _, want := range []string{"stopped this step at line 3", "can run again from its start", "this step ran in full Python"} {
+				if !strings.Contains(notes, want) {
+					t.Errorf("notes %q, want %q", notes, want)
+				}
+			}
+			if res := exec(t, r, "print(n)"); res.Engine != local.Engine || res.Stdout != "2\n" {
+				t.Errorf("after: engine %s stdout %q err %v", res.Engine, res.Stdout, res.Err)
+			}
+			// Not again: the step printed, called a tool, or grew a list.
+			for _, c := range []struct{ code, why string }{
+				{"print('once')\nv = vars()", "already printed output"},
+				{"echo(text='once')\nv = vars()", "already called a tool"},
+				{"xs.append(2)\nv = vars()", "already changed xs in place"},
+			} {
+				res := exec(t, r, c.code)
+				if res.Engine != local.Engine || res.Err == nil || res.Err.Type != "TypeError" || res.Err.NeedsPython {
+					t.Fatalf("%q: engine %s err %+v", c.code, res.Engine, res.Err)
+				}
+				if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "not run again in full Python, because it had "+c.why) {
+					t.Errorf("%q: notes %q, want %q", c.code, notes, c.why)
+				}
+			}
+			if res := exec(t, r, "print(xs, n)"); res.Stdout != "[1, 2] 2\n" {
+				t.Errorf("xs: engine %s stdout %q err %v", res.Engine, res.Stdout, res.Err)
+			}
+		})
+	}
+}
+
+// Without a router above it, the engine reports such a step as it ran:
+// Python keeps what a step bound before its error, and so does the engine.
+func TestRunTimeUnsupportedWithoutRouter(t *testing.T) {
+	l, err := local.New(local.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	res, err := l.Execute(context.Background(), "n = 5\nv = vars()")
+	if err != nil || res.Err == nil || res.Err.NeedsPython || len(res.Notes) != 0 {
+		t.Fatalf("err %v result %+v", err, res)
+	}
+	if res, _ := l.Execute(context.Background(), "n"); res.Value != int64(5) {
+		t.Errorf("n = %+v", res)
+	}
+}
+
+// A guarded import of a module only CPython has (difflib is authorized
+// here) goes to Python, where it works, rather than to the fallback; the
+// Starlark engine alone takes the fallback, as CPython without the module
+// would.
+func TestGuardedImportGoesToPython(t *testing.T) {
+	code := "try:\n    import difflib\n    kind = 'difflib'\nexcept ImportError:\n    kind = 'fallback'\nprint(kind)"
+	r := newRouter(t)
+	if res := exec(t, r, code); res.Err != nil || res.Engine != wasm.Engine || res.Stdout != "difflib\n" {
+		t.Errorf("router: engine %s stdout %q err %v", res.Engine, res.Stdout, res.Err)
+	}
+	l, err := local.New(local.Options{AuthorizedImports: []string{"difflib"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	res, err := l.Execute(context.Background(), code)
+	if err != nil || res.Err != nil || res.Stdout != "fallback\n" || !slices.Contains(res.Imports, "difflib") {
+		t.Errorf("engine alone: %v %+v", err, res)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
@@ -53,6 +54,9 @@ type HostOptions struct {
 	// ReapTimeout bounds how long Close waits for each killed sandbox to
 	// end; 0 means 5 s.
 	ReapTimeout time.Duration
+	// Started, if set, is called with each sandbox once its runner is
+	// ready and set up, before any code runs in it.
+	Started func(Sandbox)
 }
 
 // Host is the lifecycle every full-Python executor shares: it starts a
@@ -165,6 +169,9 @@ func (h *Host) ensure(ctx context.Context) error {
 		return fmt.Errorf("%s: start sandbox: %w", h.opts.Name, err)
 	}
 	h.sb = sb
+	if h.opts.Started != nil {
+		h.opts.Started(sb)
+	}
 	return nil
 }
 
@@ -184,7 +191,7 @@ func (h *Host) setUp(ctx context.Context, sb Sandbox) error {
 		}
 	}
 	if len(h.vars) > 0 {
-		if err := s.SetVariables(ctx, h.vars); errors.Is(err, ErrTooBig) {
+		if err := s.SetVariables(ctx, h.vars); errors.Is(err, pyvalue.ErrTooBig) {
 			// Variables given one at a time can pass the limit together;
 			// the sandbox is still usable without them.
 			h.lost = "the variables given to the Python sandbox could not all be restored after its restart (" + err.Error() + ")"
@@ -251,33 +258,58 @@ func (h *Host) Execute(ctx context.Context, code string) (executors.Result, erro
 	return res, nil
 }
 
-// SetTools makes tools (and managed agents) callable from the code.
-func (h *Host) SetTools(tools []tool.Tool) error {
+// SetTools makes tools (and managed agents) callable from the code. A ctx
+// that ends while the running sandbox is being told returns ctx's error;
+// the sandbox then starts afresh, with these tools, at the next Execute.
+func (h *Host) SetTools(ctx context.Context, tools []tool.Tool) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if err := context.Cause(ctx); err != nil {
+		return fmt.Errorf("%s: set tools: %w", h.opts.Name, err)
+	}
 	h.tools = tools
 	if h.sb == nil {
 		return nil
 	}
-	return h.sb.Session().SetTools(context.Background(), tools)
+	return h.abandoned(ctx, h.sb.Session().SetTools(ctx, tools))
 }
 
 // SetVariables binds vars as global variables of the code. Values are
-// JSON-shaped Go values or any this package can encode (Tuple, Set, []byte,
-// time.Time, ...). They survive a sandbox restart.
-func (h *Host) SetVariables(vars map[string]any) error {
+// JSON-shaped Go values or any pyvalue can encode (Tuple, Set, []byte,
+// time.Time, ...). They survive a sandbox restart. A ctx that ends while
+// the running sandbox is being told returns ctx's error, as for SetTools.
+func (h *Host) SetVariables(ctx context.Context, vars map[string]any) error {
 	for k, v := range vars {
-		if _, err := Encode(v); err != nil {
+		if _, err := pyvalue.Encode(v); err != nil {
 			return fmt.Errorf("%s: variable %s: %w", h.opts.Name, k, err)
 		}
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if err := context.Cause(ctx); err != nil {
+		return fmt.Errorf("%s: set variables: %w", h.opts.Name, err)
+	}
 	maps.Copy(h.vars, vars)
 	if h.sb == nil {
 		return nil
 	}
-	return h.sb.Session().SetVariables(context.Background(), vars)
+	return h.abandoned(ctx, h.sb.Session().SetVariables(ctx, vars))
+}
+
+// abandoned handles the error of a request that changes the running
+// sandbox's set-up. When ctx ended while the runner was answering, the
+// session is broken (the answer would come to a request nobody waits for):
+// the sandbox is retired, and the next Execute starts a fresh one with the
+// tools and variables given so far and says what was lost.
+func (h *Host) abandoned(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil || h.sb.Session().Err() == nil {
+		return err
+	}
+	sb := h.sb
+	h.sb = nil
+	h.retire(sb)
+	h.lost = "setting up the Python sandbox was cancelled, so it was restarted: variables, functions and imports defined before are gone"
+	return fmt.Errorf("%s: %w", h.opts.Name, err)
 }
 
 // Variables returns the code's global variables that JSON can carry, and
@@ -292,7 +324,7 @@ func (h *Host) Variables(ctx context.Context) (map[string]any, map[string]string
 }
 
 // CarryBudget is how much variable data one router crossing may bring into
-// the sandbox (see EncodeLimit): half its message limit.
+// the sandbox (see pyvalue.EncodeLimit): half its message limit.
 func (h *Host) CarryBudget() int64 {
 	return h.opts.Config.Limits().MaxMessage / 2
 }

@@ -15,19 +15,13 @@
 # one); the sandbox around the interpreter is the boundary. The host trusts
 # no message: see package runner.
 
-import ast
-import base64
+import binascii
 import builtins
-import datetime
-import importlib
 import io
-import json
-import linecache
+import marshal
 import math
 import os
-import reprlib
 import sys
-import traceback
 
 PROTOCOL = 1
 
@@ -156,7 +150,7 @@ def _as_image(value):
             return value
     except Exception:
         return value
-    return {"type": "image", "mime_type": "image/png", "data": base64.b64encode(buf.getvalue()).decode("ascii")}
+    return {"type": "image", "mime_type": "image/png", "data": _b64encode(buf.getvalue())}
 
 
 class ToolError(Exception):
@@ -238,8 +232,11 @@ def encode(v, depth=0, strict=False, _seen=None, budget=None):
             if t is list:
                 return [encode(x, depth + 1, strict, _seen, budget) for x in v]
             if t is dict:
+                # A dict that would read as a tag (one "$" key, or exactly
+                # "$repr" and "type") is written as $dict, as Go does.
                 if all(type(k) is str for k in v) and not (
-                        len(v) == 1 and next(iter(v)).startswith("$")):
+                        len(v) == 1 and next(iter(v)).startswith("$")) and not (
+                        len(v) == 2 and "$repr" in v and "type" in v):
                     return {k: encode(x, depth + 1, strict, _seen, budget) for k, x in v.items()}
                 return {"$dict": [[encode(k, depth + 1, strict, _seen, budget), encode(x, depth + 1, strict, _seen, budget)]
                                   for k, x in v.items()]}
@@ -254,15 +251,17 @@ def encode(v, depth=0, strict=False, _seen=None, budget=None):
             budget[0] -= len(v) * 4 // 3
             if budget[0] < 0:
                 raise TooBig("its JSON form is too big")
-        return {"$bytes": base64.b64encode(v).decode("ascii")}
-    if t is datetime.datetime:
-        return {"$datetime": v.isoformat()}
-    if t is datetime.date:
-        return {"$date": v.isoformat()}
-    if t is datetime.time:
-        return {"$time": v.isoformat()}
-    if t is datetime.timedelta:
-        return {"$timedelta": [v.days, v.seconds, v.microseconds]}
+        return {"$bytes": _b64encode(v)}
+    if t.__module__ == "datetime":
+        datetime = _lazy("datetime")
+        if t is datetime.datetime:
+            return {"$datetime": v.isoformat()}
+        if t is datetime.date:
+            return {"$date": v.isoformat()}
+        if t is datetime.time:
+            return {"$time": v.isoformat()}
+        if t is datetime.timedelta:
+            return {"$timedelta": [v.days, v.seconds, v.microseconds]}
     if t is _Opaque:
         return {"$repr": v.text, "type": v.type_name}
     if strict:
@@ -333,15 +332,15 @@ def _decode_tag(d):
             if k == "$frozenset":
                 return frozenset(x)
             if k == "$bytes":
-                return base64.b64decode(x)
+                return binascii.a2b_base64(x)
             if k == "$datetime":
-                return datetime.datetime.fromisoformat(x)
+                return _lazy("datetime").datetime.fromisoformat(x)
             if k == "$date":
-                return datetime.date.fromisoformat(x)
+                return _lazy("datetime").date.fromisoformat(x)
             if k == "$time":
-                return datetime.time.fromisoformat(x)
+                return _lazy("datetime").time.fromisoformat(x)
             if k == "$timedelta":
-                return datetime.timedelta(days=x[0], seconds=x[1], microseconds=x[2])
+                return _lazy("datetime").timedelta(days=x[0], seconds=x[1], microseconds=x[2])
             if k == "$int":
                 return int(x)
             if k == "$float":
@@ -358,8 +357,61 @@ def _freeze(k):
     return tuple(_freeze(x) for x in k) if type(k) is list else k
 
 
-def decode(text):
-    return json.loads(text, object_hook=_decode_tag)
+def _b64encode(b):
+    return binascii.b2a_base64(b, newline=False).decode("ascii")
+
+
+def _json_codec():
+    """Returns dumps(obj) (compact, ASCII, no NaN: what the host reads)
+    and loads(text) with the tags decoded, made from the C accelerator
+    _json directly: the json package imports re, which costs every
+    sandbox's start more than all the rest of the runner."""
+    try:
+        import _json
+        encoder, scanner = _json.make_encoder, _json.make_scanner
+    except (ImportError, AttributeError):
+        import json
+        return (lambda obj: json.dumps(obj, ensure_ascii=True, separators=(",", ":"), allow_nan=False),
+                lambda text: json.loads(text, object_hook=_decode_tag))
+
+    def default(o):
+        raise TypeError("Object of type %s is not JSON serializable" % type(o).__name__)
+
+    encode = encoder(None, default, _json.encode_basestring_ascii, None, ":", ",", False, False, False)
+
+    def dumps(obj):
+        return "".join(encode(obj, 0))
+
+    def constant(name):
+        return {"-Infinity": -math.inf, "Infinity": math.inf, "NaN": math.nan}[name]
+
+    class Context:
+        strict = True
+        object_hook = staticmethod(_decode_tag)
+        object_pairs_hook = None
+        parse_float = float
+        parse_int = int
+        parse_constant = staticmethod(constant)
+        memo = {}
+
+    scan = scanner(Context())
+
+    def loads(text):
+        if type(text) is not str:
+            text = text.decode("utf-8")
+        text = text.strip(" \t\n\r")
+        try:
+            obj, end = scan(text, 0)
+        except StopIteration as e:
+            raise ValueError("invalid JSON at character %s" % e.value) from None
+        if end != len(text):
+            raise ValueError("invalid JSON: extra data at character %d" % end)
+        return obj
+
+    return dumps, loads
+
+
+_dumps, decode = _json_codec()
 
 
 def _message_cost(data):
@@ -377,7 +429,7 @@ class MessageTooBig(ValueError):
 def _make_channel(inp, out, limits):
     """Returns send(msg) and recv(), the only functions that touch the
     protocol channel. limits["max_message"] is the host's per-message cap."""
-    dumps = json.dumps
+    dumps = _dumps
     getpid, exit_now = os.getpid, os._exit
     owner = getpid()
 
@@ -387,7 +439,7 @@ def _make_channel(inp, out, limits):
             # the end of the step or a tool call: only the runner speaks
             # the protocol, so the copy ends here, silently.
             exit_now(0)
-        data = dumps(msg, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode("ascii") + b"\n"
+        data = dumps(msg).encode("ascii") + b"\n"
         cost = _message_cost(data)
         if cost > limits["max_message"]:
             raise MessageTooBig("the message is too big for the host (%d units, at most %d)" % (cost, limits["max_message"]))
@@ -414,7 +466,8 @@ _C_LAZY_IMPORTS = frozenset(["_strptime"])
 
 
 def _import_guard(ns, policy, imported):
-    """Installs the import check for the code and returns guard(module).
+    """Installs the import check for the code and returns check(module)
+    and patch_importlib(importlib), which extends it to importlib.
 
     policy is {"authorized": list or None (everything), "forbidden": list}.
     An import is the code's when its caller runs in the code's namespace or
@@ -523,18 +576,22 @@ def _import_guard(ns, policy, imported):
 
     builtins.__import__ = guarded_import
 
-    real_import_module = importlib.import_module
+    def patch_importlib(importlib):
+        """Checks importlib.import_module too (run when importlib is
+        first imported: the runner does not import it)."""
+        real_import_module = importlib.import_module
 
-    def import_module(name, package=None):
-        if is_code(getframe(1)):
-            checked(name, 1 if name.startswith(".") else 0)
-            return guard(real_import_module(name, package))
-        return real_import_module(name, package)
+        def import_module(name, package=None):
+            if is_code(getframe(1)):
+                checked(name, 1 if name.startswith(".") else 0)
+                return guard(real_import_module(name, package))
+            return real_import_module(name, package)
 
-    import_module.__doc__ = real_import_module.__doc__
-    importlib.import_module = import_module
-    importlib.__import__ = guarded_import
-    return check
+        import_module.__doc__ = real_import_module.__doc__
+        importlib.import_module = import_module
+        importlib.__import__ = guarded_import
+
+    return check, patch_importlib
 
 
 def _make_final_answer(box):
@@ -674,6 +731,7 @@ def _protected_bindings(tree, protected):
     module binds or deletes at module level, or that a function declares
     global and binds; None if there is none. Mirrors checkProtected in
     executors/local/pyfront/protect.go."""
+    ast = _lazy("ast")
     nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
     def scope(body):
@@ -781,7 +839,7 @@ def _tool_exception(type_name, message):
 def _short_repr(v, limit):
     """A repr that does not expand a huge value: containers show their
     first items and '...'."""
-    r = reprlib.Repr()
+    r = _lazy("reprlib").Repr()
     r.maxlevel, r.maxtuple, r.maxlist, r.maxarray, r.maxdict = 6, 100, 100, 100, 100
     r.maxset = r.maxfrozenset = r.maxdeque = 100
     r.maxstring = r.maxlong = r.maxother = max(limit // 4, 40)
@@ -802,6 +860,345 @@ def _cut(text, limit, keep_end=False):
     return text[:limit] + "... [%d characters cut]" % (len(text) - limit)
 
 
+# ---- modules set up when they are first imported ---------------------------
+
+class _AfterImport:
+    """A meta path finder that runs hooks[name](module) right after module
+    name is first imported, so that the runner can adapt a module without
+    importing it at start (each import costs the sandbox's start), and
+    that gives the code of modules loaded from a zip archive the module's
+    own path (paths = (compiled, here): the standard library of the
+    WebAssembly CPython was compiled elsewhere, and tracebacks would show
+    that machine's paths)."""
+
+    def __init__(self, hooks, paths):
+        self.hooks, self.paths = hooks, paths
+
+    def find_spec(self, name, path=None, target=None):
+        hook = self.hooks.get(name)
+        if hook is None and self.paths is None:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        loader = spec.loader
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        fix = self.paths is not None and type(loader).__name__ == "zipimporter" and hasattr(loader, "get_code")
+        if hook is not None or fix:
+            spec.loader = _HookedLoader(loader, hook, fix)
+        return spec
+
+
+class _HookedLoader:
+    def __init__(self, loader, hook, fix):
+        self.loader, self.hook, self.fix = loader, hook, fix
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module):
+        code = None
+        if self.fix:
+            code = self.loader.get_code(module.__name__)
+        if code is None:
+            self.loader.exec_module(module)
+        else:
+            path = getattr(module, "__file__", None)
+            if type(path) is str:
+                _lazy("_imp")._fix_co_filename(code, path[:-1] if path.endswith(".pyc") else path)
+            exec(code, module.__dict__)
+        if self.hook is not None:
+            self.hook(module)
+
+    def __getattr__(self, name):
+        return getattr(self.loader, name)
+
+
+def _stdlib_paths():
+    """Returns (compiled, here) when the standard library was compiled
+    under another directory (compiled) than the one it is loaded from
+    (here), else None."""
+    mod = sys.modules.get("encodings")  # loaded from the archive at start
+    try:
+        compiled = mod.search_function.__code__.co_filename
+        here = mod.__file__
+    except AttributeError:
+        return None
+    if type(here) is not str or type(compiled) is not str:
+        return None
+    if here.endswith(".pyc"):
+        here = here[:-1]
+    tail = "encodings/__init__.py"
+    if compiled == here or not (compiled.endswith(tail) and here.endswith(tail)):
+        return None
+    return compiled[:-len(tail)], here[:-len(tail)]
+
+
+def _fix_loaded(paths):
+    """Gives the functions of the modules already loaded from the zip
+    archive their module's path (what _AfterImport does for later ones)."""
+    fix = _lazy("_imp")._fix_co_filename
+    prefix = paths[1][:paths[1].rfind("/") + 1]  # the archive's directory
+
+    def code_of(v):
+        if isinstance(v, (staticmethod, classmethod)):
+            v = v.__func__
+        return getattr(v, "__code__", None)
+
+    for name, mod in list(sys.modules.items()):
+        path = getattr(mod, "__file__", None)
+        if type(path) is not str or not path.startswith(prefix) or not path.endswith(".pyc"):
+            continue
+        path = path[:-1]
+        for v in list(vars(mod).values()):
+            if isinstance(v, type):
+                if v.__module__ != name:
+                    continue
+                members = list(vars(v).values())
+                members += [getattr(m, a, None) for m in members if isinstance(m, property)
+                            for a in ("fget", "fset", "fdel")]
+            elif getattr(v, "__module__", None) == name:
+                members = [v]
+            else:
+                continue
+            for m in members:
+                c = code_of(m)
+                if type(c) is _CodeType and c.co_filename.startswith(paths[0]):
+                    fix(c, path)
+
+
+_CodeType = type(_fix_loaded.__code__)
+
+
+def _sandbox_paths(text, paths):
+    """Rewrites the compiled-at paths of a traceback to those in the sandbox."""
+    if paths is None or type(text) is not str:
+        return text
+    return text.replace(paths[0], paths[1])
+
+
+_NO_NETWORK = ("this sandbox has no network and no processes (CPython compiled to WebAssembly "
+               "has no sockets): asyncio runs coroutines, tasks, timers, queues and async "
+               "generators here, but cannot open connections, servers, pipes or subprocesses; "
+               "use the agent's tools to reach the network")
+
+
+def _wasi_asyncio(asyncio):
+    """Makes asyncio's event loops work without sockets (WASI has no
+    socketpair, which every selector loop needs to wake itself): the
+    loops it makes are a selector loop whose selector only waits for the
+    next timer, since nothing else can wake it (no sockets, no threads).
+    Network and process APIs raise OSError saying why; run_in_executor
+    and to_thread run the function at once, in the loop's thread."""
+    errno, time = _lazy("errno"), _lazy("time")
+    events, selector_events = asyncio.events, asyncio.selector_events
+
+    def unsupported(*args, **kwargs):
+        raise OSError(errno.ENOTSUP, _NO_NETWORK)
+
+    class TimerSelector:
+        """A selector with no files: select() sleeps until the next timer."""
+
+        def select(self, timeout=None):
+            if timeout is None:
+                raise RuntimeError(
+                    "the event loop has nothing to wait for and nothing can wake it (no sockets or "
+                    "threads in this sandbox): some task awaits a future that no other task will set")
+            if timeout > 0:
+                time.sleep(timeout)
+            return []
+
+        def register(self, fileobj, events, data=None):
+            unsupported()
+
+        modify = register
+
+        def unregister(self, fileobj):
+            raise KeyError(fileobj)
+
+        def get_key(self, fileobj):
+            raise KeyError(fileobj)
+
+        def get_map(self):
+            return {}
+
+        def close(self):
+            pass
+
+    class SandboxEventLoop(selector_events.BaseSelectorEventLoop):
+        """The event loop of the WebAssembly sandbox: timers and tasks, no I/O."""
+
+        def __init__(self):
+            super().__init__(TimerSelector())
+
+        def _make_self_pipe(self):
+            self._ssock = self._csock = None
+
+        def _close_self_pipe(self):
+            pass
+
+        def _write_to_self(self):
+            # Only another thread would need to wake the loop, and there
+            # are none.
+            pass
+
+        def run_in_executor(self, executor, func, *args):
+            if executor is not None:
+                return super().run_in_executor(executor, func, *args)
+            self._check_closed()
+            fut = self.create_future()
+            try:
+                fut.set_result(func(*args))
+            except (SystemExit, KeyboardInterrupt):
+                raise
+            except Exception as e:
+                fut.set_exception(e)
+            return fut
+
+        create_connection = create_server = create_datagram_endpoint = unsupported
+        create_unix_connection = create_unix_server = unsupported
+        sock_recv = sock_recv_into = sock_recvfrom = sock_recvfrom_into = unsupported
+        sock_sendall = sock_sendto = sock_connect = sock_accept = sock_sendfile = unsupported
+        getaddrinfo = getnameinfo = connect_accepted_socket = sendfile = start_tls = unsupported
+        connect_read_pipe = connect_write_pipe = subprocess_exec = subprocess_shell = unsupported
+
+    class SandboxPolicy(events.BaseDefaultEventLoopPolicy):
+        _loop_factory = SandboxEventLoop
+
+    asyncio.SandboxEventLoop = SandboxEventLoop
+    asyncio.set_event_loop_policy(SandboxPolicy())
+
+
+# ---- compiling a step ---------------------------------------------------------
+
+def _lazy(name, _import=builtins.__import__, _modules=sys.modules):
+    """Imports a module the runner needs only sometimes (ast, traceback),
+    with the import that was there before the code's import check, which
+    would otherwise count the runner's own import as the code's."""
+    mod = _modules.get(name)
+    if mod is None:
+        _import(name)
+        mod = _modules[name]
+    return mod
+
+
+class _Protected(Exception):
+    """The code binds a tool's name: args are the message and the line."""
+
+
+def _may_bind(code, protected):
+    """Says, from the text alone and erring towards yes, whether code may
+    bind or delete one of the protected names: only then does the step
+    need the syntax tree for _protected_bindings. A name used only in calls
+    (name(...)) binds nothing, unless it follows def or class; identifiers
+    outside ASCII may normalize to a protected name (NFKC), so such code
+    always says yes. String methods only: re costs the start of a sandbox
+    more than this costs a step."""
+    if not code.isascii():
+        return True
+    for name in protected:
+        i = code.find(name)
+        while i >= 0:
+            j = i + len(name)
+            if not (i > 0 and (code[i - 1].isalnum() or code[i - 1] in "_.")) and not (
+                    j < len(code) and (code[j].isalnum() or code[j] == "_")):
+                # A whole name: it binds nothing only if a call follows
+                # and no def or class precedes it.
+                k = j
+                while k < len(code) and code[k] in _BLANKS:
+                    k += 1
+                if not code.startswith("(", k):
+                    return True
+                k = i
+                while k > 0 and code[k - 1] in _BLANKS:
+                    k -= 1
+                if code.endswith("def", 0, k) or code.endswith("class", 0, k):
+                    return True
+            i = code.find(name, j)
+    return False
+
+
+_BLANKS = " \t\f\r\n\\"
+_CLAUSES = ("else", "elif", "except", "finally")
+
+
+def _last_statement(code):
+    """Returns the offset where the last top-level statement of code
+    starts, judged by lines: the last line that starts in column 0 with
+    code, not with else, elif, except or finally (those continue a
+    statement), moved up over the decorators above it; None when there is
+    no such line. The caller proves the guess (see Runner._compile)."""
+    end = len(code)
+    start = None
+    while True:
+        i = code.rfind("\n", 0, end)
+        s = i + 1
+        c = code[s:s + 1]
+        if c and c not in " \t\f\r\n#\\" and not _clause(code, s):
+            start = s
+            break
+        if i < 0:
+            return None
+        end = i
+    while start > 0:
+        s = code.rfind("\n", 0, start - 1) + 1
+        if not code.startswith("@", s):
+            break
+        start = s
+    return start
+
+
+_AUGMENTED = ("**=", "//=", ">>=", "<<=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=")
+
+
+def _assignment(s):
+    """Says whether statement s starts with a name or a dotted name followed
+    by = (not ==), an augmented assignment or ':' (an annotation or a
+    compound statement's keyword), which no expression statement does
+    (lambda: aside), so that compiling it as an expression would only
+    fail."""
+    i, n = 0, len(s)
+    first = None
+    while True:
+        if i >= n or not (s[i].isalpha() or s[i] == "_"):
+            return False
+        j = i
+        while i < n and (s[i].isalnum() or s[i] == "_"):
+            i += 1
+        if first is None:
+            first = s[j:i]
+        while i < n and s[i] in " \t":
+            i += 1
+        if i < n and s[i] == ".":
+            i += 1
+            while i < n and s[i] in " \t":
+                i += 1
+            continue
+        break
+    if i >= n:
+        return False
+    if s[i] == ":":
+        return first != "lambda"
+    if s[i] == "=":
+        return not s.startswith("=", i + 1)
+    return s.startswith(_AUGMENTED, i)
+
+
+def _clause(code, s):
+    """Says whether the line at s starts with else, elif, except or finally."""
+    for k in _CLAUSES:
+        if code.startswith(k, s):
+            c = code[s + len(k):s + len(k) + 1]
+            return not (c.isalnum() or c == "_")
+    return False
+
+
 # ---- the runner --------------------------------------------------------------
 
 class Runner:
@@ -816,7 +1213,19 @@ class Runner:
         self.state = {"exec_id": None, "seq": 0}
         self.final = []  # [value] once final_answer was called
         self.imported = []
-        self.check_import = _import_guard(self.ns, self.policy, self.imported)
+        self.check_import, patch_importlib = _import_guard(self.ns, self.policy, self.imported)
+        # The step's source for tracebacks, given to linecache once something
+        # imports it (the runner does not: it imports tokenize and re).
+        self.source = None
+        hooks = {"linecache": self._register_source, "importlib": patch_importlib}
+        if "importlib" in sys.modules:
+            patch_importlib(sys.modules["importlib"])
+        if sys.platform == "wasi":
+            hooks["asyncio"] = _wasi_asyncio
+        self.paths = _stdlib_paths()
+        if self.paths is not None:
+            _fix_loaded(self.paths)
+        sys.meta_path.insert(0, _AfterImport(hooks, self.paths))
         self.tool_names = {}  # id(stub) -> name
         self.call, call_many = _make_call(send, recv, self.state, _tool_exception, self.tool_names)
         self.static_names = {"final_answer": _make_final_answer(self.final),
@@ -851,47 +1260,41 @@ class Runner:
         cap = Capture(self.max_output)
         self.capture = cap
         value, has_value, error = None, False, None
+        body, last = (), None
+        self.source = (filename, code)
+        self._register_source(sys.modules.get("linecache"))
+        saved = sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__
+        # Compiling happens here too, so that its warnings are in the output.
+        sys.stdout = sys.stderr = sys.__stdout__ = sys.__stderr__ = cap
         try:
-            tree = ast.parse(code, filename, "exec")
-        except SyntaxError as e:
-            error = self._syntax_error(e, code)
-            tree = None
-        except (MemoryError, RecursionError) as e:
-            error = self._error(type(e).__name__, "the code is too big or nested too deeply to parse", 0, code)
-            tree = None
-        # Register the source so that tracebacks show the lines.
-        lines = code.splitlines(True)
-        linecache.cache[filename] = (len(code), None, lines, filename)
-        if tree is not None:
-            error = self._static_imports(tree, code)
-        if tree is not None and error is None:
-            hit = _protected_bindings(tree, set(self.tools) | {"final_answer"})
-            if hit:
-                name, line, deleted = hit
-                msg = ("%s is a tool of this agent and cannot be deleted" % name if deleted else
-                       "%s is a tool of this agent and cannot be reassigned; use another name" % name)
-                error = self._error("SyntaxError", msg, line, code)
-        if tree is not None and error is None:
-            self.ns.update(self.tools)
-            self.ns.update(self.static_names)
-            last = None
-            if tree.body and isinstance(tree.body[-1], ast.Expr):
-                last = ast.Expression(tree.body.pop().value)
-            saved = sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__
-            sys.stdout = sys.stderr = sys.__stdout__ = sys.__stderr__ = cap
             try:
-                exec(compile(tree, filename, "exec"), self.ns)
-                if last is not None:
-                    value = eval(compile(last, filename, "eval"), self.ns)
-                    has_value = True
-            except FinalAnswerException:
-                pass
-            except BaseException as e:
-                if not self.final:
-                    error = self._runtime_error(e, code, filename)
-            finally:
-                sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = saved
-                self.capture = None
+                body, last = self._compile(code, filename)
+            except SyntaxError as e:
+                error = self._syntax_error(e, code)
+            except (MemoryError, RecursionError) as e:
+                error = self._error(type(e).__name__, "the code is too big or nested too deeply to parse", 0, code)
+            except ValueError as e:  # null bytes
+                error = self._error("SyntaxError", str(e), 0, code)
+            except _Protected as e:
+                error = self._error("SyntaxError", e.args[0], e.args[1], code)
+            if error is None:
+                self.ns.update(self.tools)
+                self.ns.update(self.static_names)
+                try:
+                    for c in body:
+                        exec(c, self.ns)
+                    if last is not None:
+                        value = eval(last, self.ns)
+                        has_value = True
+                except FinalAnswerException:
+                    pass
+                except BaseException as e:
+                    if not self.final:
+                        error = self._runtime_error(e, code, filename)
+        finally:
+            sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = saved
+            self.capture = None
+            body = last = c = None
         if self.final:
             res["final"] = True
             value, has_value, error = self.final[0], True, None
@@ -919,6 +1322,67 @@ class Runner:
             res["notes"] = ["the result was cut to fit the host's message limit (%s)" % e]
             self.send(res)
 
+    def _register_source(self, linecache):
+        """Gives linecache the step's source, so that tracebacks show its lines."""
+        if linecache is not None and self.source is not None:
+            filename, code = self.source
+            linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+
+    def _compile(self, code, filename):
+        """Compiles code into (body, last): the code objects of its
+        statements, to run in order, and, when it ends with an expression
+        statement, that of the expression, whose value the step returns
+        (else None). Raises SyntaxError, or _Protected for code that rebinds a
+        tool.
+
+        Compiling is most of what a step costs in the sandbox, so the
+        common case compiles the source once and builds no syntax tree:
+        the code is cut where its last top-level statement starts (found
+        by looking at the first character of lines), the part before is
+        compiled as statements and the last statement as an expression,
+        or, if it is not one, as a statement. The part before compiling
+        proves the cut falls between two top-level statements (a cut in a
+        string, in brackets or after a backslash leaves it unfinished),
+        and a last part without ';' is one statement. Anything else (';'
+        in the last statement, a syntax error, __future__ imports) takes
+        the syntax tree, which also reports errors exactly as CPython does.
+        """
+        protected = set(self.tools)
+        protected.add("final_answer")
+        if _may_bind(code, protected):
+            ast = _lazy("ast")
+            hit = _protected_bindings(ast.parse(code, filename, "exec"), protected)
+            if hit:
+                name, line, deleted = hit
+                raise _Protected("%s is a tool of this agent and cannot be deleted" % name if deleted else
+                                 "%s is a tool of this agent and cannot be reassigned; use another name" % name, line)
+        start = _last_statement(code) if "__future__" not in code else None
+        if start is not None:
+            head, tail = code[:start], code[start:]
+            if ";" not in tail:
+                try:
+                    body = compile(head, filename, "exec", dont_inherit=True)
+                except SyntaxError:
+                    body = None
+                if body is not None:
+                    assigns = _assignment(tail)
+                    tail = "\n" * head.count("\n") + tail
+                    if not assigns:
+                        try:
+                            return [body], compile(tail, filename, "eval", dont_inherit=True)
+                        except SyntaxError:
+                            pass
+                    try:
+                        return [body, compile(tail, filename, "exec", dont_inherit=True)], None
+                    except SyntaxError:
+                        pass
+        ast = _lazy("ast")
+        tree = ast.parse(code, filename, "exec")
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = compile(ast.Expression(tree.body.pop().value), filename, "eval")
+        return [compile(tree, filename, "exec")], last
+
     def _set_value(self, res, value):
         value = _as_image(value)
         what = "final answer" if res["final"] else "value of the last expression"
@@ -927,7 +1391,7 @@ class Runner:
             if _expanded_cost(value, 3, limit) > limit:
                 raise TooBig("its JSON form is too big")
             enc = encode(value, budget=[limit, 3])
-            if len(json.dumps(enc, ensure_ascii=True, separators=(",", ":"))) > limit:
+            if len(_dumps(enc)) > limit:
                 raise TooBig("its JSON form is too big")
         except TooBig:
             r = _short_repr(value, self.max_output)
@@ -948,21 +1412,6 @@ class Runner:
         err["type"] = _cut(err.get("type") or "", 200)
         return err
 
-    def _static_imports(self, tree, code):
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    return self._error("ImportError", "relative imports are not supported", node.lineno, code)
-                names = [node.module]
-            for n in names:
-                msg = self.check_import(n)
-                if msg is not None:
-                    return self._error("ImportError", msg, node.lineno, code)
-        return None
-
     def _error(self, typ, message, line, code, tb=""):
         src = ""
         lines = code.splitlines()
@@ -971,7 +1420,7 @@ class Runner:
         return {"type": typ, "message": message, "line": line or 0, "source": src, "traceback": tb}
 
     def _syntax_error(self, e, code):
-        tb = "".join(traceback.format_exception_only(type(e), e))
+        tb = "".join(_lazy("traceback").format_exception_only(type(e), e))
         return self._error(type(e).__name__, e.msg or "", e.lineno or 0, code, tb)
 
     def _runtime_error(self, e, code, filename):
@@ -988,7 +1437,7 @@ class Runner:
                 line = t.tb_lineno
             t = t.tb_next
         try:
-            text = "".join(traceback.format_exception(type(e), e, tb))
+            text = _sandbox_paths("".join(_lazy("traceback").format_exception(type(e), e, tb)), self.paths)
         except BaseException:
             text = ""
         try:
@@ -1046,7 +1495,7 @@ class Runner:
                 if _expanded_cost(v, 49, room) > room:
                     raise TooBig("its JSON form is too big")
                 enc = encode(v, strict=True, budget=[room, 49])
-                cost = _message_cost(json.dumps(enc, ensure_ascii=True, separators=(",", ":")).encode("ascii"))
+                cost = _message_cost(_dumps(enc).encode("ascii"))
                 if cost > room:
                     raise TooBig("its JSON form is too big")
             except TooBig:
@@ -1060,9 +1509,12 @@ class Runner:
             room -= cost
         self.send({"op": "result", "id": msg["id"], "value": out, "skipped": skipped})
 
-    def serve(self):
+    def serve(self, code=None):
         sys.stdin = sys.__stdin__ = io.StringIO("")
-        self.send({"op": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0]})
+        ready = {"op": "ready", "protocol": PROTOCOL, "python": sys.version.split()[0]}
+        if code is not None:
+            ready["code"] = binascii.b2a_base64(marshal.dumps(code), newline=False).decode("ascii")
+        self.send(ready)
         ops = {"exec": self.op_exec, "config": self.op_config, "tools": self.op_tools,
                "vars": self.op_vars, "dump": self.op_dump}
         while True:
@@ -1081,6 +1533,9 @@ class Runner:
 
 def main():
     channel = None
+    # With --emit-code, the ready message carries this script's code
+    # object (marshal), for the host to start later runners from.
+    code = sys._getframe(1).f_code if "--emit-code" in sys.argv[1:] else None
     for a in sys.argv[1:]:
         if a.startswith("--channel="):
             channel = a[len("--channel="):]
@@ -1095,7 +1550,7 @@ def main():
     # One dict of limits, shared by send and the runner's config.
     limits = {"max_message": 32 << 20, "max_value": 1000000}
     send, recv = _make_channel(inp, out, limits)
-    Runner(send, recv, limits).serve()
+    Runner(send, recv, limits).serve(code)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@
 //
 // Other requests are config (output cap, import policy, sys.path), tools,
 // vars and dump (the variables JSON can carry). Values are JSON with tags
-// for what JSON cannot say ({"$tuple": [...]}, see Encode and Decode); the
+// for what JSON cannot say ({"$tuple": [...]}, see pyvalue.Encode and Decode); the
 // runner never unpickles. This package knows nothing of the transport: a
 // Session reads and writes any byte streams, and the executor that owns the
 // sandbox kills and restarts it when a Session reports it broken.
@@ -66,6 +66,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -78,6 +79,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
@@ -132,10 +134,10 @@ type Limits struct {
 
 // CapValue is what a runner written in Go does with a result's value: it
 // returns v encoded, or, when its JSON form passes MaxValue bytes, an
-// Opaque of type typ whose repr is repr cut to MaxOutput characters,
+// pyvalue.Opaque of type typ whose repr is repr cut to MaxOutput characters,
 // with a note for the model. A Session treats a bigger value as forged.
 func (l Limits) CapValue(v any, typ, repr string) (enc any, note string) {
-	enc, _, err := EncodeLimit(v, l.MaxValue)
+	enc, _, err := pyvalue.EncodeLimit(v, l.MaxValue)
 	if err == nil {
 		if data, merr := json.Marshal(enc); merr == nil && int64(len(data)) <= l.MaxValue {
 			return enc, ""
@@ -197,6 +199,8 @@ type Session struct {
 	limits    Limits
 	broken    error
 	python    string
+	// runnerCode is what the ready message carried (RunnerCode).
+	runnerCode []byte
 	// ended is closed when the runner's stream has ended or broken.
 	ended chan struct{}
 }
@@ -208,6 +212,7 @@ type message struct {
 	ID        int64             `json:"id"`
 	Protocol  int               `json:"protocol,omitempty"`
 	Python    string            `json:"python,omitempty"`
+	Code      string            `json:"code,omitempty"`
 	Call      int64             `json:"call,omitempty"`
 	Tool      string            `json:"tool,omitempty"`
 	Calls     []wireCall        `json:"calls,omitempty"`
@@ -337,7 +342,31 @@ func (s *Session) Ready(ctx context.Context) (string, error) {
 		return "", s.fail(fmt.Errorf("runner: protocol %d, want 1", m.Protocol))
 	}
 	s.python = m.Python
+	if m.Code != "" {
+		if code, err := base64.StdEncoding.DecodeString(m.Code); err == nil && len(code) <= MaxRunnerCode {
+			s.runnerCode = code
+		}
+	}
 	return m.Python, nil
+}
+
+// EmitCodeArg asks the runner to send its compiled code with its ready
+// message, so that the host can cache it (see Session.RunnerCode).
+const EmitCodeArg = "--emit-code"
+
+// MaxRunnerCode bounds the compiled runner a Session keeps.
+const MaxRunnerCode = 4 << 20
+
+// RunnerCode is the runner's own code object, serialized with marshal by
+// the interpreter that runs it, which a runner started with EmitCodeArg
+// sends with its ready message (before any code has run in the sandbox);
+// nil otherwise. A host that starts many sandboxes of the same
+// interpreter can give it to the next ones instead of the source
+// (python -c "exec(marshal.loads(...))"), sparing them compiling Script.
+func (s *Session) RunnerCode() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.runnerCode
 }
 
 // next returns the next message, or an error that breaks the session when
@@ -467,16 +496,16 @@ func (s *Session) SetTools(ctx context.Context, tools []tool.Tool) error {
 }
 
 // SetVariables binds vars as globals of the code. Values may be anything
-// Encode accepts.
+// pyvalue.Encode accepts.
 func (s *Session) SetVariables(ctx context.Context, vars map[string]any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	enc := make(map[string]any, len(vars))
 	left := s.limits.MaxMessage
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
-		e, cost, err := EncodeLimit(vars[k], left)
-		if errors.Is(err, ErrTooBig) {
-			return fmt.Errorf("variable %s is too big to send to Python (with the variables before it, its JSON form costs more than %d bytes): %w", k, s.limits.MaxMessage, ErrTooBig)
+		e, cost, err := pyvalue.EncodeLimit(vars[k], left)
+		if errors.Is(err, pyvalue.ErrTooBig) {
+			return fmt.Errorf("variable %s is too big to send to Python (with the variables before it, its JSON form costs more than %d bytes): %w", k, s.limits.MaxMessage, pyvalue.ErrTooBig)
 		}
 		if err != nil {
 			return fmt.Errorf("variable %s: %w", k, err)
@@ -516,10 +545,10 @@ func decodeRaw(raw json.RawMessage) (any, error) {
 		return nil, nil
 	}
 	var v any
-	if err := decodeJSON(raw, &v); err != nil {
+	if err := pyvalue.DecodeJSON(raw, &v); err != nil {
 		return nil, fmt.Errorf("runner: bad value: %w", err)
 	}
-	return Decode(v)
+	return pyvalue.Decode(v)
 }
 
 // Exec runs code in the runner's namespace, serving its tool calls. A
@@ -798,30 +827,30 @@ func (s *Session) runCall(ctx context.Context, c wireCall) (any, map[string]any)
 	var rawArgs []any
 	var rawKw map[string]any
 	if len(c.Args) > 0 {
-		if err := decodeJSON(c.Args, &rawArgs); err != nil {
+		if err := pyvalue.DecodeJSON(c.Args, &rawArgs); err != nil {
 			return fail("TypeError", "bad arguments: %v", err)
 		}
 	}
 	if len(c.Kwargs) > 0 {
-		if err := decodeJSON(c.Kwargs, &rawKw); err != nil {
+		if err := pyvalue.DecodeJSON(c.Kwargs, &rawKw); err != nil {
 			return fail("TypeError", "bad keyword arguments: %v", err)
 		}
 	}
 	args := make([]any, len(rawArgs))
 	for i, a := range rawArgs {
-		d, err := Decode(a)
+		d, err := pyvalue.Decode(a)
 		if err != nil {
 			return fail("TypeError", "%s(): argument %d: %v", c.Tool, i+1, err)
 		}
-		args[i] = Plain(d)
+		args[i] = pyvalue.Plain(d)
 	}
 	kwargs := make(map[string]any, len(rawKw))
 	for k, a := range rawKw {
-		d, err := Decode(a)
+		d, err := pyvalue.Decode(a)
 		if err != nil {
 			return fail("TypeError", "%s(): argument %s: %v", c.Tool, k, err)
 		}
-		kwargs[k] = Plain(d)
+		kwargs[k] = pyvalue.Plain(d)
 	}
 	bound, err := tool.Bind(t.Spec(), args, kwargs)
 	if err != nil {
@@ -835,7 +864,7 @@ func (s *Session) runCall(ctx context.Context, c wireCall) (any, map[string]any)
 		}
 		return fail("ToolError", "tool %s failed: %v", c.Tool, err)
 	}
-	enc, err := Encode(out)
+	enc, err := pyvalue.Encode(out)
 	if err != nil {
 		return fail("ToolError", "tool %s returned a value that cannot be used: %v", c.Tool, err)
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -86,24 +85,21 @@ func newEngine(ctx context.Context, key engineKey) (*engine, error) {
 		rt.Close(ctx)
 		return nil, fmt.Errorf("wasm: compile python.wasm: %w", err)
 	}
-	return &engine{rt: rt, mod: mod, compile: time.Since(start)}, nil
-}
-
-// DefaultCacheDir is where compiled code is cached unless Options.CacheDir
-// says otherwise: star-agent/wazero under os.UserCacheDir, or "" (no disk
-// cache) when there is no user cache directory.
-func DefaultCacheDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
+	if key.cacheDir != "" {
+		markWarm(key.cacheDir) // the compiled code is in the cache now
 	}
-	return filepath.Join(dir, "star-agent", "wazero")
+	return &engine{rt: rt, mod: mod, compile: time.Since(start)}, nil
 }
 
 // guestSpec is everything that shapes a sandbox's view of the world; it
 // crosses to a child process as JSON.
 type guestSpec struct {
-	CacheDir    string
+	CacheDir string
+	// RunnerCode is the compiled runner to start from (a file in
+	// CacheDir), or ""; EmitCode asks the runner to send its compiled
+	// code (see runnercode.go).
+	RunnerCode  string
+	EmitCode    bool
 	Pages       uint32
 	Mounts      []Mount
 	PackageDirs []string
@@ -122,6 +118,15 @@ func (g guestSpec) moduleConfig(in io.Reader, out, guestOut io.Writer, stop <-ch
 	lib, err := fs.Sub(stdlibFS, "cpython")
 	if err != nil {
 		return nil, err
+	}
+	args := []string{"python", "-S", "-c", runner.Script, "--channel=" + channelPath}
+	if g.RunnerCode != "" {
+		if code := readRunnerCode(g.RunnerCode); code != nil {
+			lib = withFile{FS: lib, name: runnerCodeFile(), data: code}
+			args[3] = runnerLoader()
+		}
+	} else if g.EmitCode {
+		args = append(args, runner.EmitCodeArg)
 	}
 	fsc := wazero.NewFSConfig().WithFSMount(lib, "/usr/local/lib")
 	fsc = withSysFSMount(fsc, &channelFS{r: in, w: out}, channelDir)
@@ -153,7 +158,7 @@ func (g guestSpec) moduleConfig(in io.Reader, out, guestOut io.Writer, stop <-ch
 	}
 	cfg := wazero.NewModuleConfig().
 		WithName("").
-		WithArgs("python", "-S", "-c", runner.Script, "--channel="+channelPath).
+		WithArgs(args...).
 		WithEnv("PYTHONHOME", "/usr/local").
 		WithEnv("PYTHONDONTWRITEBYTECODE", "1").
 		WithStdout(guestOut).

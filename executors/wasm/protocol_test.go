@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/runner"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
 )
 
@@ -216,7 +216,7 @@ func TestValueCaps(t *testing.T) {
 	if !res.IsFinal || len(res.Repr) > 1000 || len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "too big to return in full") {
 		t.Fatalf("final answer: final %v repr %d notes %q", res.IsFinal, len(res.Repr), res.Notes)
 	}
-	if o, ok := res.Value.(runner.Opaque); !ok || o.Type != "list" {
+	if o, ok := res.Value.(pyvalue.Opaque); !ok || o.Type != "list" {
 		t.Errorf("value %T", res.Value)
 	}
 	res = exec1(t, e, "b = {str(i): 'x' * 100 for i in range(100000)}\nb")

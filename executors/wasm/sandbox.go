@@ -120,10 +120,38 @@ func exitReason(err error, stderr string) string {
 // its value is the JSON guestSpec.
 const childEnv = "STAR_AGENT_WASM_CHILD"
 
-func init() {
-	if spec, ok := os.LookupEnv(childEnv); ok {
-		os.Exit(runChild(spec))
+// handshakeFD is the child's descriptor on which it tells the parent that
+// it took over (see spawn.Handshake).
+const handshakeFD = 3
+
+// RunChildIfRequested runs this process as a sandbox child, and exits,
+// when a wasm Executor of a parent process started it as one; otherwise
+// it returns at once. With CancelProcess (the default) the executor runs
+// the interpreter in a copy of the program itself, so a program that
+// embeds it must call RunChildIfRequested first thing in main, before it
+// reads flags or starts anything (a test binary: in TestMain):
+//
+//	func main() {
+//		wasm.RunChildIfRequested()
+//		...
+//	}
+//
+// If main does not call it, the copy runs as the program itself, with one
+// unknown flag as its arguments, and the parent's Execute fails with an
+// error saying that main must call wasm.RunChildIfRequested: at once when
+// the program exits on the unknown flag, after the sandbox's start timeout
+// when it runs on. A copy started that way never starts sandboxes of its
+// own. CancelClose needs no child process.
+func RunChildIfRequested() {
+	spec, ok := os.LookupEnv(childEnv)
+	if !ok {
+		return
 	}
+	if err := spawn.Announce(handshakeFD); err != nil {
+		fmt.Fprintln(os.Stderr, "wasm child:", err)
+		os.Exit(2)
+	}
+	os.Exit(runChild(spec))
 }
 
 // runChild is the main function of a sandbox child process: the runtime
@@ -175,37 +203,56 @@ type childProcess struct {
 	err     error
 	stderr  *runner.Tail
 	closers []io.Closer
+	// handshake says whether the child took over (RunChildIfRequested).
+	handshake *spawn.Handshake
 }
 
-func startChild(g guestSpec) (*childProcess, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("wasm: child process: %w", err)
+// startChild starts exe ("" for this program) as a sandbox child.
+func startChild(exe string, g guestSpec) (*childProcess, error) {
+	if _, ok := os.LookupEnv(childEnv); ok {
+		// This process is a child whose main did not take over: without
+		// this, it would start children of its own without end.
+		return nil, errors.New("wasm: child process: this process was started as a sandbox child, but its main did not call wasm.RunChildIfRequested")
+	}
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("wasm: child process: %w", err)
+		}
 	}
 	spec, err := json.Marshal(g)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(exe)
+	hs, err := spawn.NewHandshake()
+	if err != nil {
+		return nil, fmt.Errorf("wasm: child process: %w", err)
+	}
+	cmd := exec.Command(exe, spawn.ChildArg)
 	cmd.Env = []string{childEnv + "=" + string(spec)}
 	cmd.Dir = "/"
 	setParentDeathSignal(cmd)
-	s := &childProcess{cmd: cmd, done: make(chan struct{}), stderr: &runner.Tail{}}
+	s := &childProcess{cmd: cmd, done: make(chan struct{}), stderr: &runner.Tail{}, handshake: hs}
 	cmd.Stderr = s.stderr
 	// Pipes of our own, not cmd.StdinPipe/StdoutPipe: Wait closes those,
 	// and the runner's last message must stay readable after the exit.
 	inR, inW, err := os.Pipe()
 	if err != nil {
+		hs.Started()
 		return nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
+		hs.Started()
 		inR.Close()
 		inW.Close()
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
+	// fd 3 in the child: handshakeFD.
+	cmd.ExtraFiles = []*os.File{hs.ChildEnd()}
 	err = spawn.Start(cmd) // from a thread that lives as long as the process: see package spawn
+	hs.Started()
 	inR.Close()
 	outW.Close()
 	if err != nil {
@@ -238,6 +285,9 @@ func (s *childProcess) Died(d time.Duration) string {
 	case <-s.done:
 	case <-time.After(d):
 		return ""
+	}
+	if s.handshake.Failed(time.Second) {
+		return spawn.NotStarted("wasm.RunChildIfRequested()", strings.TrimSpace(s.stderr.String()))
 	}
 	var exit *exec.ExitError
 	if errors.As(s.err, &exit) && exit.ExitCode() == 0 {

@@ -13,7 +13,7 @@
 // its deadline. CancelClose runs the interpreter on a goroutine under a
 // runtime compiled with close-on-context-done, which checks a flag in every
 // loop and call; CancelProcess runs it in a re-executed copy of this
-// program (see the init function) that is killed with SIGKILL. Measured on
+// program (see RunChildIfRequested) that is killed with SIGKILL. Measured on
 // a shared 2-core Linux VM under load (go test -bench . in this package):
 //
 //	                      native   child process   close-on-done
@@ -50,6 +50,24 @@
 // nothing the capabilities do not: os.system and subprocess fail, and
 // open() sees only the mounts.
 //
+// Starting: python.wasm is compiled to machine code once per cache
+// directory (about 2 s; the first start says so on Options.Progress) and
+// loaded from there afterwards (Options.CacheDir, else DefaultCacheDir:
+// the user's cache directory, or a private per-user directory under
+// os.TempDir when there is none, as without HOME). The first sandbox
+// started with a cache also leaves the runner's compiled code there, and
+// later ones start from it instead of compiling the runner.
+//
+// asyncio: WASI has no socketpair, which asyncio's loops need to wake
+// themselves, so the runner gives asyncio (when the code imports it) an
+// event loop that only waits for timers: asyncio.run, tasks, gather,
+// sleep, wait_for and timeouts, queues, locks, async generators and
+// to_thread (run inline) work; connections, servers and subprocesses
+// raise OSError saying the sandbox has none. Tracebacks name the
+// standard library's paths inside the sandbox
+// (/usr/local/lib/python311.zip/...), not those of the machine that
+// compiled it.
+//
 // Pure-Python packages (wheels unpacked to a directory, no C extensions)
 // become importable by listing the directory in Options.PackageDirs; it is
 // mounted read-only and appended to sys.path, and the import policy still
@@ -59,8 +77,12 @@ package wasm
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
@@ -92,7 +114,7 @@ type Mount struct {
 // Options configure an Executor. The zero value is usable.
 type Options struct {
 	// Limits bound each execution; MaxMemory is the sandbox's whole memory
-	// (interpreter included, at least 16 MiB) and MaxSteps and MaxDepth are
+	// (interpreter included, at least 16 MiB) and MaxOperations and MaxDepth are
 	// not enforced (CPython keeps its own recursion limit).
 	Limits executors.Limits
 	// Imports is the import policy; the zero value is
@@ -107,6 +129,11 @@ type Options struct {
 	// DefaultCacheDir(). NoCache disables the disk cache.
 	CacheDir string
 	NoCache  bool
+	// Progress receives a line when a start has to compile CPython to
+	// machine code (seconds, once per cache directory); nil means
+	// os.Stderr. It is for the person running the program, never the
+	// model.
+	Progress io.Writer
 	// Cancel chooses the cancellation strategy.
 	Cancel Cancel
 }
@@ -119,6 +146,20 @@ type Executor struct {
 	opts   Options
 	limits executors.Limits
 	guest  guestSpec
+	// childExe is the program started as the sandbox child; "" is this
+	// one. Tests set it to a program that does not take over.
+	childExe string
+	// codeDir is where the sandbox being started is to leave its compiled
+	// runner ("": nowhere); start and started run under the Host's lock.
+	codeDir string
+}
+
+// started keeps the compiled runner a sandbox sent, when start asked for it.
+func (e *Executor) started(sb runner.Sandbox) {
+	if e.codeDir != "" {
+		keepRunnerCode(e.codeDir, sb)
+		e.codeDir = ""
+	}
 }
 
 var _ executors.Executor = (*Executor)(nil)
@@ -139,13 +180,6 @@ func New(opts Options) (*Executor, error) {
 	if pages > 65536 {
 		pages = 65536
 	}
-	cache := opts.CacheDir
-	if cache == "" {
-		cache = DefaultCacheDir()
-	}
-	if opts.NoCache {
-		cache = ""
-	}
 	for _, m := range opts.Mounts {
 		if !strings.HasPrefix(m.GuestPath, "/") || m.GuestPath == "/" || strings.HasPrefix(m.GuestPath, "/usr/local/lib") || strings.HasPrefix(m.GuestPath, channelDir) {
 			return nil, fmt.Errorf("wasm: mount %s: guest path %q must be absolute and not /, /usr/local/lib or %s", m.HostPath, m.GuestPath, channelDir)
@@ -158,7 +192,7 @@ func New(opts Options) (*Executor, error) {
 	e := &Executor{
 		opts:   opts,
 		limits: limits,
-		guest:  guestSpec{CacheDir: cache, Pages: uint32(pages), Mounts: opts.Mounts, PackageDirs: opts.PackageDirs},
+		guest:  guestSpec{Pages: uint32(pages), Mounts: opts.Mounts, PackageDirs: opts.PackageDirs},
 	}
 	e.Host = runner.NewHost(runner.HostOptions{
 		Name:         "wasm",
@@ -169,6 +203,7 @@ func New(opts Options) (*Executor, error) {
 		StartTimeout: startTimeout,
 		Crash:        crash,
 		ReapTimeout:  reapTimeout,
+		Started:      e.started,
 	})
 	return e, nil
 }
@@ -181,16 +216,49 @@ const startTimeout = 60 * time.Second
 // SIGKILLed child is reaped in milliseconds.
 const reapTimeout = 5 * time.Second
 
-// start starts an interpreter with the cancellation strategy of e.
+// defaultCache is DefaultCacheDir, resolved once per process.
+var defaultCache = sync.OnceValues(defaultCacheDir)
+
+// start starts an interpreter with the cancellation strategy of e. When
+// it is going to compile python.wasm (no cache yet, or none at all) it
+// says so on Options.Progress first; newEngine, which compiles, marks the
+// cache warm.
 func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
+	g := e.guest
+	var why error
+	switch {
+	case e.opts.NoCache:
+	case e.opts.CacheDir != "":
+		g.CacheDir = e.opts.CacheDir
+	default:
+		g.CacheDir, why = defaultCache()
+	}
+	e.codeDir = ""
+	if g.CacheDir != "" {
+		if p := filepath.Join(g.CacheDir, runnerCodeFile()); readRunnerCode(p) != nil {
+			g.RunnerCode = p
+		} else {
+			os.Remove(p) // damaged, if it is there
+			g.EmitCode = true
+			e.codeDir = g.CacheDir
+		}
+	}
+	cold := coldStart(g.CacheDir)
+	if cold && !e.opts.NoCache {
+		w := e.opts.Progress
+		if w == nil {
+			w = os.Stderr
+		}
+		sayCompiling(w, g.CacheDir, why)
+	}
 	if e.opts.Cancel == CancelClose {
-		eng, err := sharedEngine(ctx, engineKey{cacheDir: e.guest.CacheDir, pages: e.guest.Pages, closeOnDone: true})
+		eng, err := sharedEngine(ctx, engineKey{cacheDir: g.CacheDir, pages: g.Pages, closeOnDone: true})
 		if err != nil {
 			return nil, err
 		}
-		return startInProcess(eng, e.guest)
+		return startInProcess(eng, g)
 	}
-	return startChild(e.guest)
+	return startChild(e.childExe, g)
 }
 
 // crash names the exception for an interpreter that died running code.

@@ -229,7 +229,8 @@ func TestHangingServer(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err := m.Generate(ctx, conv, stopOpts)
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 5*time.Second || len(s.reqs()) != 1 {
+	// The server never answers: the bound catches only a wait for it.
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Minute || len(s.reqs()) != 1 {
 		t.Fatalf("err = %v after %v, %d requests", err, time.Since(start), len(s.reqs()))
 	}
 }

@@ -332,7 +332,7 @@ func (s *server) validate(model string, body map[string]any) string {
 		cm, _ := c.(map[string]any)
 		role, _ := cm["role"].(string)
 		if role != "user" && role != "model" {
-			return fmt.Sprintf("Please use a valid role: user, model.")
+			return "Please use a valid role: user, model."
 		}
 		parts, _ := cm["parts"].([]any)
 		if len(parts) == 0 {

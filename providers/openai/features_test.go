@@ -426,11 +426,13 @@ func TestMaxCompletionTokensForOpenAI(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := m.request(conv, providers.GenerateOptions{MaxTokens: 10}, &imageTable{})
+	//lint:ignore SA1019 other servers are sent max_tokens: checked below
 	if r.MaxCompletionTokens != 10 || r.MaxTokens != 0 {
 		t.Fatalf("request = %+v", r)
 	}
 	s := newServer(t, testKey, answer)
 	m = newModel(t, s, nil)
+	//lint:ignore SA1019 servers other than OpenAI's take max_tokens only
 	if r := m.request(conv, providers.GenerateOptions{MaxTokens: 10}, &imageTable{}); r.MaxTokens != 10 {
 		t.Fatalf("request = %+v", r)
 	}

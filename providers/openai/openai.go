@@ -210,6 +210,7 @@ func (m *Model) request(msgs []providers.Message, opts providers.GenerateOptions
 		if m.opts.UseMaxCompletionTokens || reasoning || q.maxCompletion || m.isOpenAI() {
 			req.MaxCompletionTokens = n
 		} else {
+			//lint:ignore SA1019 servers other than OpenAI's take max_tokens only (see isOpenAI)
 			req.MaxTokens = n
 		}
 	}

@@ -175,8 +175,10 @@ func TestRetryAfterSecondsIsHonoured(t *testing.T) {
 	if gap := r[1].at.Sub(r[0].at); gap < 900*time.Millisecond {
 		t.Fatalf("retried after %v; Retry-After asked for 1s (backoff alone is ~1ms)", gap)
 	}
-	if time.Since(start) > 10*time.Second {
-		t.Fatal("too slow")
+	// Retry-After asked for 1 s; only a wait for the 30 s backoff cap
+	// or more, not a slow machine, reaches the bound.
+	if d := time.Since(start); d > 20*time.Second {
+		t.Fatalf("retried after %v, not after the 1 s asked for", d)
 	}
 }
 
@@ -282,7 +284,8 @@ func TestContextDeadlineOnHangingServer(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want deadline exceeded", err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	// The server never answers: the bound catches only a wait for it.
+	if d := time.Since(start); d > time.Minute {
 		t.Fatalf("returned after %v", d)
 	}
 	if len(s.reqs()) != 1 {

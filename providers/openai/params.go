@@ -94,6 +94,7 @@ func (q *quirks) learn(err error, req *goopenai.ChatCompletionRequest) bool {
 	switch {
 	case names("stop") && len(req.Stop) > 0:
 		q.noStop = true
+	//lint:ignore SA1019 the server rejected the max_tokens sent to servers other than OpenAI's
 	case names("max_tokens") && req.MaxTokens > 0:
 		q.maxCompletion = true
 	case names("temperature") && req.Temperature != 0:

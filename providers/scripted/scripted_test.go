@@ -100,8 +100,9 @@ func TestDelayHonoursContext(t *testing.T) {
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want deadline exceeded", err)
 	}
-	if time.Since(start) > 5*time.Second {
-		t.Fatal("Generate did not return promptly on cancellation")
+	// The delay is an hour: the bound catches only a wait for it.
+	if time.Since(start) > time.Minute {
+		t.Fatal("Generate did not return on cancellation")
 	}
 }
 

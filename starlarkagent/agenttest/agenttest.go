@@ -30,6 +30,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/wasm"
 	"github.com/star-agent/star-agent/starlarkagent/cli"
 )
 
@@ -48,8 +50,12 @@ func Commands(cfg cli.Config) map[string]func() {
 }
 
 // Main registers the star-agent command with testscript and runs the
-// tests. Call it from TestMain.
+// tests. Call it from TestMain. The command's engine and sandbox children
+// are copies of the test binary, which Main serves first (see
+// local.RunChildIfRequested).
 func Main(m *testing.M, cfg cli.Config) {
+	local.RunChildIfRequested()
+	wasm.RunChildIfRequested()
 	testscript.Main(m, Commands(cfg))
 }
 

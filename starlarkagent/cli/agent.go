@@ -50,13 +50,14 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.apiKey, "api-key", "", "API key (default from OPENAI_API_KEY, ANTHROPIC_API_KEY, or GEMINI_API_KEY/GOOGLE_API_KEY)")
 	f.modelOpts.register(fl)
 	fl.StringVar(&f.replayFile, "replay", "", "play the recorded session `FILE` instead of calling a model")
-	fl.StringSliceVar(&f.imports, "imports", nil, "modules the code may import, in addition to the defaults")
-	fl.IntVar(&f.maxSteps, "max-steps", starlarkagent.DefaultMaxSteps, "most action steps before the answer is written from memory")
+	fl.StringSliceVar(&f.imports, "imports", nil, "modules the code may import, in addition to the defaults; modules that reach the host (os, sys, ...) only with --engine python")
+	fl.IntVar(&f.maxSteps, "max-steps", starlarkagent.DefaultMaxSteps, "most action steps (model calls that act) before the answer is written from memory; --max-operations limits the interpreter within each step")
 	fl.IntVar(&f.planEvery, "planning-interval", 0, "plan before step 1 and every `N` steps (0: no planning)")
 	fl.IntVar(&f.planEvery, "plan-every", 0, "same as --planning-interval")
 	fl.DurationVar(&f.stepTimeout, "step-timeout", 0, "wall-time limit of each code execution (0: the executor's default, 30s); --timeout limits the whole run")
 	fl.StringVar(&f.maxMemory, "max-memory", "", "memory limit of each code execution (e.g. 64MiB, 1GiB, or bytes; default 256MiB)")
 	fl.IntVar(&f.maxOutput, "max-output", 0, "printed characters kept per code execution (0: the default, 50,000)")
+	fl.Uint64Var(&f.maxOperations, "max-operations", 0, fmt.Sprintf("interpreter operations allowed per code execution in the Starlark engine (0: the default, %s; the --step-timeout wall-clock limit is what stops runaway loops first)", formatCount(executors.DefaultMaxOperations)))
 	fl.IntVar(&f.discoverAbove, "tool-discovery-threshold", 0, "past `N` tools the prompt lists tool names only, and the code looks stubs up with search_tools(query) and help(tool) (0: the default, 30; negative: always list every stub)")
 	f.exec.Register(fl)
 	f.tools.Register(fl)
@@ -69,7 +70,8 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 }
 
 // Limits are the execution limits the flags set (--step-timeout,
-// --max-memory, --max-output); the zero value means the defaults.
+// --max-memory, --max-output, --max-operations); the zero value means the
+// defaults.
 func (a *AgentFlags) Limits() (executors.Limits, error) { return a.f.limits() }
 
 // Check validates the flags that need no model or executor. Its errors
@@ -78,6 +80,9 @@ func (a *AgentFlags) Check() error {
 	f := &a.f
 	if f.maxSteps < 1 {
 		return usageError("--max-steps must be at least 1")
+	}
+	if err := f.exec.CheckImports(f.imports); err != nil {
+		return usageError("%v", err)
 	}
 	if f.planEvery < 0 {
 		return usageError("--planning-interval must not be negative")

@@ -27,6 +27,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/replay"
 	"github.com/star-agent/star-agent/starlarkagent"
@@ -55,12 +56,13 @@ type runFlags struct {
 	actionType                string
 	structured                bool
 	// run only
-	images      []string
-	imageDir    string
-	agentDir    string
-	stepTimeout time.Duration
-	maxMemory   string
-	maxOutput   int
+	images        []string
+	imageDir      string
+	agentDir      string
+	stepTimeout   time.Duration
+	maxMemory     string
+	maxOutput     int
+	maxOperations uint64
 }
 
 // Config adapts the run command to a program.
@@ -172,7 +174,7 @@ func (f *runFlags) limits() (executors.Limits, error) {
 	if f.stepTimeout < 0 || f.maxOutput < 0 {
 		return l, usageError("--step-timeout and --max-output must not be negative")
 	}
-	l.Timeout, l.MaxOutput = f.stepTimeout, f.maxOutput
+	l.Timeout, l.MaxOutput, l.MaxOperations = f.stepTimeout, f.maxOutput, f.maxOperations
 	if f.maxMemory != "" {
 		n, err := parseBytes(f.maxMemory)
 		if err != nil {
@@ -370,15 +372,18 @@ func runTask(ctx context.Context, agent *starlarkagent.Agent, task string, f run
 }
 
 // answerText is an answer as str() shows it.
-func answerText(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case nil:
-		return "None"
+func answerText(v any) string { return pyvalue.Str(v) }
+
+// FormatCount writes n with a comma every three digits, as the help
+// texts write limits: 10,000,000,000.
+func FormatCount(n uint64) string { return formatCount(n) }
+
+func formatCount(n uint64) string {
+	s := strconv.FormatUint(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	return s
 }
 
 // exitFor turns a run's result into the command's exit status.

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -46,6 +49,29 @@ func (f *ExecutorFlags) Register(fl *pflag.FlagSet) {
 // (the Starlark engine in this process) in place.
 func (f *ExecutorFlags) IsDefault() bool {
 	return f.Engine == "" && f.Executor == "" && len(f.Packages) == 0 && len(f.Mounts) == 0 && f.Isolation == local.IsolationNone
+}
+
+// CheckImports validates the modules given to --imports for the engines
+// the flags choose: each must be a dotted module name (or "*", or
+// "pkg.*"), and a module in executors.NeverImportable, which the Starlark
+// engine refuses whatever --imports says, is accepted only when every step
+// runs in full Python (--engine python). The error names the flag and
+// says why.
+func (f *ExecutorFlags) CheckImports(imports []string) error {
+	for _, m := range imports {
+		name := strings.TrimSuffix(strings.TrimSpace(m), ".*")
+		if name == "" || name == "*" {
+			continue
+		}
+		if !executors.IsModuleName(name) {
+			return fmt.Errorf("--imports %q: not a module name; give dotted Python names such as collections or xml.etree, pkg.* for a package, or * for every module", m)
+		}
+		top, _, _ := strings.Cut(name, ".")
+		if slices.Contains(executors.NeverImportable, top) && f.Engine != "python" {
+			return fmt.Errorf("--imports %s: %s gives access to the host and is never importable in the Starlark engine, whatever --imports says; to let code import it, run every step in full Python: --engine python with --executor wasm, docker, e2b or modal", m, top)
+		}
+	}
+	return nil
 }
 
 // RouterConfig is the router configuration the flags describe. Its errors

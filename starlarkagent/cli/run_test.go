@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/scripted"
 	"github.com/star-agent/star-agent/starlarkagent"
@@ -177,5 +179,78 @@ func TestRunSavesObservationImages(t *testing.T) {
 	}
 	if obs := m.Calls()[1].Messages; len(obs[len(obs)-1].Images) != 1 {
 		t.Errorf("the model did not get the image")
+	}
+}
+
+// faithfulAnswer is a final answer JSON has no exact word for.
+const faithfulAnswer = "Thought: answer.\n<code>\nfinal_answer((32.0, float('nan'), {2: 'b', 1: 'a'}, b'x', {3}, 2**60))\n</code>"
+
+// faithfulJSON is faithfulAnswer in the JSON form of docs/json.md.
+const faithfulJSON = `{"$tuple":[32.0,{"$float":"nan"},{"$dict":[[2,"b"],[1,"a"]]},{"$bytes":"eA=="},{"$set":[3]},{"$int":"1152921504606846976"}]}`
+
+// TestRunResultKeepsValues: the library's RunResult holds the answer in
+// pyvalue's types, writes it in the documented JSON form (a NaN answer
+// used to make the result unwritable), and reads it back the same; run
+// --json prints that form.
+func TestRunResultKeepsValues(t *testing.T) {
+	m := &scripted.Model{Responses: []scripted.Response{{Content: faithfulAnswer}}}
+	agent, err := starlarkagent.New(starlarkagent.Options{Model: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer agent.Close()
+	res, err := agent.Run(context.Background(), "answer", starlarkagent.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu, ok := res.Output.(pyvalue.Tuple)
+	if !ok || len(tu) != 6 {
+		t.Fatalf("Output %#v, want a pyvalue.Tuple of 6", res.Output)
+	}
+	if f, ok := tu[0].(float64); !ok || f != 32 {
+		t.Errorf("32.0 is %#v", tu[0])
+	}
+	if got := pyvalue.Repr(res.Output); got != "(32.0, nan, {2: 'b', 1: 'a'}, b'x', {3}, 1152921504606846976)" {
+		t.Errorf("repr %s", got)
+	}
+	data, err := json.Marshal(res)
+	if err != nil {
+		t.Fatalf("RunResult as JSON: %v", err)
+	}
+	if !strings.Contains(string(data), `"output":`+faithfulJSON+`,"repr":"(32.0, nan, {2: 'b', 1: 'a'}, b'x', {3}, 1152921504606846976)"`) {
+		t.Errorf("RunResult JSON %s\nwant output %s and its repr", data, faithfulJSON)
+	}
+	var back starlarkagent.RunResult
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if got := pyvalue.Repr(back.Output); got != pyvalue.Repr(res.Output) {
+		t.Errorf("read back as %s", got)
+	}
+	last, ok := back.Steps[len(back.Steps)-1].(*starlarkagent.FinalAnswerStep)
+	if !ok || pyvalue.Repr(last.Output) != pyvalue.Repr(res.Output) {
+		t.Errorf("final answer step read back as %#v", back.Steps[len(back.Steps)-1])
+	}
+
+	// The agent's memory (what Save writes) keeps the values too.
+	mem, err := json.Marshal(agent.Memory())
+	if err != nil {
+		t.Fatalf("memory as JSON: %v", err)
+	}
+	if !strings.Contains(string(mem), `"output":`+faithfulJSON) {
+		t.Errorf("memory JSON %s\nwant output %s", mem, faithfulJSON)
+	}
+	var memBack starlarkagent.Memory
+	if err := json.Unmarshal(mem, &memBack); err != nil {
+		t.Fatal(err)
+	}
+	if steps := memBack.ActionSteps(); len(steps) == 0 || pyvalue.Repr(steps[len(steps)-1].Output) != pyvalue.Repr(res.Output) {
+		t.Errorf("memory read back: %#v", memBack.Steps)
+	}
+
+	m = &scripted.Model{Responses: []scripted.Response{{Content: faithfulAnswer}}}
+	code, stdout, stderr := runMain(t, m, nil, "--json", "answer")
+	if code != 0 || !strings.Contains(stdout, `"output":`+faithfulJSON) {
+		t.Errorf("run --json: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }

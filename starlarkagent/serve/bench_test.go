@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
 )
 
 // The benchmarks drive a real "star-agent serve", built with go build and
@@ -274,6 +276,9 @@ func BenchmarkServeRuns(b *testing.B) {
 				if n := failed.Load(); n > 0 && ctx.Err() == nil {
 					b.Fatalf("%d runs failed; first: %v", n, firstErr.Load())
 				}
+				if len(lat) == 0 {
+					b.Fatalf("no run ended within %v; first failure: %v", benchDeadline, firstErr.Load())
+				}
 				cur, peak := srv.rss()
 				b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "runs/s")
 				b.ReportMetric(float64(percentile(lat, 0.50).Microseconds())/1000, "p50-ms")
@@ -305,8 +310,11 @@ func BenchmarkServeFanOut(b *testing.B) {
 			b.Fatal(err)
 		}
 		var r struct{ ID string }
-		json.NewDecoder(resp.Body).Decode(&r)
+		err = json.NewDecoder(resp.Body).Decode(&r)
 		resp.Body.Close()
+		if err != nil || r.ID == "" {
+			b.Fatalf("POST /v1/runs: status %s, id %q, %v", resp.Status, r.ID, err)
+		}
 
 		var wg sync.WaitGroup
 		var mu sync.Mutex
@@ -350,4 +358,82 @@ func BenchmarkServeFanOut(b *testing.B) {
 	}
 	cur, _ := srv.rss()
 	b.ReportMetric(cur, "rss-MiB")
+}
+
+// BenchmarkExecProcess is a whole `star-agent exec` process running the
+// typical action, started afresh in every iteration (nothing is kept
+// between processes but the OS's page cache and the WebAssembly
+// executor's compiled-module cache), against the same file in CPython,
+// the two interleaved, medians against medians: what a user waits for
+// from the command line (python3 -S, see below). The cases: the Starlark
+// engine in star-agent's process (isolation=none) and in a child of it
+// (isolation=process, the default); CPython in WebAssembly (wasm, after
+// one run that fills its cache) and the same without HOME (wasm-nohome,
+// as in many containers). Both must exit 0 and print the same report.
+func BenchmarkExecProcess(b *testing.B) {
+	file := filepath.Join(b.TempDir(), "typical.py")
+	if err := os.WriteFile(file, []byte(runnertest.TypicalAction), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	bin := starAgent(b)
+	// The interpreter itself, not a version manager's shim in front of it,
+	// run with -S: no site module, so that what this machine's site
+	// packages (.pth files) import at start does not count against
+	// CPython.
+	python, pyErr := exec.Command("python3", "-c", "import sys; print(sys.executable)").Output()
+	var noHome []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "HOME=") {
+			noHome = append(noHome, kv)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+		env  []string
+	}{
+		{"isolation=none", []string{"exec", "--isolation", "none", file}, nil},
+		{"isolation=process", []string{"exec", "--isolation", "process", file}, nil},
+		{"wasm", []string{"exec", "--engine", "python", "--executor", "wasm", file}, nil},
+		{"wasm-nohome", []string{"exec", "--engine", "python", "--executor", "wasm", file}, noHome},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			timed := func(env []string, name string, args ...string) (time.Duration, string) {
+				var stdout, stderr bytes.Buffer
+				cmd := exec.Command(name, args...)
+				cmd.Stdout, cmd.Stderr, cmd.Env = &stdout, &stderr, env
+				start := time.Now()
+				err := cmd.Run()
+				d := time.Since(start)
+				if err != nil {
+					b.Fatalf("%s %q: %v\n%s%s", name, args, err, stdout.String(), stderr.String())
+				}
+				return d, stdout.String()
+			}
+			timed(c.env, bin, c.args...) // fills the caches a later run may use
+			var ours, theirs []time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				d, out := timed(c.env, bin, c.args...)
+				ours = append(ours, d)
+				if pyErr == nil {
+					b.StopTimer()
+					pd, pout := timed(nil, strings.TrimSpace(string(python)), "-S", file)
+					theirs = append(theirs, pd)
+					if !strings.Contains(out, pout) {
+						b.Fatalf("star-agent printed %q, python3 %q", out, pout)
+					}
+					b.StartTimer()
+				}
+			}
+			b.StopTimer()
+			med := float64(percentile(ours, 0.5).Nanoseconds())
+			b.ReportMetric(med, "median-ns")
+			if len(theirs) > 0 {
+				pm := float64(percentile(theirs, 0.5).Nanoseconds())
+				b.ReportMetric(pm, "cpython-median-ns")
+				b.ReportMetric(med/pm, "x-cpython")
+			}
+		})
+	}
 }

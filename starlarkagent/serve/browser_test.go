@@ -816,8 +816,8 @@ func checkDemoRun(b *browser, id string) {
 	if got.Steps != 3 || strings.Join(got.Failed, ",") != "1" || strings.Join(got.Final, ",") != "3" {
 		b.fail("run %s: %d steps, failed %v, final %v; want 3 steps, step 1 failed, step 3 final", id, got.Steps, got.Failed, got.Final)
 	}
-	if len(got.Errors) != 1 || !strings.HasPrefix(got.Errors[0], "ImportError") || got.ErrorLine != "1" {
-		b.fail("run %s: error titles %q, error line %q; want one ImportError at line 1", id, got.Errors, got.ErrorLine)
+	if len(got.Errors) != 1 || !strings.HasPrefix(got.Errors[0], "ModuleNotFoundError") || got.ErrorLine != "1" {
+		b.fail("run %s: error titles %q, error line %q; want one ModuleNotFoundError (sympy is not installed) at line 1", id, got.Errors, got.ErrorLine)
 	}
 	if strings.Join(got.Keywords, " ") != "def for if import in return while" {
 		b.fail("run %s: highlighted keywords of step 2: %q, want def for if import in return while", id, got.Keywords)

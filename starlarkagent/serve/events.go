@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/starlarkagent"
 )
@@ -70,12 +71,14 @@ type (
 		Line    int                     `json:"line,omitempty"`
 		Source  string                  `json:"source,omitempty"`
 	}
+	// Outputs are written in pyvalue.Marshal's form (docs/json.md), as
+	// the run's record is: a NaN or a tuple answer is an event too.
 	finalAnswerEvent struct {
-		Output any `json:"output"`
+		Output pyvalue.JSON `json:"output"`
 	}
 	endEvent struct {
 		State      State           `json:"state"`
-		Output     any             `json:"output"`
+		Output     pyvalue.JSON    `json:"output"`
 		Error      string          `json:"error,omitempty"`
 		TokenUsage providers.Usage `json:"token_usage"`
 		Timing     timingJSON      `json:"timing"`

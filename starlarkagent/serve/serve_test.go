@@ -391,7 +391,7 @@ func TestRunToSuccess(t *testing.T) {
 	}
 	var end endEvent
 	json.Unmarshal([]byte(evs[len(evs)-1].Data), &end)
-	if end.State != StateSuccess || fmt.Sprint(end.Output) != "42" || end.TokenUsage.InputTokens == 0 || end.Steps != 4 {
+	if end.State != StateSuccess || fmt.Sprint(end.Output.V) != "42" || end.TokenUsage.InputTokens == 0 || end.Steps != 4 {
 		t.Errorf("end event: %s", evs[len(evs)-1].Data)
 	}
 	var step map[string]any
@@ -1096,4 +1096,31 @@ func TestOneServerPerDatabase(t *testing.T) {
 		t.Fatalf("after the first closed: %v", err)
 	}
 	second.Close()
+}
+
+// An answer JSON has no exact word for (a NaN, a tuple) reaches the
+// stream's final_answer and end events in the form of docs/json.md, as it
+// reaches the run's record; such an answer used to make the events "not
+// representable".
+func TestFaithfulAnswerEvents(t *testing.T) {
+	h, _ := newHarness(t, harnessOpts{script: func(string) []string {
+		return []string{"<code>\nfinal_answer((32.0, float('nan')))\n</code>"}
+	}})
+	id := h.start("t")
+	if r := h.waitFinal(id); r.State != StateSuccess {
+		t.Fatalf("run: %+v", r)
+	}
+	const want = `"output":{"$tuple":[32.0,{"$float":"nan"}]}`
+	var seen []string
+	for _, ev := range h.stream(id, "") {
+		if ev.Type == "final_answer" || ev.Type == "end" {
+			seen = append(seen, ev.Type)
+			if !strings.Contains(ev.Data, want) {
+				t.Errorf("%s event %s, want %s", ev.Type, ev.Data, want)
+			}
+		}
+	}
+	if strings.Join(seen, " ") != "final_answer end" {
+		t.Errorf("events with the answer: %v", seen)
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/starlarkagent"
 )
@@ -414,7 +415,7 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*RunRequ
 			return bad(`"additional_args" key %q is not a Python identifier`, k)
 		}
 	}
-	req.AdditionalArgs = plainNumbers(req.AdditionalArgs).(map[string]any)
+	req.AdditionalArgs = pyvalue.Numbers(req.AdditionalArgs).(map[string]any)
 	if len(req.Imports) > maxImports {
 		return bad(`"imports" lists %d modules, over the limit of %d`, len(req.Imports), maxImports)
 	}
@@ -435,33 +436,6 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*RunRequ
 		return bad(`"images" are not supported yet: the agent does not take images; send the task without them`)
 	}
 	return &req, true
-}
-
-// plainNumbers turns json.Numbers into int64 where they are integers and
-// float64 otherwise, as the code expects them.
-func plainNumbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	case map[string]any:
-		if v == nil {
-			return map[string]any(nil)
-		}
-		for k, x := range v {
-			v[k] = plainNumbers(x)
-		}
-		return v
-	case []any:
-		for i, x := range v {
-			v[i] = plainNumbers(x)
-		}
-		return v
-	}
-	return v
 }
 
 func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {

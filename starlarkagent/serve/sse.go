@@ -99,7 +99,15 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-s.quit:
-			return
+			// Shutdown closes quit only after the runs have ended, but
+			// quit and changed can be ready together: send what is left,
+			// the end event included, before closing the stream.
+			for {
+				evs, _, _ := rn.since(after)
+				if len(evs) == 0 || send(evs) != nil {
+					return
+				}
+			}
 		}
 	}
 }

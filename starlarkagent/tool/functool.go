@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 )
 
 // Func is a Tool built from a Go function by New.
@@ -122,11 +123,11 @@ func (f *Func[A, R]) Call(ctx context.Context, args map[string]any) (any, error)
 
 // toJSONShape converts a result to the JSON-shaped values tools return.
 func toJSONShape(v any) (any, error) {
-	switch v.(type) {
+	switch v := v.(type) {
 	case nil, bool, int64, float64, string, []any, map[string]any:
 		return v, nil
 	case int:
-		return int64(v.(int)), nil
+		return int64(v), nil
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -138,30 +139,7 @@ func toJSONShape(v any) (any, error) {
 	if err := dec.Decode(&out); err != nil {
 		return nil, err
 	}
-	return Numbers(out), nil
-}
-
-// Numbers turns the json.Number values of JSON decoded with UseNumber into
-// int64 (when integral) or float64, in place, so that a result has the
-// shapes tools return.
-func Numbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	case []any:
-		for i := range v {
-			v[i] = Numbers(v[i])
-		}
-	case map[string]any:
-		for k := range v {
-			v[k] = Numbers(v[k])
-		}
-	}
-	return v
+	return pyvalue.Numbers(out), nil
 }
 
 func schemaType(s *jsonschema.Schema) Type {

@@ -35,9 +35,9 @@ import (
 	"strings"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/distribution/reference"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 )
 
 // DefaultTag is the default image: the Docker executor's docker.DefaultImage.
@@ -216,7 +216,7 @@ func ensure(ctx context.Context, cli *client.Client, p *progress, tag, hash stri
 		p.say("%s: rebuilding (--force)", tag)
 	case err == nil:
 		p.say("%s: its recipe changed, rebuilding", tag)
-	case errdefs.IsNotFound(err):
+	case cerrdefs.IsNotFound(err):
 		p.say("%s: not present, building", tag)
 	default:
 		return res, fmt.Errorf("docker: inspect image %s: %w", tag, err)

@@ -17,12 +17,12 @@ import (
 	"testing"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 )
 
 // engine returns a client for the machine's Docker engine. Without one the
@@ -273,14 +273,14 @@ func TestPruneRemovesOnlyLabelled(t *testing.T) {
 		t.Fatalf("pruned %+v: want 2 containers, a network and a volume, no image", pruned)
 	}
 	for _, id := range []string{running, stopped} {
-		if _, err := cli.ContainerInspect(ctx, id); !errdefs.IsNotFound(err) {
+		if _, err := cli.ContainerInspect(ctx, id); !cerrdefs.IsNotFound(err) {
 			t.Errorf("container %s: %v, want it gone", shortID(id), err)
 		}
 	}
-	if _, err := cli.NetworkInspect(ctx, net, network.InspectOptions{}); !errdefs.IsNotFound(err) {
+	if _, err := cli.NetworkInspect(ctx, net, network.InspectOptions{}); !cerrdefs.IsNotFound(err) {
 		t.Errorf("network: %v, want it gone", err)
 	}
-	if _, err := cli.VolumeInspect(ctx, vol.Name); !errdefs.IsNotFound(err) {
+	if _, err := cli.VolumeInspect(ctx, vol.Name); !cerrdefs.IsNotFound(err) {
 		t.Errorf("volume: %v, want it gone", err)
 	}
 	// What lacks io.star-agent.managed stays.
@@ -400,7 +400,7 @@ func TestCancelLeavesNothing(t *testing.T) {
 	if mi, _ := os.ReadFile("/proc/self/mountinfo"); strings.Contains(string(mi), filepath.Dir(tree)) {
 		t.Errorf("mounts left under %s", filepath.Dir(tree))
 	}
-	if _, err := cli.ImageInspect(context.Background(), tag); !errdefs.IsNotFound(err) {
+	if _, err := cli.ImageInspect(context.Background(), tag); !cerrdefs.IsNotFound(err) {
 		t.Errorf("image %s: %v, want none", tag, err)
 	}
 }

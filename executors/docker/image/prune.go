@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"strings"
 
+	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/api/types/volume"
 	"github.com/docker/docker/client"
-	"github.com/docker/docker/errdefs"
 )
 
 var imageRemoveOptions = image.RemoveOptions{Force: true, PruneChildren: true}
@@ -57,7 +57,7 @@ func Prune(ctx context.Context, opts PruneOptions) (Pruned, error) {
 	}
 	var errs []error
 	fail := func(what string, err error) {
-		if !errdefs.IsNotFound(err) { // gone already: someone else removed it
+		if !cerrdefs.IsNotFound(err) { // gone already: someone else removed it
 			errs = append(errs, fmt.Errorf("docker: %s: %w", what, err))
 		}
 	}
@@ -113,7 +113,7 @@ func Prune(ctx context.Context, opts PruneOptions) (Pruned, error) {
 					name = strings.Join(im.RepoTags, ", ")
 				}
 				if _, err := cli.ImageRemove(ctx, im.ID, imageRemoveOptions); err != nil {
-					if errdefs.IsConflict(err) && pass < 2 {
+					if cerrdefs.IsConflict(err) && pass < 2 {
 						left = append(left, im)
 						continue
 					}

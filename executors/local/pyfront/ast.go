@@ -547,6 +547,10 @@ func putArena(a *arena) {
 // that would find none.
 type contents struct {
 	walrus, yield, lambda, comp bool
+	// inplace: a def of an in-place operator method (augAssign's guard).
+	inplace bool
+	// nested: a def inside a def (lateFreeReads).
+	nested bool
 }
 
 // reset empties a slab or stack, zeroing what it held: take hands out

@@ -1,8 +1,10 @@
 package pyfront
 
 import (
-	"strings"
+	"io"
 	"testing"
+
+	"github.com/star-agent/star-agent/builtins/contract"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -51,9 +53,8 @@ func BenchmarkLower30Lines(b *testing.B) {
 }
 
 // BenchmarkHelperCost runs programs that plain Starlark can also run,
-// lowered (through the helper doubles of harness_test.go) and as plain
-// Starlark, to measure what the lowering's helper calls cost. The real
-// helpers do more work than the doubles; this is the call overhead.
+// lowered (through the real runtime helpers) and as plain Starlark, to
+// measure what the lowering's helper calls cost.
 func BenchmarkHelperCost(b *testing.B) {
 	// star is the plain Starlark equivalent when src is not Starlark.
 	progs := []struct{ name, src, star string }{
@@ -88,14 +89,15 @@ func BenchmarkHelperCost(b *testing.B) {
 }
 
 func runBench(b *testing.B, f *syntax.File) {
-	var out strings.Builder
-	pre := testPredeclared(&out)
+	pre := predeclared()
 	prog, err := starlark.FileProgram(f, func(name string) bool { _, ok := pre[name]; return ok })
 	if err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := prog.Init(&starlark.Thread{}, pre); err != nil {
+		th := &starlark.Thread{}
+		th.SetLocal(contract.StdoutKey, io.Discard)
+		if _, err := prog.Init(th, pre); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,9 +11,9 @@ import (
 	"github.com/star-agent/star-agent/internal/cpythontest"
 )
 
-// TestRunLikeCPython lowers each testdata/run/*.py file, runs it with test
-// doubles of the runtime helpers, and compares its output with CPython's,
-// stored beside it in the .out file (see golden).
+// TestRunLikeCPython lowers each testdata/run/*.py file, runs it with the
+// engine's runtime (see run), and compares its output with CPython's,
+// stored beside it in the .out file (see internal/cpythontest).
 func TestRunLikeCPython(t *testing.T) {
 	files, _ := filepath.Glob("testdata/run/*.py")
 	if len(files) == 0 {
@@ -32,11 +32,7 @@ func TestRunLikeCPython(t *testing.T) {
 				}
 				return out, err
 			})
-			runner := run
-			if strings.HasPrefix(string(src), runtimeMarker) {
-				runner = runReal
-			}
-			got, err := runner(string(src))
+			got, err := run(string(src))
 			if err != nil {
 				prog, _ := Lower(file, string(src))
 				lowered := ""

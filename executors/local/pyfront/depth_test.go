@@ -105,16 +105,6 @@ var nestings = []nesting{
 	{name: "calls of chains", gen: func(n int) string { return "x = abs(" + join("1", "+", n) + ")" + rep("+1", n) + "\n" }},
 }
 
-// lowerDepth lowers src and returns the depth of the Starlark tree.
-func lowerDepth(t testing.TB, src string) (int, error) {
-	t.Helper()
-	prog, err := Lower("depth.py", src)
-	if err != nil {
-		return 0, err
-	}
-	return starlarkDepth(prog.File), nil
-}
-
 // starlarkDepth is the depth of a Starlark syntax tree: what
 // go.starlark.net's resolver and compiler recurse over.
 func starlarkDepth(f *syntax.File) int {
@@ -166,8 +156,10 @@ func TestNestingLimits(t *testing.T) {
 				t.Fatalf("1,000,000 levels: got %v, want a 'nested too deeply' error", err)
 			}
 			// Not a performance assertion: the old front end crashed or
-			// took minutes here; the scan alone takes milliseconds.
-			if d := time.Since(start); d > 10*time.Second {
+			// took minutes here; the scan alone takes milliseconds, so
+			// only a regression, not -race or a loaded machine, reaches
+			// the bound.
+			if d := time.Since(start); d > time.Minute {
 				t.Errorf("1,000,000 levels took %v", d)
 			}
 			var e *Error

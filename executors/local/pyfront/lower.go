@@ -1,17 +1,17 @@
 package pyfront
 
+import (
+	"strconv"
+
+	"github.com/star-agent/star-agent/builtins/contract"
+	"go.starlark.net/syntax"
+)
+
 // Lowering maps the Python tree onto go.starlark.net's syntax tree. Where
 // the languages agree the mapping is one to one; where they differ it
 // calls a runtime helper (builtins/helpers.go) or rewrites the statement
 // with temporaries named "__sa_*", which user code cannot name because
 // identifiers beginning with "__" are refused.
-
-import (
-	"strconv"
-
-	"github.com/star-agent/star-agent/builtins"
-	"go.starlark.net/syntax"
-)
 
 // Runtime helpers the builtins engineer adds next to those of helpers.go.
 const (
@@ -23,7 +23,12 @@ type lowerer struct {
 	ntemp   int
 	loops   []string // per enclosing loop: the flag a break must set, or ""; closureMark at a try body
 	imports []Import
-	scopes  []*scope // Python's scope chain at the current position (scope.go)
+	// deferred are the guarded imports, and guarded counts the if
+	// statements and try bodies catching ImportError around the
+	// current position (addImport).
+	deferred []Import
+	guarded  int
+	scopes   []*scope // Python's scope chain at the current position (scope.go)
 	// handlers holds, per enclosing except clause of the current
 	// function, the temporary holding its exception (for a bare raise).
 	handlers []string
@@ -97,7 +102,11 @@ func (l *lowerer) module(stmts []Stmt) (out []syntax.Stmt, err error) {
 	mod.gdecl = map[string]bool{}
 	l.scopes = append(l.scopes[:0], mod)
 	// body[0] is for the prologue.
-	body := l.stmts(stmts, make([]syntax.Stmt, 1, len(stmts)+2))
+	body := make([]syntax.Stmt, 1, len(stmts)+3)
+	if l.a.has.inplace {
+		body = append(body, l.assign(l.ident(inplaceMarker, pos{Line: 1, Col: 1}), l.ident("True", pos{Line: 1, Col: 1}), pos{Line: 1, Col: 1}))
+	}
+	body = l.stmts(stmts, body)
 	return l.prologue(mod, stmts, body), nil
 }
 
@@ -112,7 +121,7 @@ func (l *lowerer) prologue(mod *scope, stmts []Stmt, body []syntax.Stmt) []synta
 	if len(stmts) > 0 {
 		at = stmts[0].at()
 	}
-	enter := l.exprStmt(l.call(builtins.HelperEnter, at, l.ident(builtins.HelperBox, at)))
+	enter := l.exprStmt(l.call(contract.HelperEnter, at, l.ident(contract.HelperBox, at)))
 	if len(mod.gdecl) == 0 && len(l.consts) == 0 {
 		body[0] = enter
 		return body
@@ -290,9 +299,15 @@ func (l *lowerer) needs(at pos, what string) {
 
 func isDunder(name string) bool { return len(name) >= 2 && name[0] == '_' && name[1] == '_' }
 
-// checkName refuses identifiers beginning with "__".
+// checkName refuses identifiers beginning with "__", except the special
+// methods a class body binds and reads (__repr__ = __str__).
 func (l *lowerer) checkName(name string, at pos) {
 	if isDunder(name) {
+		if specialMethods[name] {
+			if py, _ := l.pyScope(); py != nil && py.kind == scopeClass {
+				return
+			}
+		}
 		panic(bailout{&Error{Line: int(at.Line), Col: int(at.Col), Type: "NameError", Msg: "access to '" + name + "' is not allowed"}})
 	}
 }
@@ -345,11 +360,13 @@ func (l *lowerer) stmt(s Stmt, out []syntax.Stmt) []syntax.Stmt {
 		return l.assignStmt(&Assign{pos: n.pos, Targets: []Expr{n.Target}, Value: n.Value}, out)
 	case *If:
 		cond := l.hoist(n.Cond, &out)
+		l.guarded++ // if TYPE_CHECKING: import numpy
 		is := &syntax.IfStmt{If: l.pos(n.pos), Cond: l.expr(cond), True: l.body(n.Body, n.pos)}
 		if n.Else != nil {
 			is.ElsePos = l.pos(n.pos)
 			is.False = l.body(n.Else, n.pos)
 		}
+		l.guarded--
 		return append(out, is)
 	case *For:
 		return l.forStmt(n, out)
@@ -410,7 +427,7 @@ func (l *lowerer) stmt(s Stmt, out []syntax.Stmt) []syntax.Stmt {
 	case *ClassDef:
 		return l.classDef(n, out)
 	case *With:
-		l.needs(n.pos, "the with statement")
+		return l.with(n, out)
 	case *Match:
 		l.needs(n.pos, "the match statement")
 	}
@@ -478,6 +495,15 @@ func leftmostWalrus(x Expr) (Expr, *NamedExpr) {
 			c.X = y
 			return &c, w
 		}
+		// a[(i := k)]: evaluating a first has no effect unless the
+		// assignment rebinds it.
+		if _, isSlice := n.Index.(*Slice); !isSlice && pureBefore(n.X) {
+			if y, w := leftmostWalrus(n.Index); w != nil && !mentions(n.X, w.Target.ID) {
+				c := *n
+				c.Index = y
+				return &c, w
+			}
+		}
 	case *Call:
 		// f((n := g())) with a plain function name: the argument is the
 		// first thing evaluated that can have an effect.
@@ -490,6 +516,28 @@ func leftmostWalrus(x Expr) (Expr, *NamedExpr) {
 		}
 	}
 	return x, nil
+}
+
+// pureBefore reports expressions whose evaluation has no effect and
+// cannot fail in a way an assignment expression after them could change:
+// names and constants.
+func pureBefore(x Expr) bool {
+	switch unparen(x).(type) {
+	case *Name, *Num, *Str, *Const:
+		return true
+	}
+	return false
+}
+
+// mentions reports whether x reads name.
+func mentions(x Expr, name string) bool {
+	found := false
+	walkExpr(x, func(y Expr) {
+		if nm, ok := y.(*Name); ok && nm.ID == name {
+			found = true
+		}
+	})
+	return found
 }
 
 func plainName(x Expr) bool {
@@ -548,7 +596,7 @@ func (l *lowerer) assignTo(t Expr, v syntax.Expr, at pos, out []syntax.Stmt) []s
 		return append(out, l.assign(l.target(t), v, at))
 	}
 	tmp := l.temp()
-	out = append(out, l.assign(l.ident(tmp, at), l.listOf(l.call(builtins.HelperStar, at, v), at), at))
+	out = append(out, l.assign(l.ident(tmp, at), l.listOf(l.call(contract.HelperStar, at, v), at), at))
 	pre, suf := seq.Elts[:star], seq.Elts[star+1:]
 	np, ns := len(pre), len(suf)
 	slice := func(x syntax.Expr, lo, hi syntax.Expr) syntax.Expr {
@@ -601,10 +649,10 @@ func (l *lowerer) unpackable(v syntax.Expr, n int, at pos) syntax.Expr {
 	case *syntax.TupleExpr, *syntax.ListExpr:
 		return v
 	}
-	if n > builtins.MaxUnpack {
+	if n > contract.MaxUnpack {
 		n = 0
 	}
-	guard := l.indexExpr(l.ident(builtins.HelperUnpack, at), at, l.int(n, at), at)
+	guard := l.indexExpr(l.ident(contract.HelperUnpack, at), at, l.int(n, at), at)
 	return l.binary(syntax.PERCENT, guard, v, at)
 }
 
@@ -654,21 +702,34 @@ func (l *lowerer) augAssign(n *AugAssign, out []syntax.Stmt) []syntax.Stmt {
 	var prefix []syntax.Expr // arguments before the target's value
 	switch {
 	case boolOpNames[n.Op] != "" && n.Op != tPLUS && n.Op != tSTAR && mayBeBool(n.Value):
-		helper = builtins.HelperBinop
+		helper = contract.HelperBinop
 		prefix = []syntax.Expr{l.str(boolOpNames[n.Op], n.pos)}
 	case n.Op == tAT:
-		l.needs(n.pos, "matrix multiplication (@=)")
+		helper = contract.HelperMatmul
 	case n.Op == tSTARSTAR:
-		helper = builtins.HelperPow
+		helper = contract.HelperPow
+	case n.Op == tSTAR && !isFloatLit(n.Value) && l.knownNumber(n.Target) && l.knownNumber(n.Value):
+		helper = contract.HelperNumMul
 	case n.Op == tSTAR && !isFloatLit(n.Value):
-		helper = builtins.HelperMul
+		helper = contract.HelperMul
 	case n.Op == tPLUS && !isLit(n.Value) && !(l.knownNumber(n.Target) && l.knownNumber(n.Value)):
 		// In place for lists, as Python's +=; guarded like +.
-		helper = builtins.HelperIPlus
+		helper = contract.HelperIPlus
 	case n.Op == tPERCENT && !isNumLit(n.Value):
-		helper = builtins.HelperMod
+		helper = contract.HelperMod
+	case n.Op == tPERCENT && !(l.knownInt(n.Target) && l.knownInt(n.Value)):
+		helper = contract.HelperRem // as binOp
+	case n.Op == tSLASHSLASH && !(l.knownInt(n.Target) && l.knownInt(n.Value)):
+		helper = contract.HelperFloorDiv
+	case (n.Op == tLTLT || n.Op == tGTGT) && !smallShift(n.Value):
+		helper = contract.HelperBinop
+		prefix = []syntax.Expr{l.str(boolOpNames[n.Op], n.pos)}
 	}
-	if helper == "" {
+	// An instance on the left gets its in-place method (__isub__, ...)
+	// through the guard of HelperInplace, in programs where a class may
+	// define one; += has its own guard.
+	guard := helper != contract.HelperIPlus && l.inplaceClasses() && !l.knownNumber(n.Target)
+	if helper == "" && !guard {
 		lhs := l.target(n.Target)
 		v := l.expr(l.hoist(n.Value, &out))
 		return append(out, &syntax.AssignStmt{OpPos: l.pos(n.pos), Op: augTokens[n.Op], LHS: lhs, RHS: v})
@@ -707,10 +768,41 @@ func (l *lowerer) augAssign(n *AugAssign, out []syntax.Stmt) []syntax.Stmt {
 		load, store = ix(), ix()
 	}
 	v := l.expr(l.hoist(n.Value, &out))
-	if helper == builtins.HelperIPlus {
+	if helper == contract.HelperIPlus {
 		return append(out, l.assign(store, l.plus(helper, load, v, n.pos), n.pos))
 	}
+	if guard {
+		load = l.binary(syntax.PERCENT, l.ident(contract.HelperInplace, n.pos), load, n.pos)
+	}
+	if helper == contract.HelperRem || helper == contract.HelperFloorDiv || helper == contract.HelperNumMul {
+		return append(out, l.assign(store, l.plus(helper, load, v, n.pos), n.pos))
+	}
+	if helper == "" {
+		return append(out, l.assign(store, l.binary(binTokens[n.Op], load, v, n.pos), n.pos))
+	}
 	return append(out, l.assign(store, l.call(helper, n.pos, append(prefix, load, v)...), n.pos))
+}
+
+// inplaceMethods are the in-place operator methods that augAssign's guard
+// calls (x += y calls __iadd__ through HelperIPlus unless y is a literal).
+var inplaceMethods = map[string]bool{
+	"__iadd__": true, "__isub__": true, "__imul__": true, "__imatmul__": true, "__itruediv__": true,
+	"__ifloordiv__": true, "__imod__": true, "__ipow__": true, "__ilshift__": true,
+	"__irshift__": true, "__iand__": true, "__ior__": true, "__ixor__": true,
+}
+
+// inplaceMarker is the global a program that defines an in-place method
+// binds, so that the programs of later steps, which may apply it to the
+// instances of its classes, guard their augmented assignments too. The
+// guard costs an operator per augmented assignment, which a loop of
+// x -= 1 at module level would show; programs of sessions without such
+// classes do without.
+const inplaceMarker = "__sa_inplace_classes"
+
+// inplaceClasses reports whether a class of this program or of an earlier
+// step may define an in-place method.
+func (l *lowerer) inplaceClasses() bool {
+	return l.a.has.inplace || l.bound != nil && l.bound(inplaceMarker)
 }
 
 // simple reports expressions that can be evaluated twice without a
@@ -928,7 +1020,9 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 	if l.a.has.yield {
 		_, generator = findYield(n.Body)
 	}
-	if at, ok := cleanupYield(n.Body, false); ok && generator {
+	// A @contextmanager generator is run to its end by the with statement,
+	// so the cleanup after its yield runs when Python runs it.
+	if at, ok := cleanupYield(n.Body, false); ok && generator && !contextManaged(n.Decorators) {
 		l.needs(at, "a yield inside try/finally, or under a handler of GeneratorExit,")
 	}
 	l.checkDeclarations(n.Body)
@@ -944,6 +1038,7 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 		}
 	}
 	params := l.params(n.Params)
+	posOnly := !generator && l.posOnly(n.Params, params)
 	loops, handlers := l.loops, l.handlers
 	l.loops, l.handlers = nil, nil
 	fs := l.newScope(scopeFunc)
@@ -957,6 +1052,9 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 	closureBindings(n.Body, cand, walrus)
 	nestedNonlocals(n.Body, cand)
 	deletedNames(n.Body, cand)
+	if l.a.has.nested || l.a.has.lambda {
+		lateFreeReads(n.Params, n.Body, fs.names, walrus, cand)
+	}
 	for name := range cand {
 		if fs.names[name] {
 			fs.addCell(name)
@@ -974,16 +1072,28 @@ func (l *lowerer) funcDef(n *FuncDef, out []syntax.Stmt) []syntax.Stmt {
 	}
 	fs.generator = generator
 	fs.numeric = numericNames(n.Params, n.Body, l.shadowed, true, l.a)
+	if fs.numeric != nil {
+		fs.ints = intNames(n.Params, n.Body, l.shadowed, l.a)
+	}
 	if len(n.Params) > 0 && n.Params[0].Kind == paramNormal {
 		fs.self = n.Params[0].Name
 	}
 	l.scopes = append(l.scopes, fs)
-	body := l.cellInits(fs, n.Params, n.pos)
+	var body []syntax.Stmt
+	if posOnly {
+		for _, p := range n.Params {
+			if p.Kind == paramSlash {
+				break
+			}
+			body = append(body, l.assign(l.ident(p.Name, p.pos), l.ident(posOnlyPrefix+p.Name, p.pos), p.pos))
+		}
+	}
+	body = append(body, l.cellInits(fs, n.Params, n.pos)...)
 	body = append(body, l.body(n.Body, n.pos)...)
 	if fs.usesG {
 		// The function assigns globals it declares: through its module's
 		// globals view, as Starlark cannot assign them by name.
-		g := l.assign(l.ident(gview, n.pos), l.call(builtins.HelperGlobals, n.pos), n.pos)
+		g := l.assign(l.ident(gview, n.pos), l.call(contract.HelperGlobals, n.pos), n.pos)
 		body = append([]syntax.Stmt{g}, body...)
 	}
 	if generator {
@@ -1055,7 +1165,7 @@ func (l *lowerer) cellInits(fs *scope, params []Param, at pos) []syntax.Stmt {
 		if isParam[name] {
 			args = append(args, l.ident(name, at))
 		}
-		out = append(out, l.assign(l.ident(cellName(name), at), l.call(builtins.HelperCell, at, args...), at))
+		out = append(out, l.assign(l.ident(cellName(name), at), l.call(contract.HelperCell, at, args...), at))
 	}
 	return out
 }
@@ -1090,6 +1200,55 @@ func (l *lowerer) params(ps []Param) []syntax.Expr {
 		return nil
 	}
 	return out
+}
+
+// contextManaged reports a def decorated with @contextmanager or
+// @contextlib.contextmanager.
+func contextManaged(decos []Expr) bool {
+	for _, d := range decos {
+		switch x := unparen(d).(type) {
+		case *Name:
+			if x.ID == "contextmanager" {
+				return true
+			}
+		case *Attr:
+			if x.Name == "contextmanager" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// posOnlyPrefix renames a def's positional-only parameters in the
+// lowered def, so that a call passing one by keyword fails (or, with
+// **kwargs, passes it there) as in Python; the body starts by binding the
+// parameter's own name.
+const posOnlyPrefix = "__sa_po_"
+
+// posOnly renames the positional-only parameters among the lowered
+// params (a def's, as l.params returned them) and reports whether there
+// were any.
+func (l *lowerer) posOnly(ps []Param, params []syntax.Expr) bool {
+	slash := -1
+	for i, p := range ps {
+		if p.Kind == paramSlash {
+			slash = i
+		}
+	}
+	if slash < 0 {
+		return false
+	}
+	for i := 0; i < slash; i++ {
+		switch x := params[i].(type) {
+		case *syntax.Ident:
+			x.Name = posOnlyPrefix + x.Name
+		case *syntax.BinaryExpr: // a = default
+			id := x.X.(*syntax.Ident)
+			id.Name = posOnlyPrefix + id.Name
+		}
+	}
+	return true
 }
 
 // findYield reports a yield in a function body (not in nested functions).
@@ -1133,9 +1292,44 @@ func importBinding(a alias) string {
 	return a.Name
 }
 
+// addImport records an import: in Program.Deferred when it is guarded
+// (inside an if statement, or in the body of a try statement that catches
+// ImportError), in Program.Imports otherwise.
+func (l *lowerer) addImport(imp Import) {
+	if l.guarded > 0 {
+		l.deferred = append(l.deferred, imp)
+		return
+	}
+	l.imports = append(l.imports, imp)
+}
+
+// catchesImportError reports a try statement with a handler that catches
+// ImportError: a bare except, or one naming ImportError,
+// ModuleNotFoundError, Exception or BaseException (alone or in a tuple).
+func catchesImportError(n *Try) bool {
+	for _, h := range n.Handlers {
+		if h.Type == nil {
+			return true
+		}
+		found := false
+		walkExpr(h.Type, func(x Expr) {
+			if nm, ok := x.(*Name); ok {
+				switch nm.ID {
+				case "ImportError", "ModuleNotFoundError", "Exception", "BaseException":
+					found = true
+				}
+			}
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
 func (l *lowerer) importStmt(n *ImportStmt, out []syntax.Stmt) []syntax.Stmt {
 	for _, a := range n.Names {
-		l.imports = append(l.imports, Import{Module: a.Name, Line: int(a.Line)})
+		l.addImport(Import{Module: a.Name, Line: int(a.Line)})
 		name := importBinding(a)
 		l.checkName(name, a.pos)
 		args := []syntax.Expr{l.str(a.Name, a.pos)}
@@ -1143,7 +1337,7 @@ func (l *lowerer) importStmt(n *ImportStmt, out []syntax.Stmt) []syntax.Stmt {
 			// import a.b binds a, the top-level package.
 			args = append(args, l.ident("True", a.pos))
 		}
-		out = append(out, l.assign(l.name(name, a.pos, true), l.call(builtins.HelperImport, a.pos, args...), a.pos))
+		out = append(out, l.assign(l.name(name, a.pos, true), l.call(contract.HelperImport, a.pos, args...), a.pos))
 	}
 	return out
 }
@@ -1158,8 +1352,8 @@ func (l *lowerer) importFrom(n *ImportFrom, out []syntax.Stmt) []syntax.Stmt {
 	if n.Names[0].Name == "*" {
 		l.needs(n.pos, "from "+n.Module+" import *")
 	}
-	l.imports = append(l.imports, Import{Module: n.Module, Line: int(n.Line)})
-	var mod syntax.Expr = l.call(builtins.HelperImport, n.pos, l.str(n.Module, n.pos))
+	l.addImport(Import{Module: n.Module, Line: int(n.Line)})
+	var mod syntax.Expr = l.call(contract.HelperImport, n.pos, l.str(n.Module, n.pos))
 	if len(n.Names) > 1 {
 		tmp := l.temp()
 		out = append(out, l.assign(l.ident(tmp, n.pos), mod, n.pos))
@@ -1186,14 +1380,14 @@ func (l *lowerer) del(n *Del, out []syntax.Stmt) []syntax.Stmt {
 		case *Subscript:
 			if sl, ok := x.Index.(*Slice); ok {
 				args := append([]syntax.Expr{l.expr(x.X)}, l.sliceArgs(sl, x.pos)...)
-				out = append(out, &syntax.ExprStmt{X: l.call(builtins.HelperDelSlice, x.pos, args...)})
+				out = append(out, &syntax.ExprStmt{X: l.call(contract.HelperDelSlice, x.pos, args...)})
 				continue
 			}
-			// del x[k]  becomes  __sa_del = x.pop(k): lists and dicts both
-			// remove the element; the assignment keeps the removed value
+			// del x[k]  becomes  __sa_del = __sa_delitem(x, k), which
+			// removes the element of a list or dict or calls an
+			// instance's __delitem__; the assignment keeps the result
 			// from becoming the program's value.
-			pop := l.attr(l.expr(x.X), "pop", x.pos, x.pos)
-			c := &syntax.CallExpr{Fn: pop, Lparen: l.pos(x.pos), Args: []syntax.Expr{l.index(x.Index)}, Rparen: l.pos(x.Rbrack)}
+			c := l.call(contract.HelperDelItem, x.pos, l.expr(x.X), l.index(x.Index))
 			out = append(out, l.assign(l.ident("__sa_del", n.pos), c, x.pos))
 		case *Name:
 			l.checkName(x.ID, x.pos)
@@ -1211,14 +1405,17 @@ func (l *lowerer) del(n *Del, out []syntax.Stmt) []syntax.Stmt {
 func (l *lowerer) assertStmt(n *Assert, out []syntax.Stmt) []syntax.Stmt {
 	// assert c, m  becomes  if not c: __sa_assert(m), which raises a real
 	// AssertionError; m is evaluated only when the test fails.
+	test := l.hoist(n.Test, &out)
 	var args []syntax.Expr
+	var fail []syntax.Stmt
 	if n.Msg != nil {
-		args = append(args, l.expr(n.Msg))
+		args = append(args, l.expr(l.hoist(n.Msg, &fail)))
 	}
+	fail = append(fail, &syntax.ExprStmt{X: l.call(contract.HelperAssert, n.pos, args...)})
 	return append(out, &syntax.IfStmt{
 		If:   l.pos(n.pos),
-		Cond: &syntax.UnaryExpr{OpPos: l.pos(n.pos), Op: syntax.NOT, X: l.expr(n.Test)},
-		True: []syntax.Stmt{&syntax.ExprStmt{X: l.call(builtins.HelperAssert, n.pos, args...)}},
+		Cond: &syntax.UnaryExpr{OpPos: l.pos(n.pos), Op: syntax.NOT, X: l.expr(test)},
+		True: fail,
 	})
 }
 
@@ -1233,7 +1430,7 @@ func (l *lowerer) setSlice(sub *Subscript, sl *Slice, v syntax.Expr, at pos, out
 		v = l.ident(tmp, at)
 	}
 	args := append([]syntax.Expr{l.expr(sub.X)}, l.sliceArgs(sl, sub.pos)...)
-	return append(out, &syntax.ExprStmt{X: l.call(builtins.HelperSetSlice, sub.pos, append(args, v)...)})
+	return append(out, &syntax.ExprStmt{X: l.call(contract.HelperSetSlice, sub.pos, append(args, v)...)})
 }
 
 // sliceArgs lowers the bounds of a slice, None where absent.
@@ -1256,9 +1453,9 @@ func (l *lowerer) delName(x *Name) syntax.Stmt {
 	ref := l.name(x.ID, x.pos, true)
 	if d, ok := ref.(*syntax.DotExpr); ok {
 		if id, ok := d.X.(*syntax.Ident); ok && id.Name == cellName(x.ID) {
-			return &syntax.ExprStmt{X: l.call(builtins.HelperUnbind, x.pos, id)}
+			return &syntax.ExprStmt{X: l.call(contract.HelperUnbind, x.pos, id)}
 		}
-		return &syntax.ExprStmt{X: l.call(builtins.HelperDelGlobal, x.pos, l.str(x.ID, x.pos))}
+		return &syntax.ExprStmt{X: l.call(contract.HelperDelGlobal, x.pos, l.str(x.ID, x.pos))}
 	}
 	if py, _ := l.pyScope(); py.kind != scopeModule {
 		l.needs(x.pos, "deleting a variable (del "+x.ID+") here")
@@ -1266,5 +1463,5 @@ func (l *lowerer) delName(x *Name) syntax.Stmt {
 	// At module level the name needs a slot in the module even if
 	// nothing else in this step mentions it.
 	l.scopes[0].gdecl[x.ID] = true
-	return &syntax.ExprStmt{X: l.call(builtins.HelperDelGlobal, x.pos, l.str(x.ID, x.pos))}
+	return &syntax.ExprStmt{X: l.call(contract.HelperDelGlobal, x.pos, l.str(x.ID, x.pos))}
 }

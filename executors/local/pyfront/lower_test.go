@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/contract"
 	"go.starlark.net/starlark"
 )
 
 // attr is how x.name is lowered, which depends on builtins.CompatAttrs.
 func attr(x, name string) string {
-	if builtins.CompatAttrs[name] {
+	if contract.CompatAttr(name) {
 		return `__sa_attr(` + x + `, "` + name + `")`
 	}
 	return x + "." + name
@@ -39,14 +39,17 @@ func TestLowerText(t *testing.T) {
 		{"a[f()] *= 2\n", "__sa_t1 = a\n__sa_t2 = f()\n__sa_t1[__sa_t2] = __sa_mul(__sa_t1[__sa_t2], 2)"},
 		{"y = a is None\n", `y = (a == None)`},
 		{"y = a is not b\n", `y = not __sa_is(a, b)`},
-		{"y = a < b < c\n", `y = ((a < b) and (b < c))`},
-		{"y = a < f() <= c\n", `y = (lambda __sa_t1: ((a < __sa_t1) and (__sa_t1 <= c)))(f())`},
-		{"y = g() < f() < h()\n", `y = (lambda __sa_t1, __sa_t2: ((__sa_t1 < __sa_t2) and (__sa_t2 < h())))(g(), f())`},
+		{"y = a < b < c\n", `y = (__sa_lt[a][b] and __sa_lt[b][c])`},
+		{"y = a < f() <= c\n", `y = (lambda __sa_t1: (__sa_lt[a][__sa_t1] and __sa_le[__sa_t1][c]))(f())`},
+		{"y = g() < f() < h()\n", `y = (lambda __sa_t1, __sa_t2: (__sa_lt[__sa_t1][__sa_t2] and __sa_lt[__sa_t2][h()]))(g(), f())`},
 		{"y = f'{x!r:>{w}} {y=}'\n", `y = __sa_plus[(__sa_fmt(x, "r", (">" + __sa_fmt(w, "", ""))) + " y=")][__sa_fmt(y, "r", "")]`},
 		{"y = f'{{a}}'\n", `y = "{a}"`},
 		{"for c in s:\n    pass\n", "for c in __sa_loop(s):\n    pass\nif __sa_loop_check():\n    pass"},
 		{"for i in range(3):\n    pass\n", "for i in range(3):\n    pass"},
-		{"for k, v in d.items():\n    pass\n", "for (k, v) in " + attr("d", "items") + "():\n    pass"},
+		// A dict's views loop through the runtime, which lets the body
+		// assign existing keys; str.split's result loops natively.
+		{"for k, v in d.items():\n    pass\n", "for (k, v) in __sa_loop(" + attr("d", "items") + "()):\n    pass\nif __sa_loop_check():\n    pass"},
+		{"for w in s.split():\n    pass\n", "for w in " + attr("s", "split") + "():\n    pass"},
 		{"y = [c for c in s if c]\n", `y = __sa_loop_check([c for c in __sa_loop(s) if c])`},
 		{"y = {1, 2}\n", `y = set([1, 2])`},
 		{"y = {x for x in r}\n", `y = set(__sa_loop_check([x for x in __sa_loop(r)]))`},
@@ -57,7 +60,7 @@ func TestLowerText(t *testing.T) {
 		{"def f(a):\n    for x in a:\n        yield x\n", "def f(a):\n    def __sa_t1(a):\n        for x in __sa_loop(a, True):\n            __sa_yield(x)\n        if __sa_loop_check():\n            pass\n    return __sa_generator(\"f\", __sa_t1, a)"},
 		{"y = [z for x in a if (z := x)]\n", "if False:\n    z = None\n" + `y = __sa_loop_check([z for x in __sa_loop(a) if __sa_setvar(__sa_globals(), "z", x)])`},
 		{"f(**a, k=1)\n", `f(**__sa_kwargs("f", a, ("k", 1)))`},
-		{"def f(n):\n    t = 0\n    for i in range(n):\n        t += i\n        t = t + i * 2\n", "def f(n):\n    t = 0\n    for i in range(n):\n        t += i\n        t = (t + __sa_mul(i, 2))"},
+		{"def f(n):\n    t = 0\n    for i in range(n):\n        t += i\n        t = t + i * 2\n", "def f(n):\n    t = 0\n    for i in range(n):\n        t += i\n        t = (t + __sa_nmul[i][2])"},
 		{"def f(n):\n    t = 0\n    t += n\n    t = t + n\n", "def f(n):\n    t = 0\n    t = __sa_iplus[t][n]\n    t = __sa_plus[t][n]"},
 		{"def f(n):\n    t = 0\n    t += n > 1\n    return t + t\n", "__sa_k_gt_r_1 = __sa_cmpk(\">\", 1, False)\ndef f(n):\n    t = 0\n    t = __sa_iplus[t][(n in __sa_k_gt_r_1)]\n    return __sa_plus[t][t]"},
 		{"def f(n):\n    t = 0\n    return [t + t for t in n]\n", "def f(n):\n    t = 0\n    return __sa_loop_check([__sa_plus[t][t] for t in __sa_loop(n)])"},
@@ -74,10 +77,10 @@ func TestLowerText(t *testing.T) {
 		{"y = {**d, 'k': 1}\n", `y = {__sa_k: __sa_v for (__sa_k, __sa_v) in ([__sa_v for __sa_v in ` + attr("d", "items") + `()] + [("k", 1)])}`},
 		{"f(*a, k=1)\n", `f(k=1, *__sa_star(a))`},
 		{"f(*a, 1, *b)\n", `f(*__sa_plus[__sa_plus[[__sa_v for __sa_v in __sa_star(a)]][[1]]][[__sa_v for __sa_v in __sa_star(b)]])`},
-		{"del d[k]\n", "__sa_del = " + attr("d", "pop") + "(k)"},
+		{"del d[k]\n", "__sa_del = __sa_delitem(d, k)"},
 		{"assert x, 'm'\n", "if not x:\n    __sa_assert(\"m\")"},
 		{"assert x\n", "if not x:\n    __sa_assert()"},
-		{"@d\ndef f(a, /, b=1, *c, d, **e) -> int:\n    ...\n", "def f(a, b=1, *c, d, **e):\n    pass\nf = d(f)"},
+		{"@d\ndef f(a, /, b=1, *c, d, **e) -> int:\n    ...\n", "def f(__sa_po_a, b=1, *c, d, **e):\n    a = __sa_po_a\n    pass\nf = d(f)"},
 		{"x: int = 5\ny: str\n", "x = 5"},
 		{"if __name__ == '__main__':\n    pass\n", "if (\"__main__\" == \"__main__\"):\n    pass"},
 		{"if (n := len(a)) > 1:\n    pass\n", "__sa_k_gt_r_1 = __sa_cmpk(\">\", 1, False)\nn = len(a)\nif (n in __sa_k_gt_r_1):\n    pass"},
@@ -116,9 +119,79 @@ func TestImports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Import{{"a", 1}, {"b.c", 1}, {"d.e", 3}, {"h", 5}}
+	want := []Import{{"a", 1}, {"b.c", 1}, {"h", 5}}
 	if !reflect.DeepEqual(prog.Imports, want) {
 		t.Errorf("got %v, want %v", prog.Imports, want)
+	}
+	if want := []Import{{"d.e", 3}}; !reflect.DeepEqual(prog.Deferred, want) {
+		t.Errorf("deferred: got %v, want %v", prog.Deferred, want)
+	}
+}
+
+// TestInplaceGuard checks that augmented assignments are guarded for
+// in-place methods in programs that define one, or after a step that did.
+func TestInplaceGuard(t *testing.T) {
+	const guarded = "x = ((__sa_iop % x) - 2)"
+	define := "class C:\n    def __isub__(self, o):\n        return self\nx -= 2\n"
+	prog, err := Lower("t.py", define)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := format(prog.File)
+	if !strings.Contains(text, guarded) || !strings.Contains(text, "__sa_inplace_classes = True") {
+		t.Errorf("a program defining __isub__ is not guarded or does not mark it:\n%s", text)
+	}
+	prog, err = LowerIn("t.py", "x -= 2\n", func(name string) bool { return name == "__sa_inplace_classes" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := format(prog.File); !strings.Contains(text, guarded) {
+		t.Errorf("a step after one defining __isub__ is not guarded:\n%s", text)
+	}
+	prog, err = Lower("t.py", "x -= 2\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := format(prog.File); strings.Contains(text, "__sa_iop") {
+		t.Errorf("a program without in-place methods is guarded:\n%s", text)
+	}
+}
+
+// TestDeferredImports checks which imports wait for the program to reach
+// them: those an if statement or a try catching ImportError guards.
+func TestDeferredImports(t *testing.T) {
+	tests := []struct {
+		src               string
+		imports, deferred []string
+	}{
+		{"import numpy\n", []string{"numpy"}, nil},
+		{"if TYPE_CHECKING:\n    import numpy\n", nil, []string{"numpy"}},
+		{"try:\n    import numpy\nexcept ImportError:\n    numpy = None\n", nil, []string{"numpy"}},
+		{"try:\n    import numpy\nexcept (KeyError, ModuleNotFoundError):\n    pass\n", nil, []string{"numpy"}},
+		{"try:\n    import numpy\nexcept:\n    pass\n", nil, []string{"numpy"}},
+		{"try:\n    import numpy\nexcept KeyError:\n    pass\n", []string{"numpy"}, nil},
+		{"try:\n    import numpy\nfinally:\n    pass\n", []string{"numpy"}, nil},
+		{"try:\n    pass\nexcept ImportError:\n    import numpy\n", []string{"numpy"}, nil},
+		{"def f():\n    try:\n        from a.b import c\n    except Exception:\n        import d\n", []string{"d"}, []string{"a.b"}},
+	}
+	names := func(imps []Import) []string {
+		var out []string
+		for _, imp := range imps {
+			out = append(out, imp.Module)
+		}
+		return out
+	}
+	for _, tt := range tests {
+		prog, err := Lower("t.py", tt.src)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		if got := names(prog.Imports); !reflect.DeepEqual(got, tt.imports) {
+			t.Errorf("%q: imports %v, want %v", tt.src, got, tt.imports)
+		}
+		if got := names(prog.Deferred); !reflect.DeepEqual(got, tt.deferred) {
+			t.Errorf("%q: deferred %v, want %v", tt.src, got, tt.deferred)
+		}
 	}
 }
 

@@ -1,5 +1,12 @@
 package pyfront
 
+import (
+	"slices"
+
+	"github.com/star-agent/star-agent/builtins/contract"
+	"go.starlark.net/syntax"
+)
+
 // Lowering of class statements.
 //
 //	class C(B):               def __sa_t1():
@@ -17,29 +24,49 @@ package pyfront
 // hold (assignments to names, annotated fields, defs, docstrings, pass);
 // anything else is reported as needing full Python.
 
-import (
-	"github.com/star-agent/star-agent/builtins"
-	"go.starlark.net/syntax"
-)
-
-// specialMethods are the dunder names a class body may define and code
-// may read as attributes (super().__init__(...), Base.__str__(self)).
-// Reflective names (__class__, __dict__, __globals__, ...) are not here:
-// nothing in this runtime has them, and the front end keeps refusing
-// them.
+// specialMethods are the special methods of Python's data model that a
+// class body may define (or bind: __repr__ = __str__) and code may read
+// as attributes (super().__init__(...), Base.__str__(self), m.__enter__()).
+// The runtime calls them for the syntax and builtins they implement.
+// Reflective names (__class__, __dict__, __globals__, ...) and the hooks
+// that would intercept attribute access or class creation
+// (__getattr__, __getattribute__, __setattr__, __new__,
+// __init_subclass__, __set_name__, __class_getitem__, descriptors'
+// __get__/__set__) are not here: nothing in this runtime has them, and
+// the front end keeps refusing them.
 var specialMethods = map[string]bool{
+	// construction, representation, comparison
 	"__init__": true, "__post_init__": true, "__str__": true, "__repr__": true,
 	"__format__": true, "__eq__": true, "__ne__": true, "__lt__": true,
 	"__le__": true, "__gt__": true, "__ge__": true, "__hash__": true,
-	"__bool__": true, "__len__": true, "__iter__": true, "__next__": true,
-	"__getitem__": true, "__setitem__": true, "__contains__": true,
-	"__call__": true,
-	"__add__":  true, "__radd__": true, "__sub__": true, "__rsub__": true,
-	"__mul__": true, "__rmul__": true, "__truediv__": true, "__rtruediv__": true,
-	"__floordiv__": true, "__rfloordiv__": true, "__mod__": true, "__rmod__": true,
-	"__and__": true, "__rand__": true, "__or__": true, "__ror__": true,
-	"__xor__": true, "__rxor__": true, "__lshift__": true, "__rshift__": true,
+	"__bool__": true,
+	// containers and iteration
+	"__len__": true, "__iter__": true, "__next__": true, "__reversed__": true,
+	"__getitem__": true, "__setitem__": true, "__delitem__": true,
+	"__contains__": true, "__missing__": true, "__length_hint__": true,
+	// calls and context managers
+	"__call__": true, "__enter__": true, "__exit__": true,
+	// numbers
+	"__index__": true, "__int__": true, "__float__": true, "__round__": true,
+	"__trunc__": true, "__floor__": true, "__ceil__": true,
 	"__neg__": true, "__pos__": true, "__abs__": true, "__invert__": true,
+	// binary operators: plain, reflected and in place
+	"__add__": true, "__radd__": true, "__iadd__": true,
+	"__sub__": true, "__rsub__": true, "__isub__": true,
+	"__mul__": true, "__rmul__": true, "__imul__": true,
+	"__matmul__": true, "__rmatmul__": true, "__imatmul__": true,
+	"__truediv__": true, "__rtruediv__": true, "__itruediv__": true,
+	"__floordiv__": true, "__rfloordiv__": true, "__ifloordiv__": true,
+	"__mod__": true, "__rmod__": true, "__imod__": true,
+	"__divmod__": true, "__rdivmod__": true,
+	"__pow__": true, "__rpow__": true, "__ipow__": true,
+	"__lshift__": true, "__rlshift__": true, "__ilshift__": true,
+	"__rshift__": true, "__rrshift__": true, "__irshift__": true,
+	"__and__": true, "__rand__": true, "__iand__": true,
+	"__or__": true, "__ror__": true, "__ior__": true,
+	"__xor__": true, "__rxor__": true, "__ixor__": true,
+	// copying
+	"__copy__": true, "__deepcopy__": true,
 }
 
 func (l *lowerer) classDef(n *ClassDef, out []syntax.Stmt) []syntax.Stmt {
@@ -66,16 +93,34 @@ func (l *lowerer) classDef(n *ClassDef, out []syntax.Stmt) []syntax.Stmt {
 			order = append(order, name)
 		}
 	}
+	// Names bound only inside an if, for or while of the body start as
+	// unbound cells, which __sa_class leaves out of the class; names read
+	// before the body binds them (x = x + 1) start as the module's global,
+	// which Python's class body reads then.
+	var unset, early []string
+	walrus := l.a.has.walrus
 	for _, s := range n.Body {
 		switch st := s.(type) {
 		case *Assign:
-			for _, t := range st.Targets {
-				nm, ok := unparen(t).(*Name)
-				if !ok {
-					l.needs(st.pos, "this assignment in a class body")
-				}
-				bind(nm.ID)
+			if py, _ := l.pyScope(); py.kind == scopeModule {
+				early = append(early, readsBefore(st.Value, cs.names)...)
 			}
+			for _, t := range st.Targets {
+				names := map[string]bool{}
+				bindTargets(t, names)
+				for _, nm := range sortedKeys(names) {
+					bind(nm)
+				}
+			}
+		case *AugAssign:
+			nm, ok := unparen(st.Target).(*Name)
+			if !ok {
+				l.needs(st.pos, "this assignment in a class body")
+			}
+			if py, _ := l.pyScope(); py.kind == scopeModule && !cs.names[nm.ID] {
+				early = append(early, nm.ID)
+			}
+			bind(nm.ID)
 		case *AnnAssign:
 			nm, ok := unparen(st.Target).(*Name)
 			if !ok {
@@ -83,10 +128,25 @@ func (l *lowerer) classDef(n *ClassDef, out []syntax.Stmt) []syntax.Stmt {
 			}
 			fields = append(fields, nm.ID)
 			if st.Value != nil {
+				if py, _ := l.pyScope(); py.kind == scopeModule {
+					early = append(early, readsBefore(st.Value, cs.names)...)
+				}
 				bind(nm.ID)
 			}
 		case *FuncDef:
 			bind(st.Name)
+		case *If, *For, *While:
+			names, declared := map[string]bool{}, map[string]bool{}
+			bindings([]Stmt{s}, names, declared, walrus)
+			if len(declared) > 0 {
+				l.needs(s.at(), "a global declaration in a class body")
+			}
+			for _, nm := range sortedKeys(names) {
+				if !cs.names[nm] {
+					unset = append(unset, nm)
+				}
+				bind(nm)
+			}
 		case *ExprStmt, *Simple:
 			if sm, ok := st.(*Simple); ok && sm.Kind != kwPass {
 				l.needs(sm.pos, "this statement in a class body")
@@ -95,6 +155,10 @@ func (l *lowerer) classDef(n *ClassDef, out []syntax.Stmt) []syntax.Stmt {
 			l.needs(s.at(), "this statement in a class body")
 		}
 	}
+	early = slices.DeleteFunc(early, func(nm string) bool { return !cs.names[nm] })
+	slices.Sort(early)
+	early = slices.Compact(early)
+	unset = slices.DeleteFunc(unset, func(nm string) bool { _, found := slices.BinarySearch(early, nm); return found })
 	// Evaluate the base before the body, as Python does.
 	var baseVal syntax.Expr
 	if base != nil {
@@ -104,7 +168,14 @@ func (l *lowerer) classDef(n *ClassDef, out []syntax.Stmt) []syntax.Stmt {
 	loops := l.loops
 	l.loops = nil
 	l.scopes = append(l.scopes, cs)
-	body := []syntax.Stmt{l.assign(l.ident(cs.classCell, n.pos), l.call(builtins.HelperCell, n.pos, l.str("__class__", n.pos)), n.pos)}
+	body := []syntax.Stmt{l.assign(l.ident(cs.classCell, n.pos), l.call(contract.HelperCell, n.pos, l.str("__class__", n.pos)), n.pos)}
+	for _, nm := range unset {
+		body = append(body, l.assign(l.ident(nm, n.pos), l.call(contract.HelperCell, n.pos, l.str(nm, n.pos)), n.pos))
+	}
+	for _, nm := range early {
+		l.checkName(nm, n.pos)
+		body = append(body, l.assign(l.ident(nm, n.pos), l.dot(l.call(contract.HelperGlobals, n.pos), nm, n.pos), n.pos))
+	}
 	for _, s := range n.Body {
 		if e, ok := s.(*ExprStmt); ok {
 			if _, ok := e.X.(*Str); ok {
@@ -129,16 +200,28 @@ func (l *lowerer) classDef(n *ClassDef, out []syntax.Stmt) []syntax.Stmt {
 	for _, f := range fields {
 		fl.List = append(fl.List, l.str(f, n.pos))
 	}
-	args := []syntax.Expr{l.str(n.Name, n.pos), l.index0(r, 0, n.pos), l.index0(r, 1, n.pos), fl, l.ident(builtins.HelperBox, n.pos)}
+	args := []syntax.Expr{l.str(n.Name, n.pos), l.index0(r, 0, n.pos), l.index0(r, 1, n.pos), fl, l.ident(contract.HelperBox, n.pos)}
 	if baseVal != nil {
 		args = append(args, baseVal)
 	}
-	var v syntax.Expr = l.call(builtins.HelperClass, n.pos, args...)
+	var v syntax.Expr = l.call(contract.HelperClass, n.pos, args...)
 	for i := len(n.Decorators) - 1; i >= 0; i-- {
 		d := n.Decorators[i]
 		v = &syntax.CallExpr{Fn: l.expr(d), Lparen: l.pos(d.at()), Args: []syntax.Expr{v}, Rparen: l.pos(d.at())}
 	}
 	return append(out, l.assign(l.name(n.Name, n.pos, true), v, n.pos))
+}
+
+// readsBefore returns the names of bound that x reads (outside nested
+// functions): names a class body reads before binding them.
+func readsBefore(x Expr, bound map[string]bool) []string {
+	var out []string
+	walkExpr(x, func(y Expr) {
+		if nm, ok := y.(*Name); ok && !bound[nm.ID] && !slices.Contains(out, nm.ID) {
+			out = append(out, nm.ID)
+		}
+	})
+	return out
 }
 
 // super lowers super() (or super(C, self) naming the enclosing class) in
@@ -178,5 +261,5 @@ func (l *lowerer) super(n *Call) syntax.Expr {
 	} else if len(n.Args) != 0 {
 		l.needs(n.pos, "this form of super()")
 	}
-	return l.call(builtins.HelperSuper, n.pos, l.ident(class.classCell, n.pos), self)
+	return l.call(contract.HelperSuper, n.pos, l.ident(class.classCell, n.pos), self)
 }

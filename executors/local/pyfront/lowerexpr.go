@@ -1,15 +1,15 @@
 package pyfront
 
-// Lowering of expressions.
-
 import (
 	"math/big"
 	"slices"
 	"strings"
 
-	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/contract"
 	"go.starlark.net/syntax"
 )
+
+// Lowering of expressions.
 
 var binTokens = map[tokKind]syntax.Token{
 	tPLUS: syntax.PLUS, tMINUS: syntax.MINUS, tSTAR: syntax.STAR,
@@ -62,7 +62,7 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 		case kwFalse:
 			return l.ident("False", n.pos)
 		}
-		l.needs(n.pos, "Ellipsis (...) as a value")
+		return l.ident(contract.HelperEllipsis, n.pos)
 	case *Paren:
 		return l.expr(n.X)
 	case *Attr:
@@ -75,13 +75,13 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 		// objects. A string key (row["name"]) cannot select a code point,
 		// so it stays Starlark's faster index.
 		if s, ok := n.Index.(*Slice); ok {
-			return l.call(builtins.HelperSlice, n.pos, append([]syntax.Expr{l.expr(n.X)}, l.sliceArgs(s, n.pos)...)...)
+			return l.call(contract.HelperSlice, n.pos, append([]syntax.Expr{l.expr(n.X)}, l.sliceArgs(s, n.pos)...)...)
 		}
 		if k, ok := unparen(n.Index).(*Str); ok && !k.Bytes {
 			x := l.expr(n.X)
 			return l.indexExpr(x, n.pos, l.index(n.Index), n.Rbrack)
 		}
-		return l.call(builtins.HelperIndex, n.pos, l.expr(n.X), l.index(n.Index))
+		return l.call(contract.HelperIndex, n.pos, l.expr(n.X), l.index(n.Index))
 	case *Call:
 		return l.callExpr(n)
 	case *BinOp:
@@ -96,7 +96,7 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 			case tTILDE:
 				zero = l.int(-1, n.pos)
 			}
-			return l.call(builtins.HelperBinop, n.pos, l.str(op, n.pos), zero, l.expr(n.X))
+			return l.call(contract.HelperBinop, n.pos, l.str(op, n.pos), zero, l.expr(n.X))
 		}
 		op := syntax.NOT
 		switch n.Op {
@@ -153,18 +153,11 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 	panic("pyfront: unexpected expression")
 }
 
-func (l *lowerer) optExpr(x Expr) syntax.Expr {
-	if x == nil {
-		return nil
-	}
-	return l.expr(x)
-}
-
 // attr is x.name, through __sa_attr for the names builtins.CompatAttrs
 // lists, which give builtin values their Python methods.
 func (l *lowerer) attr(x syntax.Expr, name string, dot, at pos) syntax.Expr {
-	if builtins.CompatAttrs[name] || name == "__name__" || name == "__cause__" {
-		return l.call(builtins.HelperAttr, at, x, l.str(name, at))
+	if contract.CompatAttr(name) || name == "__name__" || name == "__cause__" {
+		return l.call(contract.HelperAttr, at, x, l.str(name, at))
 	}
 	return &syntax.DotExpr{X: x, Dot: l.pos(dot), NamePos: l.pos(at), Name: l.ident(name, at)}
 }
@@ -279,7 +272,7 @@ func (l *lowerer) boolBinop(op tokKind, x, y Expr, at pos) syntax.Expr {
 	if !ok || !(mayBeBool(x) || mayBeBool(y)) {
 		return nil
 	}
-	return l.call(builtins.HelperBinop, at, l.str(name, at), l.expr(x), l.expr(y))
+	return l.call(contract.HelperBinop, at, l.str(name, at), l.expr(x), l.expr(y))
 }
 
 // plus is x + y guarded against concatenation past the memory budget:
@@ -299,27 +292,60 @@ func (l *lowerer) binOp(n *BinOp) syntax.Expr {
 		// faster than the engine's periodic memory check: guard it unless
 		// an operand is a literal.
 		if !isLit(n.X) && !isLit(n.Y) && !(l.knownNumber(n.X) && l.knownNumber(n.Y)) {
-			return l.plus(builtins.HelperPlus, l.expr(n.X), l.expr(n.Y), n.pos)
+			return l.plus(contract.HelperPlus, l.expr(n.X), l.expr(n.Y), n.pos)
 		}
 	case tPERCENT:
 		// Python's printf-style formatting (go.starlark.net's %s prints
 		// Starlark reprs); a numeric right operand of anything but a
-		// string literal is arithmetic or prints the same in both.
+		// string literal is arithmetic: CPython's remainder (the guard),
+		// unless both operands are ints, which go.starlark.net divides
+		// as Python does.
 		if _, format := unparen(n.X).(*Str); format || !isNumLit(n.Y) {
-			return l.call(builtins.HelperMod, n.pos, l.expr(n.X), l.expr(n.Y))
+			return l.call(contract.HelperMod, n.pos, l.expr(n.X), l.expr(n.Y))
+		}
+		if !(l.knownInt(n.X) && l.knownInt(n.Y)) {
+			return l.plus(contract.HelperRem, l.expr(n.X), l.expr(n.Y), n.pos)
+		}
+	case tSLASHSLASH:
+		// go.starlark.net's float // is floor(x / y): 1 // 0.1 is 10.0
+		// there, 9.0 in Python.
+		if !(l.knownInt(n.X) && l.knownInt(n.Y)) {
+			return l.plus(contract.HelperFloorDiv, l.expr(n.X), l.expr(n.Y), n.pos)
+		}
+	case tLTLT, tGTGT:
+		// go.starlark.net refuses shift counts of 512 and more (1 << 100000
+		// is Python); the runtime bounds the result and charges it.
+		if !smallShift(n.Y) {
+			return l.call(contract.HelperBinop, n.pos, l.str(boolOpNames[n.Op], n.pos), l.expr(n.X), l.expr(n.Y))
 		}
 	case tSTARSTAR:
-		return l.call(builtins.HelperPow, n.pos, l.expr(n.X), l.expr(n.Y))
+		return l.call(contract.HelperPow, n.pos, l.expr(n.X), l.expr(n.Y))
 	case tAT:
-		l.needs(n.pos, "matrix multiplication (@)")
+		return l.call(contract.HelperMatmul, n.pos, l.expr(n.X), l.expr(n.Y))
 	case tSTAR:
 		// Only a product that cannot be a sequence repeat or a huge
 		// integer skips the guard.
 		if !isFloatLit(n.X) && !isFloatLit(n.Y) && !(isNumLit(n.X) && isNumLit(n.Y)) {
-			return l.call(builtins.HelperMul, n.pos, l.expr(n.X), l.expr(n.Y))
+			if l.knownNumber(n.X) && l.knownNumber(n.Y) {
+				// Two numbers: only an int product's size is bounded.
+				return l.plus(contract.HelperNumMul, l.expr(n.X), l.expr(n.Y), n.pos)
+			}
+			return l.call(contract.HelperMul, n.pos, l.expr(n.X), l.expr(n.Y))
 		}
 	}
 	return l.binary(binTokens[n.Op], l.expr(n.X), l.expr(n.Y), n.pos)
+}
+
+// smallShift reports a shift count that is an int literal from 0 to 63:
+// go.starlark.net shifts by it as Python does, and the result grows by
+// at most 63 bits a step, which the engine's periodic measurement sees.
+func smallShift(x Expr) bool {
+	n, ok := unparen(x).(*Num)
+	if !ok || n.Imag {
+		return false
+	}
+	v, ok := n.Val.(int64)
+	return ok && v >= 0 && v < 64
 }
 
 func isSingleton(x Expr) bool {
@@ -349,7 +375,7 @@ func (l *lowerer) cmp(op cmpOp, x, y syntax.Expr, px, py Expr) syntax.Expr {
 		// so. A str literal or None operand equals only its own kind in
 		// both languages, so it keeps Starlark's faster ==.
 		if !plainEq(px) && !plainEq(py) && !numericEq(px, py) && !numericEq(py, px) {
-			var c syntax.Expr = l.call(builtins.HelperEq, op.pos, x, y)
+			var c syntax.Expr = l.call(contract.HelperEq, op.pos, x, y)
 			if op.Op == tNE {
 				c = &syntax.UnaryExpr{OpPos: l.pos(op.pos), Op: syntax.NOT, X: c}
 			}
@@ -368,6 +394,12 @@ func (l *lowerer) cmp(op cmpOp, x, y syntax.Expr, px, py Expr) syntax.Expr {
 				return l.binary(syntax.IN, y, l.cmpConst(op, px, true), op.pos)
 			}
 			return l.binary(syntax.IN, x, l.cmpConst(op, py, false), op.pos)
+		}
+		// Any other pair but two ints or a str literal (against which
+		// only a str compares) goes through the guard of op, which
+		// compares as CPython does (builtins/core/fast_cmp.go).
+		if !isNumLit(px) && !isStrLit(px) && !isStrLit(py) && !(l.knownInt(px) && l.knownInt(py)) {
+			return l.plus(cmpGuards[op.Op], x, y, op.pos)
 		}
 	}
 	return l.binary(cmpTokens[op.Op], x, y, op.pos)
@@ -396,7 +428,7 @@ func (l *lowerer) cmpConst(op cmpOp, lit Expr, litLeft bool) *syntax.Ident {
 		return c.(*syntax.AssignStmt).LHS.(*syntax.Ident).Name == name
 	}) {
 		at := lit.at()
-		k := l.call(builtins.HelperCmpConst, at, l.str(cmpConstSyms[op.Op], at), l.expr(lit), l.ident(onLeft, at))
+		k := l.call(contract.HelperCmpConst, at, l.str(cmpConstSyms[op.Op], at), l.expr(lit), l.ident(onLeft, at))
 		l.consts = append(l.consts, l.assign(l.ident(name, at), k, at))
 	}
 	return l.ident(name, op.pos)
@@ -434,7 +466,13 @@ func literalNameChar(c byte) byte {
 	return c
 }
 
+func isStrLit(x Expr) bool {
+	s, ok := unparen(x).(*Str)
+	return ok && !s.Bytes
+}
+
 var (
+	cmpGuards    = map[tokKind]string{tLT: contract.HelperLt, tLE: contract.HelperLe, tGT: contract.HelperGt, tGE: contract.HelperGe}
 	cmpConstOps  = map[tokKind]string{tLT: "lt", tLE: "le", tGT: "gt", tGE: "ge"}
 	cmpConstSyms = map[tokKind]string{tLT: "<", tLE: "<=", tGT: ">", tGE: ">="}
 )
@@ -555,7 +593,10 @@ func listy(x Expr) bool {
 			}
 		case *Attr:
 			switch f.Name {
-			case "items", "keys", "values", "split", "splitlines":
+			// Not a dict's views: the runtime's loop lets the body assign
+			// existing keys, as CPython does, where a native loop locks
+			// the dict.
+			case "split", "splitlines":
 				return true
 			}
 		}
@@ -574,7 +615,7 @@ func (l *lowerer) spread(elts []Expr, at, end pos) (syntax.Expr, bool) {
 			out = e
 		} else {
 			// [*x, *x] can double a value in one step: guarded like +.
-			out = l.plus(builtins.HelperPlus, out, e, at)
+			out = l.plus(contract.HelperPlus, out, e, at)
 		}
 	}
 	flush := func() {
@@ -728,16 +769,23 @@ func (l *lowerer) comp(n *Comp) syntax.Expr {
 		if cl.Async {
 			l.needs(cl.pos, "async comprehensions")
 		}
-		if hasStar(cl.Target) {
-			l.needs(cl.pos, "a starred target in a comprehension")
-		}
 		iter := first
 		if i > 0 {
 			var checked bool
 			iter, checked = l.loopOperand(cl.Iter, false)
 			check = check || checked
 		}
-		c.Clauses = append(c.Clauses, &syntax.ForClause{For: l.pos(cl.pos), Vars: l.target(cl.Target), In: l.pos(cl.pos), X: iter})
+		if hasStar(cl.Target) {
+			// for a, *b in xs  becomes
+			// for __sa_t in xs for a, b in [__sa_unstar(__sa_t, 1, 0)]
+			tmp := l.temp()
+			c.Clauses = append(c.Clauses, &syntax.ForClause{For: l.pos(cl.pos), Vars: l.ident(tmp, cl.pos), In: l.pos(cl.pos), X: iter})
+			vars, unstar := l.starTarget(cl.Target, tmp, cl.pos)
+			list := &syntax.ListExpr{Lbrack: l.pos(cl.pos), List: []syntax.Expr{unstar}, Rbrack: l.pos(cl.pos)}
+			c.Clauses = append(c.Clauses, &syntax.ForClause{For: l.pos(cl.pos), Vars: vars, In: l.pos(cl.pos), X: list})
+		} else {
+			c.Clauses = append(c.Clauses, &syntax.ForClause{For: l.pos(cl.pos), Vars: l.target(cl.Target), In: l.pos(cl.pos), X: iter})
+		}
 		for _, cond := range cl.Ifs {
 			c.Clauses = append(c.Clauses, &syntax.IfClause{If: l.pos(cond.at()), Cond: l.expr(cond)})
 		}
@@ -751,12 +799,42 @@ func (l *lowerer) comp(n *Comp) syntax.Expr {
 	}
 	if check {
 		// An iterator that raised ended a loop of the comprehension.
-		out = l.call(builtins.HelperLoopCheck, n.pos, out)
+		out = l.call(contract.HelperLoopCheck, n.pos, out)
 	}
 	if n.Kind == tLBRACE {
 		return l.call("set", n.pos, out)
 	}
 	return out
+}
+
+// starTarget lowers a target with one starred element at its top level
+// (a, *b, c) for the value held by temporary tmp: the targets without the
+// star, and the __sa_unstar call that splits the value for them.
+func (l *lowerer) starTarget(t Expr, tmp string, at pos) (syntax.Expr, syntax.Expr) {
+	seq, _ := unparen(t).(*Seq)
+	if seq == nil {
+		l.needs(at, "this starred target")
+	}
+	star := -1
+	list := make([]syntax.Expr, len(seq.Elts))
+	for i, e := range seq.Elts {
+		if s, ok := e.(*Starred); ok {
+			if star >= 0 {
+				panic(bailout{&Error{Line: int(s.Line), Col: int(s.Col), Msg: "multiple starred expressions in assignment"}})
+			}
+			star = i
+			e = s.X
+		}
+		if hasStar(e) {
+			l.needs(e.at(), "a starred target nested in another target")
+		}
+		list[i] = l.target(e)
+	}
+	if star < 0 {
+		l.needs(at, "a starred target nested in another target")
+	}
+	vars := &syntax.TupleExpr{Lparen: l.pos(at), List: list, Rparen: l.pos(at)}
+	return vars, l.call(contract.HelperUnstar, at, l.ident(tmp, at), l.int(star, at), l.int(len(seq.Elts)-star-1, at))
 }
 
 func (l *lowerer) callExpr(n *Call) syntax.Expr {
@@ -866,7 +944,7 @@ func (l *lowerer) kwargs(fn Expr, late []Arg) syntax.Expr {
 		}
 		args = append(args, &syntax.TupleExpr{Lparen: l.pos(a.NamePos), List: []syntax.Expr{l.str(a.Name, a.NamePos), l.expr(a.X)}, Rparen: l.pos(a.NamePos)})
 	}
-	return l.call(builtins.HelperKwargs, at, args...)
+	return l.call(contract.HelperKwargs, at, args...)
 }
 
 func unstar(x Expr) Expr {
@@ -894,14 +972,14 @@ func (l *lowerer) fstr(parts []fpart, at pos) syntax.Expr {
 			if len(p.Spec) > 0 {
 				spec = l.fstr(p.Spec, at)
 			}
-			e = l.call(builtins.HelperFormat, p.X.at(), l.expr(p.X), l.str(conv, at), spec)
+			e = l.call(contract.HelperFormat, p.X.at(), l.expr(p.X), l.str(conv, at), spec)
 		}
 		switch {
 		case out == nil:
 			out = e
 		case p.X != nil && fields > 0:
 			// Two formatted fields can double a value: f"{s}{s}".
-			out = l.plus(builtins.HelperPlus, out, e, at)
+			out = l.plus(contract.HelperPlus, out, e, at)
 		default:
 			out = l.binary(syntax.PLUS, out, e, at)
 		}

@@ -1,5 +1,10 @@
 package pyfront
 
+import (
+	"github.com/star-agent/star-agent/builtins/contract"
+	"go.starlark.net/syntax"
+)
+
 // Lowering of generators, generator expressions, the loops that consume
 // them, and assignment expressions in comprehensions.
 //
@@ -23,11 +28,6 @@ package pyfront
 // loops over what may be one iterate __sa_loop(x), which keeps the
 // exception, and __sa_loop_check() raises it right after the loop.
 
-import (
-	"github.com/star-agent/star-agent/builtins"
-	"go.starlark.net/syntax"
-)
-
 // inGenerator reports whether a yield here belongs to the generator
 // function being lowered (not to a lambda or comprehension in it).
 func (l *lowerer) inGenerator() bool {
@@ -43,12 +43,12 @@ func (l *lowerer) yield(n *Yield) syntax.Expr {
 		l.needs(n.pos, "yield in a lambda")
 	}
 	if n.From {
-		return l.call(builtins.HelperYieldFrom, n.pos, l.expr(n.X))
+		return l.call(contract.HelperYieldFrom, n.pos, l.expr(n.X))
 	}
 	if n.X == nil {
-		return l.call(builtins.HelperYield, n.pos)
+		return l.call(contract.HelperYield, n.pos)
 	}
-	return l.call(builtins.HelperYield, n.pos, l.expr(n.X))
+	return l.call(contract.HelperYield, n.pos, l.expr(n.X))
 }
 
 // generatorBody turns the lowered body of generator function n into the
@@ -72,7 +72,7 @@ func (l *lowerer) generatorBody(n *FuncDef, body []syntax.Stmt) []syntax.Stmt {
 		Body:   body,
 	}
 	args = append([]syntax.Expr{l.str(n.Name, n.pos), l.ident(inner, n.pos)}, args...)
-	ret := &syntax.ReturnStmt{Return: l.pos(n.pos), Result: l.call(builtins.HelperGenerator, n.pos, args...)}
+	ret := &syntax.ReturnStmt{Return: l.pos(n.pos), Result: l.call(contract.HelperGenerator, n.pos, args...)}
 	return []syntax.Stmt{def, ret}
 }
 
@@ -117,7 +117,7 @@ func (l *lowerer) loopOperand(x Expr, free bool) (syntax.Expr, bool) {
 	if free {
 		args = append(args, l.ident("True", x.at()))
 	}
-	return l.call(builtins.HelperLoop, x.at(), args...), true
+	return l.call(contract.HelperLoop, x.at(), args...), true
 }
 
 // loopCheck is the statement after a loop over __sa_loop.
@@ -126,7 +126,7 @@ func (l *lowerer) loopCheck(at pos) syntax.Stmt {
 	// the module must leave no value.
 	return &syntax.IfStmt{
 		If:   l.pos(at),
-		Cond: l.call(builtins.HelperLoopCheck, at),
+		Cond: l.call(contract.HelperLoopCheck, at),
 		True: []syntax.Stmt{&syntax.BranchStmt{Token: syntax.PASS, TokenPos: l.pos(at)}},
 	}
 }
@@ -138,7 +138,7 @@ func (l *lowerer) star(x Expr) syntax.Expr {
 	if listy(x) {
 		return l.expr(x)
 	}
-	return l.call(builtins.HelperStar, x.at(), l.expr(x))
+	return l.call(contract.HelperStar, x.at(), l.expr(x))
 }
 
 // genexpr lowers a generator expression (see the file comment).
@@ -168,7 +168,7 @@ func (l *lowerer) genexpr(n *Comp) syntax.Expr {
 		}
 		args = append(args, l.clauseFunc(n.Clauses[:k+1], result))
 	}
-	return l.call(builtins.HelperGenexpr, n.pos, args...)
+	return l.call(contract.HelperGenexpr, n.pos, args...)
 }
 
 // clauseFunc is the function of the last of clauses: given the values of
@@ -257,7 +257,7 @@ func (l *lowerer) namedInComp(n *NamedExpr) syntax.Expr {
 	v := l.expr(n.Value)
 	ref := l.nameOutside(n.Target.ID, n.Target.pos)
 	if d, ok := ref.(*syntax.DotExpr); ok {
-		return l.call(builtins.HelperSetVar, n.pos, d.X, l.str(d.Name.Name, n.pos), v)
+		return l.call(contract.HelperSetVar, n.pos, d.X, l.str(d.Name.Name, n.pos), v)
 	}
 	l.needs(n.pos, "an assignment expression (:=) in a comprehension here")
 	return nil
@@ -282,7 +282,7 @@ func (l *lowerer) nameOutside(id string, at pos) syntax.Expr {
 			return nil
 		case scopeModule:
 			s.gdecl[id] = true
-			return l.dot(l.call(builtins.HelperGlobals, at), id, at)
+			return l.dot(l.call(contract.HelperGlobals, at), id, at)
 		}
 	}
 	return nil
@@ -368,6 +368,9 @@ func cleanupYield(body []Stmt, inCleanup bool) (pos, bool) {
 					at, ok = cleanupYield(n.Finally, inCleanup)
 				}
 			}
+		case *With:
+			// __exit__ is a cleanup, as a finally clause is.
+			at, ok = cleanupYield(n.Body, true)
 		case *FuncDef, *ClassDef:
 			// Their bodies are other functions.
 		default:

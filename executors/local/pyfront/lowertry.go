@@ -1,5 +1,12 @@
 package pyfront
 
+import (
+	"sort"
+
+	"github.com/star-agent/star-agent/builtins/contract"
+	"go.starlark.net/syntax"
+)
+
 // Lowering of try, raise and the functions try bodies become.
 //
 //	try:                      def __sa_t1():
@@ -25,13 +32,6 @@ package pyfront
 // statements is lowered exactly as before: the cost is paid only where
 // try is used.
 
-import (
-	"sort"
-
-	"github.com/star-agent/star-agent/builtins"
-	"go.starlark.net/syntax"
-)
-
 func (l *lowerer) try(n *Try, out []syntax.Stmt) []syntax.Stmt {
 	if n.Finally == nil {
 		return l.tryExcept(n, out)
@@ -47,14 +47,22 @@ func (l *lowerer) try(n *Try, out []syntax.Stmt) []syntax.Stmt {
 	out = append(out, &syntax.IfStmt{
 		If:   l.pos(n.pos),
 		Cond: l.binary(syntax.NEQ, exc, l.ident("None", n.pos), n.pos),
-		True: []syntax.Stmt{&syntax.ExprStmt{X: l.call(builtins.HelperReraise, n.pos, l.index0(r, 0, n.pos))}},
+		True: []syntax.Stmt{&syntax.ExprStmt{X: l.call(contract.HelperReraise, n.pos, l.index0(r, 0, n.pos))}},
 	})
 	return append(out, l.dispatch(c, r, n.pos)...)
 }
 
 // tryExcept lowers a try statement without a finally clause.
 func (l *lowerer) tryExcept(n *Try, out []syntax.Stmt) []syntax.Stmt {
-	r, c, out := l.closure(n.pos, out, func() []syntax.Stmt { return l.body(n.Body, n.pos) })
+	guard := 0
+	if catchesImportError(n) {
+		guard = 1 // try: import numpy / except ImportError: ...
+	}
+	r, c, out := l.closure(n.pos, out, func() []syntax.Stmt {
+		l.guarded += guard
+		defer func() { l.guarded -= guard }()
+		return l.body(n.Body, n.pos)
+	})
 	exc := l.temp()
 	caught := []syntax.Stmt{l.assign(l.ident(exc, n.pos), l.index0(r, 0, n.pos), n.pos)}
 	var chain *syntax.IfStmt // the last if of the handler chain
@@ -84,7 +92,7 @@ func (l *lowerer) tryExcept(n *Try, out []syntax.Stmt) []syntax.Stmt {
 			chain.False = body
 			continue
 		}
-		test = &syntax.IfStmt{If: l.pos(h.pos), Cond: l.call(builtins.HelperExcMatch, h.pos, l.ident(exc, h.pos), typ), True: body}
+		test = &syntax.IfStmt{If: l.pos(h.pos), Cond: l.call(contract.HelperExcMatch, h.pos, l.ident(exc, h.pos), typ), True: body}
 		if h.Type == nil {
 			test.Cond = l.ident("True", h.pos)
 		}
@@ -98,7 +106,7 @@ func (l *lowerer) tryExcept(n *Try, out []syntax.Stmt) []syntax.Stmt {
 	}
 	if !bare {
 		chain.ElsePos = l.pos(n.pos)
-		chain.False = []syntax.Stmt{&syntax.ExprStmt{X: l.call(builtins.HelperReraise, n.pos, l.ident(exc, n.pos))}}
+		chain.False = []syntax.Stmt{&syntax.ExprStmt{X: l.call(contract.HelperReraise, n.pos, l.ident(exc, n.pos))}}
 	}
 	is := &syntax.IfStmt{
 		If:   l.pos(n.pos),
@@ -135,12 +143,12 @@ func (l *lowerer) closure(at pos, out []syntax.Stmt, body func() []syntax.Stmt) 
 	l.loops = l.loops[:len(l.loops)-1]
 	l.scopes = l.scopes[:len(l.scopes)-1]
 	if c.usesGlobals {
-		g := l.assign(l.ident(gview, at), l.call(builtins.HelperGlobals, at), at)
+		g := l.assign(l.ident(gview, at), l.call(contract.HelperGlobals, at), at)
 		stmts = append([]syntax.Stmt{g}, stmts...)
 	}
 	fn, r := l.temp(), l.temp()
 	out = append(out, &syntax.DefStmt{Def: l.pos(at), Name: l.ident(fn, at), Lparen: l.pos(at), Rparen: l.pos(at), Body: stmts})
-	return r, c, append(out, l.callOnce(fn, r, builtins.HelperTry, at)...)
+	return r, c, append(out, l.callOnce(fn, r, contract.HelperTry, at)...)
 }
 
 // callOnce is r = helper(fn). At module level the function is also
@@ -236,16 +244,17 @@ func (l *lowerer) returnClosure() *scope {
 func (l *lowerer) raise(n *Raise, out []syntax.Stmt) []syntax.Stmt {
 	if n.Exc == nil {
 		if len(l.handlers) == 0 {
-			l.needs(n.pos, "a bare raise outside an except clause")
+			// RuntimeError: No active exception to reraise.
+			return append(out, &syntax.ExprStmt{X: l.call(contract.HelperReraise, n.pos, l.ident("None", n.pos))})
 		}
-		return append(out, &syntax.ExprStmt{X: l.call(builtins.HelperReraise, n.pos, l.ident(l.handlers[len(l.handlers)-1], n.pos))})
+		return append(out, &syntax.ExprStmt{X: l.call(contract.HelperReraise, n.pos, l.ident(l.handlers[len(l.handlers)-1], n.pos))})
 	}
 	x := l.hoist(n.Exc, &out)
 	args := []syntax.Expr{l.expr(x)}
 	if n.Cause != nil {
 		args = append(args, l.expr(n.Cause))
 	}
-	return append(out, &syntax.ExprStmt{X: l.call(builtins.HelperRaise, n.pos, args...)})
+	return append(out, &syntax.ExprStmt{X: l.call(contract.HelperRaise, n.pos, args...)})
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -255,4 +264,68 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// with lowers a with statement; several items nest, as in Python.
+//
+//	with M as x:              __sa_t1 = M
+//	    B                     __sa_t2 = __sa_with_enter(__sa_t1)
+//	                          x = __sa_t2
+//	                          def __sa_t3():
+//	                              B'
+//	                          __sa_t4 = __sa_try(__sa_t3)
+//	                          if __sa_t4[0] != None:
+//	                              if not __sa_with_exit(__sa_t1, __sa_t4[0]):
+//	                                  __sa_reraise(__sa_t4[0])
+//	                          else:
+//	                              __sa_with_exit(__sa_t1, None)
+//	                              (return, break or continue the body signalled)
+//
+// The body is a try body (a function), so its exception reaches
+// __exit__, which may suppress it by returning a true value; __exit__
+// runs before a return, break or continue of the body takes effect.
+func (l *lowerer) with(n *With, out []syntax.Stmt) []syntax.Stmt {
+	if n.Async {
+		l.needs(n.pos, "async with")
+	}
+	return l.withItems(n, n.Items, out)
+}
+
+func (l *lowerer) withItems(n *With, items []withItem, out []syntax.Stmt) []syntax.Stmt {
+	it := items[0]
+	at := n.pos
+	if py, _ := l.pyScope(); py.kind == scopeClass {
+		l.needs(at, "a with statement directly in a class body")
+	}
+	mgr := l.temp()
+	out = append(out, l.assign(l.ident(mgr, at), l.expr(l.hoist(it.Ctx, &out)), at))
+	entered := l.call(contract.HelperWithEnter, at, l.ident(mgr, at))
+	if it.Var != nil {
+		v := l.temp()
+		out = append(out, l.assign(l.ident(v, at), entered, at))
+		out = l.assignTo(it.Var, l.ident(v, at), at, out)
+	} else {
+		out = append(out, l.exprStmt(entered))
+	}
+	r, c, out := l.closure(at, out, func() []syntax.Stmt {
+		if len(items) > 1 {
+			return l.withItems(n, items[1:], nil)
+		}
+		return l.body(n.Body, at)
+	})
+	exc := l.index0(r, 0, at)
+	suppressed := &syntax.UnaryExpr{OpPos: l.pos(at), Op: syntax.NOT, X: l.call(contract.HelperWithExit, at, l.ident(mgr, at), l.index0(r, 0, at))}
+	normal := []syntax.Stmt{l.exprStmt(l.call(contract.HelperWithExit, at, l.ident(mgr, at), l.ident("None", at)))}
+	normal = append(normal, l.dispatch(c, r, at)...)
+	return append(out, &syntax.IfStmt{
+		If:   l.pos(at),
+		Cond: l.binary(syntax.NEQ, exc, l.ident("None", at), at),
+		True: []syntax.Stmt{&syntax.IfStmt{
+			If:   l.pos(at),
+			Cond: suppressed,
+			True: []syntax.Stmt{&syntax.ExprStmt{X: l.call(contract.HelperReraise, at, l.index0(r, 0, at))}},
+		}},
+		ElsePos: l.pos(at),
+		False:   normal,
+	})
 }

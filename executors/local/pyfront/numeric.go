@@ -27,7 +27,19 @@ var numericBuiltins = map[string]bool{
 // anywhere in the program or in the executor's globals, whose builtins
 // cannot be trusted. The work is done in a's scratch memory; the result
 // is nil when no local is numeric.
+
 func numericNames(params []Param, body []Stmt, shadowed func(string) bool, strict bool, a *arena) map[string]bool {
+	return inferNames(params, body, shadowed, strict, false, a)
+}
+
+// intNames returns the locals of a function body that only ever hold ints
+// (never bools or floats): comparisons, // and % of two of them are
+// go.starlark.net's own, exactly Python's.
+func intNames(params []Param, body []Stmt, shadowed func(string) bool, a *arena) map[string]bool {
+	return inferNames(params, body, shadowed, true, true, a)
+}
+
+func inferNames(params []Param, body []Stmt, shadowed func(string) bool, strict, ints bool, a *arena) map[string]bool {
 	c := bindingCollector{list: a.bindings[:0]}
 	for _, p := range params {
 		c.unknown(p.Name)
@@ -61,7 +73,7 @@ func numericNames(params []Param, body []Stmt, shadowed func(string) bool, stric
 	for changed := true; changed; {
 		changed = false
 		for i := range bindings {
-			if b := &bindings[i]; work[b.name] && !b.numeric(known, shadowed, strict) {
+			if b := &bindings[i]; work[b.name] && !b.holds(known, shadowed, strict, ints) {
 				work[b.name] = false
 				changed = true
 			}
@@ -89,13 +101,44 @@ type binding struct {
 	target *Name // with aug
 }
 
-// numeric reports whether the binding gives its name a number.
-func (b *binding) numeric(known, shadowed func(string) bool, strict bool) bool {
-	if b.aug == 0 {
-		return isNumeric(b.value, known, shadowed, strict)
+// holds reports whether the binding gives its name a number (with ints,
+// an int).
+func (b *binding) holds(known, shadowed func(string) bool, strict, ints bool) bool {
+	x := b.value
+	if b.aug != 0 {
+		x = &BinOp{Op: b.aug, X: b.target, Y: b.value}
 	}
-	x := BinOp{Op: b.aug, X: b.target, Y: b.value}
-	return isNumeric(&x, known, shadowed, strict)
+	if ints {
+		return intExpr(x, known, shadowed)
+	}
+	return isNumeric(x, known, shadowed, strict)
+}
+
+// intExpr reports whether x always evaluates to an int (never a bool or
+// a float), given which names are known to hold ints.
+func intExpr(x Expr, known func(string) bool, shadowed func(string) bool) bool {
+	switch x := unparen(x).(type) {
+	case *Num:
+		_, isFloat := x.Val.(float64)
+		return !x.Imag && !isFloat
+	case *Name:
+		return known(x.ID)
+	case *UnaryOp:
+		return x.Op != kwNot && intExpr(x.X, known, shadowed)
+	case *BinOp:
+		switch x.Op {
+		case tPLUS, tMINUS, tSTAR, tSLASHSLASH, tPERCENT, tLTLT, tGTGT, tAMP, tPIPE, tCARET:
+			return intExpr(x.X, known, shadowed) && intExpr(x.Y, known, shadowed)
+		}
+	case *BoolOp:
+		return intExpr(x.X, known, shadowed) && intExpr(x.Y, known, shadowed)
+	case *IfExp:
+		return intExpr(x.True, known, shadowed) && intExpr(x.False, known, shadowed)
+	case *Call:
+		fn, ok := x.Fn.(*Name)
+		return ok && (fn.ID == "len" || fn.ID == "int" || fn.ID == "ord") && !shadowed(fn.ID)
+	}
+	return false
 }
 
 // rangeItem stands for the ints a for loop over range() binds.
@@ -375,6 +418,32 @@ func nonlocals(body []Stmt) []string {
 // most, and go.starlark.net adds them as Python does.
 func (l *lowerer) knownNumber(x Expr) bool {
 	return numeric(x, l.numericName, l.shadowed, true, true)
+}
+
+// knownInt reports whether x, at the current position of the lowering,
+// always evaluates to an int (never a bool or a float).
+func (l *lowerer) knownInt(x Expr) bool {
+	return intExpr(x, l.intName, l.shadowed)
+}
+
+// intName reports whether the variable that name refers to here is an
+// int local of the innermost function.
+func (l *lowerer) intName(name string) bool {
+	for i := len(l.scopes) - 1; i >= 0; i-- {
+		switch s := l.scopes[i]; s.kind {
+		case scopeClosure:
+			continue
+		case scopeLocal:
+			if s.names[name] {
+				return false
+			}
+		case scopeFunc:
+			return s.ints[name] && !s.globals[name]
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // numericName reports whether the variable that name refers to here is

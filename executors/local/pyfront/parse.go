@@ -359,6 +359,12 @@ func (p *parser) funcDef(decos []Expr, async bool) Stmt {
 	n := take(&p.a.funcDefs)
 	n.pos, n.Decorators, n.Async = t.at(), decos, async
 	n.Name, n.NamePos = p.name()
+	if inplaceMethods[n.Name] {
+		p.a.has.inplace = true
+	}
+	if p.funcs > 0 {
+		p.a.has.nested = true
+	}
 	p.expect(tLPAREN)
 	n.Params = p.params(tRPAREN)
 	p.expect(tRPAREN)
@@ -470,7 +476,7 @@ func (p *parser) withStmt(async bool) Stmt {
 		it := withItem{Ctx: p.test()}
 		if p.kind() == kwAs {
 			p.next()
-			it.Var = p.targetList()
+			it.Var = p.bitOr() // one target: "as x, y" is a second item
 			p.checkTarget(it.Var, "with")
 		}
 		n.Items = append(n.Items, it)

@@ -21,8 +21,17 @@ import (
 
 // Program is lowered Python: a Starlark syntax tree and what it imports.
 type Program struct {
-	File    *syntax.File
+	File *syntax.File
+	// Imports are the imports an engine may check before the program
+	// runs: those it would reach unless an exception stops it first.
 	Imports []Import
+	// Deferred are the guarded imports: inside an if statement (if
+	// TYPE_CHECKING: import numpy) or in the body of a try statement
+	// that catches ImportError (try: import numpy / except ImportError:
+	// ...). Whether they run depends on the program, so they are checked
+	// only where they execute (contract.HelperImport), where a refusal is
+	// an ImportError the program can catch.
+	Deferred []Import
 }
 
 // Import is one module named by an import statement.
@@ -108,6 +117,6 @@ func lowerIn(filename, src string, bound, protected func(name string) bool) (*Pr
 		opts syntax.FileOptions
 	}{opts: fileOptions}
 	p.file = syntax.File{Path: filename, Stmts: out, Options: &p.opts}
-	p.prog = Program{File: &p.file, Imports: l.imports}
+	p.prog = Program{File: &p.file, Imports: l.imports, Deferred: l.deferred}
 	return &p.prog, nil
 }

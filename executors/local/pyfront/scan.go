@@ -1,10 +1,5 @@
 package pyfront
 
-// The scanner turns Python source into tokens, following CPython 3.11's
-// tokenizer: INDENT/DEDENT/NEWLINE from indentation, implicit line joining
-// inside brackets, backslash continuation, and string literals decoded
-// here (f-strings are kept as text and split by the parser).
-
 import (
 	"fmt"
 	"math/big"
@@ -13,8 +8,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/ucd"
 )
+
+// The scanner turns Python source into tokens, following CPython 3.11's
+// tokenizer: INDENT/DEDENT/NEWLINE from indentation, implicit line joining
+// inside brackets, backslash continuation, and string literals decoded
+// here (f-strings are kept as text and split by the parser).
 
 type tokKind uint8
 
@@ -908,7 +908,7 @@ func unescape(text string, bytes bool) (string, string, bool) {
 			if j == 0 {
 				return fail(i+1, "malformed \\N character escape")
 			}
-			r, ok := builtins.LookupCharName(text[i+1 : i+1+j])
+			r, ok := ucd.LookupCharName(text[i+1 : i+1+j])
 			if !ok {
 				return fail(i+2+j, "unknown Unicode character name")
 			}

@@ -1,5 +1,10 @@
 package pyfront
 
+import (
+	"github.com/star-agent/star-agent/builtins/contract"
+	"go.starlark.net/syntax"
+)
+
 // Scopes. Python resolves a name to the innermost function (or the
 // module) that binds it, skipping class bodies; Starlark resolves it the
 // same way except that nested functions cannot assign a variable of an
@@ -16,11 +21,6 @@ package pyfront
 //   - through __sa_globals().x when a method reads a global that its
 //     class body also binds (which Starlark would resolve to the class
 //     body's variable).
-
-import (
-	"github.com/star-agent/star-agent/builtins"
-	"go.starlark.net/syntax"
-)
 
 type scopeKind uint8
 
@@ -66,6 +66,8 @@ type scope struct {
 	// scopeFunc: the locals that only ever hold ints or floats, never
 	// bools (numericNames).
 	numeric map[string]bool
+	// scopeFunc: the locals that only ever hold ints (intNames).
+	ints map[string]bool
 	// scopeLocal: a comprehension or generator expression, not a lambda.
 	comp bool
 }
@@ -147,6 +149,7 @@ func (l *lowerer) innerClosure() *scope {
 // name lowers a use of a Python variable: a load, or a store target.
 func (l *lowerer) name(id string, at pos, store bool) syntax.Expr {
 	collided := false
+	crossed := false // a function, lambda, comprehension or class body lies between
 	var closure *scope
 	for i := len(l.scopes) - 1; i >= 0; i-- {
 		s := l.scopes[i]
@@ -163,6 +166,7 @@ func (l *lowerer) name(id string, at pos, store bool) syntax.Expr {
 			if s.names[id] {
 				return l.ident(id, at)
 			}
+			crossed = true
 			continue
 		case scopeClass:
 			if s.names[id] {
@@ -173,6 +177,7 @@ func (l *lowerer) name(id string, at pos, store bool) syntax.Expr {
 				// skips the class body, Starlark would not.
 				collided = true
 			}
+			crossed = true
 			continue
 		case scopeFunc:
 			if s.globals[id] {
@@ -185,6 +190,10 @@ func (l *lowerer) name(id string, at pos, store bool) syntax.Expr {
 			}
 			if s.names[id] {
 				if s.cells[id] {
+					if crossed && !store {
+						// A free variable: unbound, it is a NameError.
+						return l.dot(l.ident(cellName(id), at), "free", at)
+					}
 					return l.dot(l.ident(cellName(id), at), "v", at)
 				}
 				if collided {
@@ -195,6 +204,7 @@ func (l *lowerer) name(id string, at pos, store bool) syntax.Expr {
 				}
 				return l.ident(id, at)
 			}
+			crossed = true
 			continue
 		case scopeModule:
 			if store && closure != nil {
@@ -203,7 +213,7 @@ func (l *lowerer) name(id string, at pos, store bool) syntax.Expr {
 				return l.dot(l.ident(gview, at), id, at)
 			}
 			if collided {
-				return l.dot(l.call(builtins.HelperGlobals, at), id, at)
+				return l.dot(l.call(contract.HelperGlobals, at), id, at)
 			}
 			return l.ident(id, at)
 		}
@@ -329,6 +339,10 @@ func bindings(body []Stmt, names, declared map[string]bool, walrus bool) {
 func closureBindings(body []Stmt, out map[string]bool, walrus bool) {
 	declared := map[string]bool{}
 	walkStmts(body, nil, func(s Stmt) {
+		if w, ok := s.(*With); ok {
+			bindings(w.Body, out, declared, walrus) // a try body too
+			return
+		}
 		t, ok := s.(*Try)
 		if !ok {
 			return
@@ -401,6 +415,88 @@ func (l *lowerer) checkDeclarations(body []Stmt) {
 			}
 		}
 	})
+}
+
+// lateFreeReads adds to out the locals of a function (params, body,
+// locals) that a function or lambda nested in it reads before the body
+// has surely bound them: read from a def or lambda that an earlier
+// statement of the body does not already follow a binding of. Held in
+// cells, they fail as Python's free variables do when still unbound
+// ("cannot access free variable"), where Starlark's own closures would
+// report an unbound local.
+func lateFreeReads(params []Param, body []Stmt, locals map[string]bool, walrus bool, out map[string]bool) {
+	bound := map[string]bool{}
+	for _, p := range params {
+		bound[p.Name] = true
+	}
+	check := func(reads map[string]bool, self string) {
+		for r := range reads {
+			if locals[r] && !bound[r] && r != self {
+				out[r] = true
+			}
+		}
+	}
+	fx := func(x Expr) {
+		if lam, ok := x.(*Lambda); ok {
+			reads := map[string]bool{}
+			namesRead(nil, lam.Body, reads)
+			for _, p := range lam.Params {
+				delete(reads, p.Name)
+			}
+			check(reads, "")
+		}
+	}
+	for _, s := range body {
+		walkStmts([]Stmt{s}, fx, func(st Stmt) {
+			if fd, ok := st.(*FuncDef); ok {
+				reads := map[string]bool{}
+				namesRead(fd.Body, nil, reads)
+				for name := range functionLocals(fd.Params, fd.Body, walrus) {
+					delete(reads, name)
+				}
+				check(reads, fd.Name)
+			}
+		})
+		switch st := s.(type) {
+		case *Assign:
+			for _, t := range st.Targets {
+				bindTargets(t, bound)
+			}
+		case *AnnAssign:
+			if st.Value != nil {
+				bindTargets(st.Target, bound)
+			}
+		case *FuncDef:
+			bound[st.Name] = true
+		case *ClassDef:
+			bound[st.Name] = true
+		case *ImportStmt, *ImportFrom:
+			bindings([]Stmt{s}, bound, map[string]bool{}, false)
+		}
+	}
+}
+
+// namesRead adds to out every name the statements body and the expression
+// x mention, in nested functions and lambdas too.
+func namesRead(body []Stmt, x Expr, out map[string]bool) {
+	var fx func(Expr)
+	fx = func(e Expr) {
+		switch n := e.(type) {
+		case *Name:
+			out[n.ID] = true
+		case *Lambda:
+			walkExpr(n.Body, fx)
+		}
+	}
+	walkStmts(body, fx, func(s Stmt) {
+		switch n := s.(type) {
+		case *FuncDef:
+			namesRead(n.Body, nil, out)
+		case *ClassDef:
+			namesRead(n.Body, nil, out)
+		}
+	})
+	walkExpr(x, fx)
 }
 
 // deletedNames adds to out the names del statements in body delete.

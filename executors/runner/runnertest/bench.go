@@ -68,7 +68,9 @@ func BenchmarkStart(b *testing.B, start func() (io.Closer, error)) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		e.Close()
+		if err := e.Close(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -95,7 +97,9 @@ func BenchmarkMemoryPerSandbox(b *testing.B, n int, start func() (io.Closer, err
 		b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(n), "heap-B/sandbox")
 		b.ReportMetric(float64(runtime.NumGoroutine()-g0)/float64(n), "goroutines/sandbox")
 		for _, e := range es {
-			e.Close()
+			if err := e.Close(); err != nil {
+				b.Fatal(err)
+			}
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

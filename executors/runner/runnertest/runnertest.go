@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/runner"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 )
 
@@ -89,7 +89,7 @@ func Conformance(t *testing.T, newExec func(t *testing.T) executors.Executor) {
 
 	t.Run("tools", func(t *testing.T) {
 		e := newExec(t)
-		if err := e.SetTools(Tools()); err != nil {
+		if err := e.SetTools(context.Background(), Tools()); err != nil {
 			t.Fatal(err)
 		}
 		res := ok(t, e, "[add(1, 2), add(a=1.5, b=2), add(1, b=3), add(5)]")
@@ -98,7 +98,7 @@ func Conformance(t *testing.T, newExec func(t *testing.T) executors.Executor) {
 			t.Errorf("got %#v, want %#v", res.Value, want)
 		}
 		res = ok(t, e, "try:\n    fail('no network')\nexcept Exception as e:\n    r = (type(e).__name__, str(e))\nr")
-		if want := (runner.Tuple{"ToolError", "tool fail failed: no network"}); !reflect.DeepEqual(res.Value, want) {
+		if want := (pyvalue.Tuple{"ToolError", "tool fail failed: no network"}); !reflect.DeepEqual(res.Value, want) {
 			t.Errorf("tool error: got %#v, want %#v", res.Value, want)
 		}
 		res = ok(t, e, "try:\n    add(1, 2, 3)\nexcept TypeError as e:\n    r = str(e)\nr")
@@ -182,28 +182,29 @@ func Conformance(t *testing.T, newExec func(t *testing.T) executors.Executor) {
 
 	t.Run("values", func(t *testing.T) {
 		e := newExec(t)
-		if err := e.SetTools(Tools()); err != nil {
+		if err := e.SetTools(context.Background(), Tools()); err != nil {
 			t.Fatal(err)
 		}
 		dt := time.Date(2024, 5, 1, 13, 45, 0, 250000000, time.FixedZone("", 2*3600))
-		naive := time.Date(2024, 5, 1, 13, 45, 0, 0, runner.Naive)
+		naive := time.Date(2024, 5, 1, 13, 45, 0, 0, pyvalue.Naive)
 		huge, _ := new(big.Int).SetString("123456789012345678901234567890", 10)
 		vars := map[string]any{
-			"v_tuple":     runner.Tuple{int64(1), "a", runner.Tuple{}},
-			"v_set":       runner.Set{int64(3)},
-			"v_frozenset": runner.FrozenSet{"x"},
+			"v_tuple":     pyvalue.Tuple{int64(1), "a", pyvalue.Tuple{}},
+			"v_set":       pyvalue.Set{int64(3)},
+			"v_frozenset": pyvalue.FrozenSet{"x"},
 			"v_bytes":     []byte{0, 1, 255},
 			"v_datetime":  dt,
 			"v_naive":     naive,
-			"v_date":      runner.Date("2024-05-01"),
-			"v_time":      runner.Time("13:45:00.500000"),
+			"v_date":      pyvalue.Date("2024-05-01"),
+			"v_time":      pyvalue.Time("13:45:00.500000"),
 			"v_timedelta": 36*time.Hour + 1500*time.Microsecond,
 			"v_int":       huge,
-			"v_dict":      runner.Dict{{Key: int64(1), Value: "one"}, {Key: runner.Tuple{int64(1), int64(2)}, Value: nil}},
+			"v_dict":      pyvalue.Dict{{Key: int64(1), Value: "one"}, {Key: pyvalue.Tuple{int64(1), int64(2)}, Value: nil}},
 			"v_tagkey":    map[string]any{"$tuple": int64(1)},
+			"v_reprkeys":  map[string]any{"$repr": "x", "type": "y"},
 			"v_nested":    map[string]any{"l": []any{1.5, true, nil, "s"}},
 		}
-		if err := e.SetVariables(vars); err != nil {
+		if err := e.SetVariables(context.Background(), vars); err != nil {
 			t.Fatal(err)
 		}
 		res := ok(t, e, `import datetime
@@ -218,6 +219,7 @@ checks = [
     v_int == 123456789012345678901234567890,
     v_dict == {1: 'one', (1, 2): None},
     v_tagkey == {'$tuple': 1},
+    v_reprkeys == {'$repr': 'x', 'type': 'y'},
     v_nested == {'l': [1.5, True, None, 's']},
 ]
 checks`)
@@ -230,7 +232,7 @@ checks`)
 			res := ok(t, e, name)
 			if !reflect.DeepEqual(res.Value, want) {
 				if w, ok := want.(time.Time); ok {
-					if g, ok := res.Value.(time.Time); ok && g.Equal(w) && g.Location().String() == w.Location().String() || (ok && g.Equal(w) && w.Location() != runner.Naive) {
+					if g, ok := res.Value.(time.Time); ok && g.Equal(w) && g.Location().String() == w.Location().String() || (ok && g.Equal(w) && w.Location() != pyvalue.Naive) {
 						continue
 					}
 				}
@@ -238,8 +240,8 @@ checks`)
 			}
 		}
 		res = ok(t, e, "class P:\n    def __repr__(self):\n        return 'P()'\n(float('nan'), float('inf'), P())")
-		tup := res.Value.(runner.Tuple)
-		if f, _ := tup[0].(float64); f == f || tup[2] != (runner.Opaque{Type: "P", Repr: "P()"}) {
+		tup := res.Value.(pyvalue.Tuple)
+		if f, _ := tup[0].(float64); f == f || tup[2] != (pyvalue.Opaque{Type: "P", Repr: "P()"}) {
 			t.Errorf("got %#v", res.Value)
 		}
 		res = ok(t, e, "echo((1, {2}))")

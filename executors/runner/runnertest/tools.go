@@ -101,7 +101,7 @@ func ToolCalls(t *testing.T, newExec func(t *testing.T) executors.Executor) {
 	run, ok := Run, OK
 	withTools := func(t *testing.T, tools ...tool.Tool) executors.Executor {
 		e := newExec(t)
-		if err := e.SetTools(append(tools, searchTool, nameOf)); err != nil {
+		if err := e.SetTools(ctx, append(tools, searchTool, nameOf)); err != nil {
 			t.Fatal(err)
 		}
 		return e

@@ -18,6 +18,7 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/wasm"
 	"github.com/star-agent/star-agent/starlarkagent/tool"
 	"github.com/star-agent/star-agent/starlarkagent/tool/mcp/mcptest"
 )
@@ -27,6 +28,7 @@ import (
 const serverVar = "STAR_AGENT_MCPTEST_SERVER"
 
 func TestMain(m *testing.M) {
+	wasm.RunChildIfRequested() // the sandbox child of wasm_test.go
 	if os.Getenv(serverVar) == "1" {
 		os.Exit(mcptest.Main(os.Args[1:]))
 	}
@@ -151,7 +153,7 @@ func newLocal(t testing.TB, timeout time.Duration, tools []tool.Tool) *local.Exe
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	if err := e.SetTools(tools); err != nil {
+	if err := e.SetTools(context.Background(), tools); err != nil {
 		t.Fatal(err)
 	}
 	return e

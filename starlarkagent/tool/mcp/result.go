@@ -10,7 +10,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/executors/pyvalue"
 )
 
 // result turns a call's result into the value the code gets:
@@ -174,5 +174,5 @@ func jsonValue(v any, maxBytes int) (any, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("structured result is not one JSON value")
 	}
-	return tool.Numbers(out), nil
+	return pyvalue.Numbers(out), nil
 }

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ func newWasm(t testing.TB, timeout time.Duration, tools []tool.Tool) *wasm.Execu
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.Close() })
-	if err := e.SetTools(tools); err != nil {
+	if err := e.SetTools(context.Background(), tools); err != nil {
 		t.Fatal(err)
 	}
 	return e

@@ -1,5 +1,7 @@
 package web
 
+//lint:file-ignore ST1005 error messages start with the service's name, Brave Search
+
 import (
 	"bytes"
 	"context"

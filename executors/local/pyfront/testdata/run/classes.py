@@ -1,4 +1,3 @@
-# runtime: builtins
 # Classes: __init__, methods, class attributes, inheritance, super(),
 # properties, static and class methods, special methods honoured by
 # builtins, dataclasses.

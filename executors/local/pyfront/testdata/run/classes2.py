@@ -1,4 +1,3 @@
-# runtime: builtins
 # Scoping and lookup corner cases of classes.
 
 

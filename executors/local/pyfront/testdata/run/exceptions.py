@@ -1,4 +1,3 @@
-# runtime: builtins
 # Exceptions: try/except/else/finally, raise, the built-in hierarchy,
 # errors raised by the runtime itself, user exception classes.
 

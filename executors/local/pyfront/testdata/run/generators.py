@@ -1,4 +1,3 @@
-# runtime: builtins
 # Generator functions: lazy, resumable, with Python's exceptions.
 def count(n):
     print("start", n)

@@ -1,4 +1,3 @@
-# runtime: builtins
 # Generator expressions are lazy; assignment expressions in
 # comprehensions bind outside them; keywords after ** keep their order.
 calls = []

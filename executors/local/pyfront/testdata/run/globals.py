@@ -1,4 +1,3 @@
-# runtime: builtins
 # global and nonlocal declarations of assigned names.
 
 counter = 0

@@ -1,4 +1,3 @@
-# runtime: builtins
 # Exceptions raised by user iterators reach the code consuming them.
 class Faulty:
     def __iter__(self):

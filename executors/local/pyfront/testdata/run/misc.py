@@ -1,9 +1,11 @@
+# The forms of import. The engine has no package with submodules (no
+# os.path), so "import a.b" and "from a import b" of a submodule are
+# checked as lowered code (TestLower in lower_test.go), not run here.
 import math
-import os.path
-import os.path as osp
+import math as m
 from math import sqrt, pi as PI
-from os import path
-print(math.sqrt(16), sqrt(9), PI > 3, os.path.sep, osp.sep, path.sep)
+from collections import Counter as C
+print(math.sqrt(16), sqrt(9), PI > 3, m.floor(2.5), m is math, C("abca")["a"])
 assert 1 + 1 == 2, "math works"
 assert True
 list = [3, 1, 2]

@@ -1,4 +1,3 @@
-# runtime: builtins
 # Module-level try bodies assign real globals, visible at once to
 # functions and to later code.
 total = 0

@@ -1,4 +1,3 @@
-# runtime: builtins
 # Variables, control flow and closures around lowered try bodies.
 
 

@@ -1,0 +1,174 @@
+package core
+
+import (
+	"math"
+
+	"github.com/star-agent/star-agent/builtins/contract"
+	"github.com/star-agent/star-agent/builtins/pyexc"
+	"go.starlark.net/starlark"
+	"go.starlark.net/syntax"
+)
+
+// Operators whose go.starlark.net semantics differ from Python's: bool is
+// an int in arithmetic (True + 1, n - (a < b), -True), and == follows
+// Python (1 == True, 1.0 == True, nan != nan, element by element in lists
+// and tuples).
+
+var binopTokens = map[string]syntax.Token{
+	"+": syntax.PLUS, "-": syntax.MINUS, "*": syntax.STAR, "/": syntax.SLASH, "//": syntax.SLASHSLASH,
+	"%": syntax.PERCENT, "&": syntax.AMP, "|": syntax.PIPE, "^": syntax.CIRCUMFLEX,
+	"<<": syntax.LTLT, ">>": syntax.GTGT,
+}
+
+func SaBinop(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) != 3 || len(kwargs) != 0 {
+		return nil, Errorf(pyexc.TypeError, "%s takes 3 arguments", contract.HelperBinop)
+	}
+	op, _ := starlark.AsString(args[0])
+	tok, ok := binopTokens[op]
+	if !ok {
+		return nil, Errorf(pyexc.TypeError, "%s: unknown operator %q", contract.HelperBinop, op)
+	}
+	switch tok {
+	case syntax.PLUS:
+		return Add(th, args[1], args[2])
+	case syntax.PERCENT:
+		if _, isStr := args[1].(starlark.String); isStr {
+			return SaMod(th, nil, args[1:], nil)
+		}
+	}
+	// NumBinary computes with a bool as the int it is (bool & bool, |
+	// and ^ stay bools).
+	return NumBinary(th, tok, args[1], args[2])
+}
+
+func SaEq(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) != 2 || len(kwargs) != 0 {
+		return nil, Errorf(pyexc.TypeError, "%s takes 2 arguments", contract.HelperEq)
+	}
+	if v, ok, err := instanceEq(th, args[0], args[1]); ok {
+		return v, err
+	}
+	eq, err := pyEqual(args[0], args[1], 0)
+	return starlark.Bool(eq), err
+}
+
+// instanceEq is x == y when x or y is an instance whose class defines
+// __eq__: what __eq__ returned, whatever it is (Python does not make it
+// a bool), tried on x, then reflected on y, and identity when both
+// return NotImplemented. go.starlark.net compares values of different
+// types as unequal without asking either. ok is false when neither
+// operand has an __eq__ of its own.
+func instanceEq(th *starlark.Thread, x, y starlark.Value) (v starlark.Value, ok bool, err error) {
+	a, aok := x.(*Instance)
+	b, bok := y.(*Instance)
+	if !aok && !bok {
+		return nil, false, nil
+	}
+	if aok && a.Dunder("__eq__") == nil {
+		aok = false
+	}
+	if bok && b.Dunder("__eq__") == nil {
+		bok = false
+	}
+	if !aok && !bok {
+		return nil, false, nil
+	}
+	if aok {
+		v, _, err := a.CallDunder(th, "__eq__", y)
+		if err != nil || v != NotImplemented {
+			return v, true, err
+		}
+	}
+	if bok {
+		v, _, err := b.CallDunder(th, "__eq__", x)
+		if err != nil || v != NotImplemented {
+			return v, true, err
+		}
+	}
+	return starlark.Bool(SameObject(x, y)), true, nil
+}
+
+// maxEqDepth bounds the nesting pyEqual follows, as CPython's recursion
+// limit does.
+const maxEqDepth = 1000
+
+// pyEqual is Python's x == y for the values whose go.starlark.net
+// equality differs: bools against numbers, NaN, and lists and tuples
+// holding those.
+func pyEqual(x, y starlark.Value, depth int) (bool, error) {
+	if depth > maxEqDepth {
+		return false, Errorf(pyexc.RecursionError, "maximum recursion depth exceeded in comparison")
+	}
+	// A namedtuple equals the plain tuple of its items, an IntEnum its int.
+	x, y = baseOperands(x, y)
+	switch a := x.(type) {
+	case starlark.Int, starlark.Bool:
+		switch y.(type) {
+		case starlark.Int, starlark.Bool, starlark.Float:
+			return numEqual(x, y), nil
+		}
+	case starlark.Float:
+		switch y.(type) {
+		case starlark.Int, starlark.Bool, starlark.Float:
+			return numEqual(x, y), nil
+		}
+	case starlark.Tuple:
+		if b, ok := y.(starlark.Tuple); ok {
+			return seqEqual(a, b, depth)
+		}
+		return false, nil
+	case *starlark.List:
+		if b, ok := y.(*starlark.List); ok {
+			if a == b {
+				return true, nil
+			}
+			return seqEqual(listItems(a), listItems(b), depth)
+		}
+		return false, nil
+	}
+	if eq, ok, err := frozenSetEqual(x, y); ok {
+		return eq, err
+	}
+	if eq, ok, err := ContainerEqual(x, y, depth); ok {
+		return eq, err
+	}
+	return starlark.Equal(x, y)
+}
+
+func listItems(l *starlark.List) []starlark.Value {
+	out := make([]starlark.Value, l.Len())
+	for i := range out {
+		out[i] = l.Index(i)
+	}
+	return out
+}
+
+// seqEqual compares items pairwise.
+func seqEqual(a, b []starlark.Value, depth int) (bool, error) {
+	if len(a) != len(b) {
+		return false, nil
+	}
+	for i := range a {
+		eq, err := pyEqual(a[i], b[i], depth+1)
+		if err != nil || !eq {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func isNaN(v starlark.Value) bool {
+	f, ok := v.(starlark.Float)
+	return ok && math.IsNaN(float64(f))
+}
+
+// numEqual compares two numbers (int, bool or float) exactly.
+func numEqual(x, y starlark.Value) bool {
+	if isNaN(x) || isNaN(y) {
+		return false
+	}
+	x, y = Numeric(x), Numeric(y)
+	eq, err := starlark.Equal(x, y)
+	return err == nil && eq
+}

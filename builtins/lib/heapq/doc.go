@@ -1,0 +1,3 @@
+// Package heapq is Python's heapq module for the Starlark engine: Module
+// returns a new module value. Values and errors are CPython 3.11's.
+package heapq

@@ -1,0 +1,3 @@
+// Package itertools is Python's itertools module for the Starlark engine: Module
+// returns a new module value. Values and errors are CPython 3.11's.
+package itertools

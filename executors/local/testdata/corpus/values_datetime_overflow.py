@@ -1,0 +1,60 @@
+# timedelta keeps CPython's range (|days| <= 999999999) and its arithmetic
+# raises OverflowError past it; dates and timestamps out of range fail
+# the way CPython's do instead of wrapping around.
+import datetime as dt
+
+
+def show(label, f):
+    try:
+        print(label, repr(f()))
+    except (OverflowError, ValueError, OSError, ZeroDivisionError, TypeError) as e:
+        print(label, type(e).__name__, e)
+
+
+show("days 10**18", lambda: dt.timedelta(days=10**18))
+show("days 10**9", lambda: dt.timedelta(days=10**9))
+show("days 5e8", lambda: dt.timedelta(days=500000000))
+show("seconds 10**18", lambda: dt.timedelta(seconds=10**18))
+show("micro 10**19", lambda: dt.timedelta(microseconds=10**19))
+show("weeks 10**10", lambda: dt.timedelta(weeks=10**10))
+show("days inf", lambda: dt.timedelta(days=float("inf")))
+show("days nan", lambda: dt.timedelta(days=float("nan")))
+show("fromtimestamp 1e20", lambda: dt.datetime.fromtimestamp(1e20))
+show("date.fromtimestamp 1e20", lambda: dt.date.fromtimestamp(1e20))
+show("fromtimestamp inf", lambda: dt.datetime.fromtimestamp(float("inf")))
+show("fromtimestamp nan", lambda: dt.datetime.fromtimestamp(float("nan")))
+show("fromtimestamp 1e10", lambda: dt.datetime.fromtimestamp(1e10, dt.timezone.utc))
+show("fromtimestamp -1.5", lambda: dt.datetime.fromtimestamp(-1.5, dt.timezone.utc))
+show("utcfromtimestamp", lambda: dt.datetime.utcfromtimestamp(86400.5))
+show("date - 10**9 days", lambda: dt.date(2020, 1, 1) - dt.timedelta(days=10**9))
+show("date + 10**8 days", lambda: dt.date(2020, 1, 1) + dt.timedelta(days=10**8))
+show("datetime - 10**8 days", lambda: dt.datetime(2020, 1, 1) - dt.timedelta(days=10**8))
+show("date.max + 1 day", lambda: dt.date.max + dt.timedelta(days=1))
+show("datetime.max + 1 us", lambda: dt.datetime.max + dt.timedelta(microseconds=1))
+show("date.min - 1 day", lambda: dt.date.min - dt.timedelta(days=1))
+show("max + max", lambda: dt.timedelta(days=999999999) + dt.timedelta(days=1))
+show("-max", lambda: -dt.timedelta.max)
+show("abs(min)", lambda: abs(dt.timedelta.min))
+show("abs(-1h)", lambda: abs(dt.timedelta(hours=-1)))
+show("day * 10**9", lambda: dt.timedelta(days=1) * 10**9)
+show("day * 10**20", lambda: dt.timedelta(days=1) * 10**20)
+show("day * 1e9", lambda: dt.timedelta(days=1) * 1e9)
+show("10**8 days / 0.001", lambda: dt.timedelta(days=10**8) / 0.001)
+show("hour / 0", lambda: dt.timedelta(hours=1) / 0)
+show("hour * 1.1", lambda: dt.timedelta(hours=1) * 1.1)
+show("hour / 7", lambda: dt.timedelta(hours=1) / 7)
+show("-hour // 7", lambda: dt.timedelta(hours=-1) // 7)
+show("-hour // 7 min", lambda: dt.timedelta(hours=-1) // dt.timedelta(minutes=7))
+show("-hour % 7 min", lambda: dt.timedelta(hours=-1) % dt.timedelta(minutes=7))
+show("micro 0.5, 1.5", lambda: (dt.timedelta(microseconds=0.5), dt.timedelta(microseconds=1.5)))
+show("days -1.5 hours .25", lambda: dt.timedelta(days=-1.5, hours=0.25))
+show("max total_seconds", lambda: dt.timedelta.max.total_seconds())
+show("9999 - 1", lambda: dt.datetime(9999, 1, 1) - dt.datetime(1, 1, 1))
+show("date - hour", lambda: dt.date(2020, 1, 2) - dt.timedelta(hours=1))
+show("date + -hour", lambda: dt.date(2020, 1, 2) + dt.timedelta(hours=-1))
+show("limits", lambda: (dt.date.min, dt.date.max, dt.datetime.max, dt.time.max, dt.timedelta.min, dt.timedelta.resolution))
+show("tz -24h", lambda: dt.timezone(dt.timedelta(hours=-24)))
+show("tz -5h", lambda: dt.timezone(dt.timedelta(hours=-5)))
+show("hash", lambda: hash(dt.timedelta(1)) == hash(dt.timedelta(hours=24)))
+show("strftime kw", lambda: (dt.date(2020, 1, 2).strftime(format="%Y/%m"), dt.datetime(2020, 1, 2, 3).strftime(format="%H")))
+final_answer(dt.timedelta.max)

@@ -1,0 +1,16 @@
+package router
+
+import (
+	"os"
+	"testing"
+
+	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/wasm"
+)
+
+// Sandbox and engine children are copies of this test binary.
+func TestMain(m *testing.M) {
+	local.RunChildIfRequested()
+	wasm.RunChildIfRequested()
+	os.Exit(m.Run())
+}

@@ -1,0 +1,17 @@
+package cli
+
+import (
+	"os"
+	"testing"
+
+	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/wasm"
+)
+
+// The run command's engine and sandbox children are copies of this test
+// binary.
+func TestMain(m *testing.M) {
+	local.RunChildIfRequested()
+	wasm.RunChildIfRequested()
+	os.Exit(m.Run())
+}
