@@ -217,6 +217,17 @@ type Namespace struct {
 type stepModule struct {
 	m     weak.Pointer[starlark.Module]
 	index map[string]int
+	// reads is, once the step has ended (ended), the slots of the
+	// globals its functions refer to: the only ones a function can read
+	// after the step, and so the only ones Sync keeps up to date.
+	reads []globalSlot
+	ended bool
+}
+
+// globalSlot is a global's name and its slot in a step's module.
+type globalSlot struct {
+	name string
+	i    int
 }
 
 // slots returns the module's globals, or nil once the module is gone.
@@ -288,10 +299,20 @@ func (ns *Namespace) EnterStep(m *starlark.Module) error {
 func (ns *Namespace) EndStep() { ns.current = nil }
 
 // Sync gives every module still alive the values of Globals (nil, that
-// is unbound, where Globals lacks a name).
+// is unbound, where Globals lacks a name): of the globals its functions
+// refer to, for a step that has ended (EndStepReading), of all of them
+// otherwise. Its cost is that of those names, not of the state or of
+// every name the steps bound.
 func (ns *Namespace) Sync() {
 	for _, s := range ns.mods {
-		if slots := s.slots(); slots != nil {
+		slots := s.slots()
+		switch {
+		case slots == nil:
+		case s.ended:
+			for _, r := range s.reads {
+				slots[r.i] = ns.Globals[r.name]
+			}
+		default:
 			for name, i := range s.index {
 				slots[i] = ns.Globals[name]
 			}

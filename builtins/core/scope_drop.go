@@ -19,3 +19,30 @@ func (ns *Namespace) EndStepForgetting() {
 	}
 	ns.current = nil
 }
+
+// EndStepReading ends the running step, as EndStep does, knowing the
+// globals its functions (defs and lambdas, at any depth) refer to: the
+// only slots of its module anything reads once it has ended, and so the
+// only ones Sync keeps up to date. With none, the module is forgotten
+// at once (EndStepForgetting). A step's module lingers until a
+// collection frees it, and a long session of steps that each redefine a
+// function left hundreds behind, each costing Sync every name its step
+// bound.
+func (ns *Namespace) EndStepReading(names []string) {
+	c := ns.current
+	if c == nil {
+		return
+	}
+	var reads []globalSlot
+	for _, name := range names {
+		if i, ok := c.index[name]; ok {
+			reads = append(reads, globalSlot{name, i})
+		}
+	}
+	if len(reads) == 0 {
+		ns.EndStepForgetting()
+		return
+	}
+	c.reads, c.ended = reads, true
+	ns.current = nil
+}

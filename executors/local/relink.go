@@ -115,6 +115,9 @@ func (l earlier) reads(name string) bool {
 func (st *state) stale(l earlier) bool {
 	d := l.d
 	for name := range d.globals {
+		if strings.HasPrefix(name, engineNamePrefix) {
+			continue // not synced (functionGlobals), and never rebound by a step
+		}
 		v, ok := l.globals[name]
 		if cur, found := st.globals[name]; ok && found && !same(cur, v) {
 			return true
@@ -331,8 +334,10 @@ func (st *state) execChunk(thread *starlark.Thread, c *chunk) outcome {
 
 // settle records what a chunk defined, on the goroutine of its execution.
 func (st *state) settle(out outcome) {
-	if out.file != nil && !makesFunctions(out.file) {
-		st.namespace().EndStepForgetting()
+	if out.file == nil {
+		st.namespace().EndStep()
+	} else if names, ok := functionGlobals(out.file); ok {
+		st.namespace().EndStepReading(names)
 	} else {
 		st.namespace().EndStep()
 	}
@@ -349,17 +354,51 @@ func (st *state) settle(out outcome) {
 	}
 }
 
-// makesFunctions reports whether f defines a function or a lambda (the
-// front end lowers classes and generator expressions to them): values
-// that keep the step's module alive after the step.
-func makesFunctions(f *syntax.File) bool {
-	found := false
-	syntax.Walk(f, func(n syntax.Node) bool {
-		switch n.(type) {
-		case *syntax.DefStmt, *syntax.LambdaExpr:
-			found = true
+// engineNamePrefix begins the globals the front end and the engine bind
+// (helpers, comparison constants, temporaries), which no step can: a
+// helper's value never changes, and a temporary belongs to the step that
+// assigned it, which a later step's temporary of the same name must not
+// overwrite in an earlier step's module.
+const engineNamePrefix = "__sa_"
+
+// functionGlobals returns the module globals that the functions f
+// creates (defs and lambdas, at any depth, with their defaults; not a
+// def's own name, unless its body reads it) refer
+// to, but for the engine's own (engineNamePrefix): what they can read of
+// the step's module once it has ended that a later step may rebind. ok is
+// false when f was not resolved, and nothing is known.
+func functionGlobals(f *syntax.File) (names []string, ok bool) {
+	if f.Module == nil { // resolution failed: nothing ran
+		return nil, false
+	}
+	seen := map[string]bool{}
+	// Attribute names and keywords are identifiers with no binding.
+	inFunction := func(n syntax.Node) bool {
+		if id, isIdent := n.(*syntax.Ident); isIdent {
+			if b, resolved := id.Binding.(*resolve.Binding); resolved && b.Scope == resolve.Global && !seen[id.Name] && !strings.HasPrefix(id.Name, engineNamePrefix) {
+				seen[id.Name] = true
+				names = append(names, id.Name)
+			}
 		}
-		return !found
+		return true
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.DefStmt:
+			// Not its name, which the step binds and no function reads
+			// unless its body does.
+			for _, p := range n.Params {
+				syntax.Walk(p, inFunction)
+			}
+			for _, stmt := range n.Body {
+				syntax.Walk(stmt, inFunction)
+			}
+			return false
+		case *syntax.LambdaExpr:
+			syntax.Walk(n, inFunction)
+			return false
+		}
+		return true
 	})
-	return found
+	return names, true
 }

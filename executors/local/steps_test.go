@@ -132,7 +132,7 @@ func TestGlobalsFromEarlierStepsAreBounded(t *testing.T) {
 // whose functions live.
 func TestStepModulesAreReleased(t *testing.T) {
 	e := newTestExecutor(t, Options{})
-	run(t, e, "def keep():\n    return 1")
+	run(t, e, "one = 1\ndef keep():\n    return one")
 	for i := 0; i < 20; i++ {
 		run(t, e, fmt.Sprintf("x = %d", i))
 	}
@@ -148,6 +148,32 @@ func TestStepModulesAreReleased(t *testing.T) {
 		t.Errorf("the namespace reaches %d step modules; want keep's only", n)
 	}
 
+}
+
+// TestStepModulesOfFunctionsReadingNoGlobal: a step whose functions
+// read no global (an agent's typical step, which redefines its helper
+// every time) leaves no module for later steps to keep up to date, even
+// before a collection frees it; one whose function reads a global stays,
+// and its function sees the global rebound.
+func TestStepModulesOfFunctionsReadingNoGlobal(t *testing.T) {
+	e := newTestExecutor(t, Options{})
+	for i := 0; i < 50; i++ {
+		run(t, e, "def total(rows, start=0):\n    t = start\n    for r in rows:\n        t += r\n    return t\nkey = lambda kv: kv[1]\ns = total([1, 2, 3])")
+	}
+	if n := e.st.ns.Modules(); n != 0 {
+		t.Errorf("after 50 steps whose functions read no global, the namespace reaches %d step modules; want 0", n)
+	}
+	run(t, e, "scale = 2\ndef scaled(v):\n    return v * scale")
+	run(t, e, "def other(v):\n    return v")
+	run(t, e, "scale = 10")
+	if res := run(t, e, "scaled(3)"); res.Err != nil || res.Repr != "30" {
+		t.Fatalf("scaled(3) after scale = 10: %q %+v; want 30", res.Repr, res.Err)
+	}
+	runtime.GC()
+	run(t, e, "y = 1") // prunes the modules found gone
+	if n := e.st.ns.Modules(); n != 1 {
+		t.Errorf("the namespace reaches %d step modules; want scaled's only", n)
+	}
 }
 
 // TestEarlierFunctionCannotRebindLaterTool: a function defined before a
