@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math"
 	"slices"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
@@ -131,6 +132,13 @@ func sortKeyed(th *starlark.Thread, vals, keys []starlark.Value) error {
 	}
 	switch kind {
 	case sortInts:
+		if keys == nil && smallInts(vals) {
+			xs := make([]int64, len(vals))
+			for i, v := range vals {
+				xs[i], _ = v.(starlark.Int).Int64()
+			}
+			return sortPlain(th, vals, xs, func(x int64) starlark.Value { return starlark.MakeInt64(x) })
+		}
 		items := make([]sortItem[int64], len(ks))
 		for i, k := range ks {
 			items[i].k, _ = k.(starlark.Int).Int64()
@@ -138,6 +146,11 @@ func sortKeyed(th *starlark.Thread, vals, keys []starlark.Value) error {
 		}
 		return sortItems(th, items, vals)
 	case sortFloats:
+		if keys == nil {
+			if xs, ok := plainFloats(vals); ok {
+				return sortPlain(th, vals, xs, func(x float64) starlark.Value { return starlark.Float(x) })
+			}
+		}
 		items := make([]sortItem[float64], len(ks))
 		for i, k := range ks {
 			switch k := k.(type) {
@@ -152,6 +165,13 @@ func sortKeyed(th *starlark.Thread, vals, keys []starlark.Value) error {
 		// Go's < on floats is Python's: false whenever a NaN is involved.
 		return sortItems(th, items, vals)
 	case sortStrings:
+		if keys == nil {
+			xs := make([]string, len(vals))
+			for i, v := range vals {
+				xs[i] = string(v.(starlark.String))
+			}
+			return sortPlain(th, vals, xs, func(x string) starlark.Value { return starlark.String(x) })
+		}
 		items := make([]sortItem[string], len(ks))
 		for i, k := range ks {
 			items[i].k = string(k.(starlark.String))
@@ -848,4 +868,83 @@ func (s *Sorter) MergeSort(idx, buf []int) {
 		j, _ := v.(starlark.Int).Int64()
 		idx[i] = int(j)
 	}
+}
+
+// smallInts reports whether every value is an int of 32 bits, which
+// go.starlark.net represents without an object: equal ones are the same
+// value, with no identity to tell them apart.
+func smallInts(vals []starlark.Value) bool {
+	for _, v := range vals {
+		x, ok := v.(starlark.Int).Int64()
+		if !ok || x < math.MinInt32 || x > math.MaxInt32 {
+			return false
+		}
+	}
+	return true
+}
+
+// plainFloats returns the values of vals when they are all floats (not
+// ints) that no other float equals without being the same: no NaN, no
+// -0.0 (equal to 0.0, printed otherwise).
+func plainFloats(vals []starlark.Value) ([]float64, bool) {
+	xs := make([]float64, len(vals))
+	for i, v := range vals {
+		f, ok := v.(starlark.Float)
+		if !ok || f != f || (f == 0 && math.Signbit(float64(f))) {
+			return nil, false
+		}
+		xs[i] = float64(f)
+	}
+	return xs, true
+}
+
+// sortPlainBlock is how many values sortPlain sorts between checks of
+// the deadline, and the length of its first runs.
+const sortPlainBlock = 1 << 15
+
+// sortPlain sorts vals by xs, their Go values, for values that equal
+// ones cannot be told apart from (ints of 32 bits, strings, the floats
+// plainFloats accepts): every sort then gives the stable sort's result,
+// and this one is Go's for ordered values, with no comparison function.
+// It sorts blocks, then merges them pairwise, checking the deadline
+// between blocks. Interrupted, it leaves vals as they were.
+func sortPlain[T int64 | float64 | string](th *starlark.Thread, vals []starlark.Value, xs []T, value func(T) starlark.Value) error {
+	for lo := 0; lo < len(xs); lo += sortPlainBlock {
+		if err := Interrupted(th); err != nil {
+			return err
+		}
+		slices.Sort(xs[lo:min(lo+sortPlainBlock, len(xs))])
+	}
+	buf := make([]T, len(xs))
+	for width := sortPlainBlock; width < len(xs); width *= 2 {
+		for lo := 0; lo < len(xs); lo += 2 * width {
+			if err := Interrupted(th); err != nil {
+				return err
+			}
+			mid, hi := min(lo+width, len(xs)), min(lo+2*width, len(xs))
+			mergeSorted(buf[lo:hi], xs[lo:mid], xs[mid:hi])
+		}
+		xs, buf = buf, xs
+	}
+	for i, x := range xs {
+		vals[i] = value(x)
+	}
+	return nil
+}
+
+// mergeSorted merges the sorted a and b into dst, len(a)+len(b) long.
+func mergeSorted[T int64 | float64 | string](dst, a, b []T) {
+	i, j, k := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if b[j] < a[i] {
+			dst[k] = b[j]
+			j++
+		} else {
+			dst[k] = a[i]
+			i++
+		}
+		k++
+	}
+	k += copy(dst[k:], a[i:])
+	copy(dst[k:], b[j:])
 }
