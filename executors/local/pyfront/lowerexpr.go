@@ -692,7 +692,7 @@ func (l *lowerer) dict(n *Dict) syntax.Expr {
 			unpack = true
 		}
 	}
-	if !unpack {
+	if !unpack && distinctLiteralKeys(n.Keys) {
 		d := l.dicts.next()
 		d.Lbrace, d.Rbrace, d.List = l.pos(n.pos), l.pos(n.End), l.exprs.list(len(n.Keys))
 		if d.List == nil {
@@ -708,6 +708,9 @@ func (l *lowerer) dict(n *Dict) syntax.Expr {
 	// {**a, k: v} becomes
 	// {__sa_k: __sa_v for __sa_k, __sa_v in [p for p in a.items()] + [(k, v)]}:
 	// later keys win, in evaluation order, without naming dict or list.
+	// So does a literal whose keys may repeat ({k: 1, k: 2}), which
+	// Starlark's literal refuses ("duplicate key") where Python keeps the
+	// last value at the first key's place.
 	var out syntax.Expr
 	var run []syntax.Expr
 	add := func(e syntax.Expr) {
@@ -743,6 +746,39 @@ func (l *lowerer) dict(n *Dict) syntax.Expr {
 		Clauses: []syntax.Node{&syntax.ForClause{For: at, Vars: kv, In: at, X: out}},
 		Rbrack:  at,
 	}
+}
+
+// distinctLiteralKeys reports whether the keys of a dict literal cannot
+// repeat: at most one, or all int or string literals of distinct values.
+func distinctLiteralKeys(keys []Expr) bool {
+	if len(keys) < 2 {
+		return true
+	}
+	type strKey struct {
+		s     string
+		bytes bool
+	}
+	seen := make(map[any]bool, len(keys))
+	for _, k := range keys {
+		var key any
+		switch k := k.(type) {
+		case *Str:
+			key = strKey{k.Val, k.Bytes}
+		case *Num:
+			v, ok := k.Val.(int64)
+			if !ok || k.Imag {
+				return false
+			}
+			key = v
+		default:
+			return false
+		}
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+	}
+	return true
 }
 
 func (l *lowerer) comp(n *Comp) syntax.Expr {
