@@ -43,6 +43,7 @@ func Runtime() starlark.StringDict {
 		contract.HelperDelSlice:  starlark.NewBuiltin(contract.HelperDelSlice, core.SaDelSlice),
 		contract.HelperBinop:     starlark.NewBuiltin(contract.HelperBinop, core.SaBinop),
 		contract.HelperEq:        starlark.NewBuiltin(contract.HelperEq, core.SaEq),
+		contract.HelperNe:        starlark.NewBuiltin(contract.HelperNe, core.SaNe),
 		contract.HelperSetVar:    starlark.NewBuiltin(contract.HelperSetVar, core.SaSetVar),
 		contract.HelperKwargs:    starlark.NewBuiltin(contract.HelperKwargs, core.SaKwargs),
 		contract.HelperGenerator: starlark.NewBuiltin(contract.HelperGenerator, core.SaGenerator),

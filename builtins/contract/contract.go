@@ -234,6 +234,8 @@ const (
 	HelperBinop = "__sa_binop"
 	// HelperEq: __sa_eq(x, y) is Python's x == y.
 	HelperEq = "__sa_eq"
+	// HelperNe: __sa_ne(x, y) is Python's x != y.
+	HelperNe = "__sa_ne"
 )
 
 // Guarded concatenation. Concatenation is the one core operator besides
@@ -360,6 +362,7 @@ var helpers = []string{
 	HelperDelSlice,
 	HelperEnter,
 	HelperEq,
+	HelperNe,
 	HelperExcMatch,
 	HelperFormat,
 	HelperGenerator,

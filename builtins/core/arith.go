@@ -53,6 +53,60 @@ func SaEq(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs 
 	return starlark.Bool(eq), err
 }
 
+// SaNe is Python's x != y: the __ne__ of an instance whose class defines
+// one (tried on x, then reflected on y), and otherwise not x == y, as
+// object.__ne__ gives.
+func SaNe(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) != 2 || len(kwargs) != 0 {
+		return nil, Errorf(pyexc.TypeError, "%s takes 2 arguments", contract.HelperNe)
+	}
+	if v, ok, err := instanceNe(th, args[0], args[1]); ok {
+		return v, err
+	}
+	eq, err := SaEq(th, nil, args, nil)
+	if err != nil {
+		return nil, err
+	}
+	return !eq.Truth(), nil
+}
+
+// instanceNe is x != y when x or y is an instance whose class defines
+// __ne__: what it returned, whatever it is; an operand without one
+// answers as object.__ne__ does, the negation of its __eq__ unless that
+// returned NotImplemented; identity when neither answers. ok is false
+// when neither operand defines __ne__.
+func instanceNe(th *starlark.Thread, x, y starlark.Value) (v starlark.Value, ok bool, err error) {
+	a, aok := x.(*Instance)
+	b, bok := y.(*Instance)
+	if (!aok || a.Dunder("__ne__") == nil) && (!bok || b.Dunder("__ne__") == nil) {
+		return nil, false, nil
+	}
+	ask := func(o *Instance, other starlark.Value) (starlark.Value, bool, error) {
+		if o.Dunder("__ne__") != nil {
+			v, _, err := o.CallDunder(th, "__ne__", other)
+			return v, err != nil || v != NotImplemented, err
+		}
+		if o.Dunder("__eq__") != nil {
+			v, _, err := o.CallDunder(th, "__eq__", other)
+			if err != nil || v != NotImplemented {
+				return !v.Truth(), true, err
+			}
+		}
+		return nil, false, nil
+	}
+	if aok {
+		if v, done, err := ask(a, y); done {
+			return v, true, err
+		}
+	}
+	if bok {
+		if v, done, err := ask(b, x); done {
+			return v, true, err
+		}
+	}
+	return starlark.Bool(!SameObject(x, y)), true, nil
+}
+
 // instanceEq is x == y when x or y is an instance whose class defines
 // __eq__: what __eq__ returned, whatever it is (Python does not make it
 // a bool), tried on x, then reflected on y, and identity when both

@@ -375,11 +375,10 @@ func (l *lowerer) cmp(op cmpOp, x, y syntax.Expr, px, py Expr) syntax.Expr {
 		// so. A str literal or None operand equals only its own kind in
 		// both languages, so it keeps Starlark's faster ==.
 		if !plainEq(px) && !plainEq(py) && !numericEq(px, py) && !numericEq(py, px) {
-			var c syntax.Expr = l.call(contract.HelperEq, op.pos, x, y)
 			if op.Op == tNE {
-				c = &syntax.UnaryExpr{OpPos: l.pos(op.pos), Op: syntax.NOT, X: c}
+				return l.call(contract.HelperNe, op.pos, x, y)
 			}
-			return c
+			return l.call(contract.HelperEq, op.pos, x, y)
 		}
 	case tLT, tLE, tGT, tGE:
 		// Against a number literal the other operand may be a Decimal,
