@@ -48,7 +48,7 @@ func dictUpdateMethod(th *starlark.Thread, fn *starlark.Builtin, args starlark.T
 		return nil, Errorf(pyexc.TypeError, "update expected at most 1 argument, got %d", len(args))
 	}
 	d := fn.Receiver().(*starlark.Dict)
-	if len(args) == 1 {
+	if len(args) == 1 && args[0] != starlark.Value(d) { // d.update(d) changes nothing
 		if err := dictUpdate(th, d, args[0]); err != nil {
 			return nil, err
 		}

@@ -418,7 +418,7 @@ func (o *Instance) defaultRepr(th *starlark.Thread) (string, error) {
 		s, err := ReprValue(th, o.args)
 		return o.class.PyName + s, err
 	}
-	return fmt.Sprintf("<%s.%s object at %p>", o.class.Module, o.class.PyName, o), nil
+	return fmt.Sprintf("<%s.%s object at %s>", o.class.Module, o.class.PyName, Address(o)), nil
 }
 
 func stringResult(name string, v starlark.Value, err error) (string, error) {
@@ -912,7 +912,7 @@ func specialAttr(x starlark.Value, name string) (starlark.Value, bool) {
 	case "__name__":
 		switch x := x.(type) {
 		case *starlark.Function:
-			return starlark.String(x.Name()), true
+			return starlark.String(funcName(x.Name())), true
 		case *starlark.Builtin:
 			return starlark.String(x.Name()), true
 		case *BoundMethod:

@@ -3,6 +3,7 @@ package core
 import (
 	"hash/maphash"
 	"math"
+	"strconv"
 
 	"go.starlark.net/starlark"
 )
@@ -62,6 +63,15 @@ func PyID(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs
 		writeIdentity(&h, x)
 	}
 	return starlark.MakeUint64(h.Sum64() >> 2), nil
+}
+
+// Address is what a repr shows as the address of x, an object of a
+// reference type: hex(id(x)), as in CPython, and no memory address.
+func Address(x starlark.Value) string {
+	var h maphash.Hash
+	h.SetSeed(idSeed)
+	writeIdentity(&h, x)
+	return "0x" + strconv.FormatUint(h.Sum64()>>2, 16)
 }
 
 // writeIdentity hashes the identity of a value of another type: its

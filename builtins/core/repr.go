@@ -404,7 +404,7 @@ func (p *printer) repr(v starlark.Value, depth int) error {
 		}
 		p.b.WriteByte(')')
 	case *starlark.Function:
-		p.b.WriteString("<function " + v.Name() + ">")
+		p.b.WriteString("<function " + funcName(v.Name()) + " at " + Address(v) + ">")
 	case *starlark.Builtin:
 		if r := v.Receiver(); r != nil {
 			p.b.WriteString("<built-in method " + v.Name() + " of " + TypeName(r) + " object>")
