@@ -63,7 +63,7 @@ func TestAsyncioSaysWhatIsMissing(t *testing.T) {
 		t.Fatal("no error")
 	}
 	for name, tb := range map[string]string{"printed by the code": res.Stdout, "of the result": res.Err.Traceback} {
-		for _, want := range []string{`File "<code>", line 3, in m`, `File "/usr/local/lib/python311.zip/asyncio/runners.py"`, `File "/usr/local/lib/python311.zip/json/decoder.py"`} {
+		for _, want := range []string{`File "<code>", line 3, in m`, `File "/usr/local/lib/python3.11/asyncio/runners.py"`, `File "/usr/local/lib/python3.11/json/decoder.py"`} {
 			if !strings.Contains(tb, want) {
 				t.Errorf("traceback %s lacks %s:\n%s", name, want, tb)
 			}

@@ -115,20 +115,28 @@ func packageGuestDir(i int) string { return "/packages/" + strconv.Itoa(i) }
 // going to guestOut, no host environment, host clocks and randomness, and
 // a sleep that ends when stop closes.
 func (g guestSpec) moduleConfig(in io.Reader, out, guestOut io.Writer, stop <-chan struct{}) (wazero.ModuleConfig, error) {
-	lib, err := fs.Sub(stdlibFS, "cpython")
+	sub, err := fs.Sub(stdlibFS, "cpython")
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"python", "-S", "-c", runner.Script, "--channel=" + channelPath}
+	stdlib, err := stdlibDir()
+	if err != nil {
+		return nil, err
+	}
+	// The standard library is the directory /usr/local/lib/python3.11,
+	// read from the zip by Go; python311.zip, first on the interpreter's
+	// path, is hidden (see stdlibDir).
+	var lib fs.FS = hideFile{FS: sub, name: stdlibZip}
+	args := []string{"python", "-S", "-c", stdlibNames + runner.Script, "--channel=" + channelPath}
 	if g.RunnerCode != "" {
 		if code := readRunnerCode(g.RunnerCode); code != nil {
 			lib = withFile{FS: lib, name: runnerCodeFile(), data: code}
-			args[3] = runnerLoader()
+			args[3] = stdlibNames + runnerLoader()
 		}
 	} else if g.EmitCode {
 		args = append(args, runner.EmitCodeArg)
 	}
-	fsc := wazero.NewFSConfig().WithFSMount(lib, "/usr/local/lib")
+	fsc := wazero.NewFSConfig().WithFSMount(lib, "/usr/local/lib").WithFSMount(stdlib, "/usr/local/lib/python3.11")
 	fsc = withSysFSMount(fsc, &channelFS{r: in, w: out}, channelDir)
 	mount := func(host, guest string, writable bool) error {
 		c, err := confine(host, writable)

@@ -65,7 +65,7 @@
 // to_thread (run inline) work; connections, servers and subprocesses
 // raise OSError saying the sandbox has none. Tracebacks name the
 // standard library's paths inside the sandbox
-// (/usr/local/lib/python311.zip/...), not those of the machine that
+// (/usr/local/lib/python3.11/...), not those of the machine that
 // compiled it.
 //
 // Pure-Python packages (wheels unpacked to a directory, no C extensions)
