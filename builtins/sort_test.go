@@ -36,6 +36,13 @@ func TestSortPlainIsTheStableSort(t *testing.T) {
 			return []starlark.Value{starlark.MakeInt(1), starlark.Float(1), starlark.Float(0.5)}[rng.IntN(3)]
 		},
 		"strings": func(int) starlark.Value { return starlark.String(strconv.Itoa(rng.IntN(3000)) + "é") },
+		// Long natural runs, merged run by run: ascending runs of about
+		// 12, descending runs, sorted and reversed data, with repeats.
+		"ascending runs":  func(i int) starlark.Value { return starlark.MakeInt(i * 7919 % 100003) },
+		"descending runs": func(i int) starlark.Value { return starlark.MakeInt(-(i * 7919 % 100003) / 3) },
+		"sorted":          func(i int) starlark.Value { return starlark.MakeInt(i / 3) },
+		"reversed floats": func(i int) starlark.Value { return starlark.Float(float64(-i/2) / 8) },
+		"string runs":     func(i int) starlark.Value { return starlark.String(strconv.Itoa(i % 40 / 2)) },
 	}
 	for name, gen := range gens {
 		for _, n := range []int{0, 1, 2, 31, 1000, 3*(1<<15) + 7} {

@@ -899,37 +899,114 @@ func plainFloats(vals []starlark.Value) ([]float64, bool) {
 }
 
 // sortPlainBlock is how many values sortPlain sorts between checks of
-// the deadline, and the length of its first runs.
+// the deadline, and the length of its first runs on data without long
+// runs.
 const sortPlainBlock = 1 << 15
+
+// sortPlainMinRun is the length sortPlain extends a short natural run to
+// (by insertion), and sortPlainLongRuns the mean length of the natural
+// runs from which it merges them rather than sorting blocks.
+const (
+	sortPlainMinRun   = 32
+	sortPlainLongRuns = 8
+)
 
 // sortPlain sorts vals by xs, their Go values, for values that equal
 // ones cannot be told apart from (ints of 32 bits, strings, the floats
 // plainFloats accepts): every sort then gives the stable sort's result,
-// and this one is Go's for ordered values, with no comparison function.
-// It sorts blocks, then merges them pairwise, checking the deadline
-// between blocks. Interrupted, it leaves vals as they were.
+// and this one compares Go values, with no comparison function. Data
+// made of long ascending or descending runs (a partly sorted list) is
+// merged run by run, as CPython's sort does; other data is sorted in
+// blocks by Go's sort. The runs or blocks are then merged pairwise. The
+// deadline is checked between blocks, runs and merges. Interrupted, it
+// leaves vals as they were.
 func sortPlain[T int64 | float64 | string](th *starlark.Thread, vals []starlark.Value, xs []T, value func(T) starlark.Value) error {
-	for lo := 0; lo < len(xs); lo += sortPlainBlock {
-		if err := Interrupted(th); err != nil {
+	descents := 0
+	for i := 1; i < len(xs); i++ {
+		if xs[i] < xs[i-1] {
+			descents++
+		}
+	}
+	var bounds []int // the runs: xs[bounds[k]:bounds[k+1]], each sorted
+	if len(xs)/(descents+1) >= sortPlainLongRuns {
+		var err error
+		if bounds, err = naturalRuns(th, xs); err != nil {
 			return err
 		}
-		slices.Sort(xs[lo:min(lo+sortPlainBlock, len(xs))])
-	}
-	buf := make([]T, len(xs))
-	for width := sortPlainBlock; width < len(xs); width *= 2 {
-		for lo := 0; lo < len(xs); lo += 2 * width {
+	} else {
+		for lo := 0; lo < len(xs); lo += sortPlainBlock {
 			if err := Interrupted(th); err != nil {
 				return err
 			}
-			mid, hi := min(lo+width, len(xs)), min(lo+2*width, len(xs))
-			mergeSorted(buf[lo:hi], xs[lo:mid], xs[mid:hi])
+			hi := min(lo+sortPlainBlock, len(xs))
+			slices.Sort(xs[lo:hi])
+			bounds = append(bounds, lo)
 		}
+		bounds = append(bounds, len(xs))
+	}
+	buf := make([]T, len(xs))
+	for len(bounds) > 2 {
+		merged := bounds[:1]
+		for k := 0; k+1 < len(bounds); k += 2 {
+			if err := Interrupted(th); err != nil {
+				return err
+			}
+			lo, mid := bounds[k], bounds[k+1]
+			hi := mid
+			if k+2 < len(bounds) {
+				hi = bounds[k+2]
+			}
+			mergeSorted(buf[lo:hi], xs[lo:mid], xs[mid:hi])
+			merged = append(merged, hi)
+		}
+		bounds = merged
 		xs, buf = buf, xs
 	}
 	for i, x := range xs {
 		vals[i] = value(x)
 	}
 	return nil
+}
+
+// naturalRuns splits xs into its ascending runs, reversing strictly
+// descending ones and extending runs shorter than sortPlainMinRun by
+// insertion, and returns their bounds (0 first, len(xs) last).
+func naturalRuns[T int64 | float64 | string](th *starlark.Thread, xs []T) ([]int, error) {
+	bounds := []int{0}
+	checked := 0
+	for lo := 0; lo < len(xs); {
+		if lo-checked >= sortPlainBlock {
+			if err := Interrupted(th); err != nil {
+				return nil, err
+			}
+			checked = lo
+		}
+		hi := lo + 1
+		if hi < len(xs) && xs[hi] < xs[lo] {
+			for hi < len(xs) && xs[hi] < xs[hi-1] {
+				hi++
+			}
+			slices.Reverse(xs[lo:hi])
+		} else {
+			for hi < len(xs) && !(xs[hi] < xs[hi-1]) {
+				hi++
+			}
+		}
+		if end := min(lo+sortPlainMinRun, len(xs)); hi < end {
+			for i := hi; i < end; i++ { // insertion into the sorted xs[lo:i]
+				x, j := xs[i], i
+				for j > lo && x < xs[j-1] {
+					xs[j] = xs[j-1]
+					j--
+				}
+				xs[j] = x
+			}
+			hi = end
+		}
+		bounds = append(bounds, hi)
+		lo = hi
+	}
+	return bounds, nil
 }
 
 // mergeSorted merges the sorted a and b into dst, len(a)+len(b) long.
