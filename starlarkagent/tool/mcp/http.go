@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	neturl "net/url"
+	"regexp"
 	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,20 +34,33 @@ func dialHTTP(ctx context.Context, url string, header http.Header, opts Options)
 	}
 	cs, err := opts.client().Connect(ctx, transport, nil)
 	if err != nil {
-		hint := "check that the server is running and the URL is its MCP endpoint"
-		msg := err.Error()
-		switch {
-		case strings.Contains(msg, "401") || strings.Contains(msg, "403") || strings.Contains(msg, "Unauthorized") || strings.Contains(msg, "Forbidden"):
-			hint = "the server refused the credentials: check --mcp-header (e.g. 'Authorization: Bearer TOKEN')"
-		case strings.Contains(msg, "404") || strings.Contains(msg, "Not Found"):
-			hint = "no MCP endpoint at that path: check the URL (often it ends in /mcp)"
-		case ctx.Err() != nil:
-			hint = "it did not answer in time"
-		}
-		return nil, fmt.Errorf("MCP server %s: cannot connect: %v (%s)", url, err, hint)
+		return nil, fmt.Errorf("MCP server %s: cannot connect: %v (%s)", url, err, connectHint(ctx, err, url, u.Host))
 	}
 	return &conn{cs: cs}, nil
 }
+
+// connectHint says what to check when connecting to the server at url
+// (host: its host and port) failed with err. It reads the HTTP status in
+// err, not a port or path that holds its digits: a dial error to
+// 127.0.0.1:40191 is no 401.
+func connectHint(ctx context.Context, err error, url, host string) string {
+	msg := strings.ReplaceAll(strings.ReplaceAll(err.Error(), url, ""), host, "")
+	switch {
+	case refusedStatus.MatchString(msg):
+		return "the server refused the credentials: check --mcp-header (e.g. 'Authorization: Bearer TOKEN')"
+	case notFoundStatus.MatchString(msg):
+		return "no MCP endpoint at that path: check the URL (often it ends in /mcp)"
+	case ctx.Err() != nil:
+		return "it did not answer in time"
+	}
+	return "check that the server is running and the URL is its MCP endpoint"
+}
+
+// The statuses in the SDK's connection errors that call for another hint.
+var (
+	refusedStatus  = regexp.MustCompile(`\b40[13]\b|Unauthorized|Forbidden`)
+	notFoundStatus = regexp.MustCompile(`\b404\b|Not Found`)
+)
 
 // capTransport adds the user's headers to the requests for the server's
 // origin (not to another host a redirect leads to: they are credentials)

@@ -655,3 +655,24 @@ func TestHTTPServerDown(t *testing.T) {
 		t.Fatalf("server back: %v %v", out, err)
 	}
 }
+
+// TestConnectHintReadsTheStatus: the hint after a failed connection
+// follows the HTTP status in the error, not digits of the port or path:
+// a refused dial to port 40191 once read as a 401.
+func TestConnectHintReadsTheStatus(t *testing.T) {
+	const url, host = "http://127.0.0.1:40191/mcp", "127.0.0.1:40191"
+	ctx := context.Background()
+	for _, c := range []struct{ err, want string }{
+		{`calling "initialize": sending "initialize": rejected by transport: Post "` + url + `": dial tcp ` + host + `: connect: connection refused`, "check that the server is running"},
+		{`calling "initialize": sending "initialize": broken session: 401 Unauthorized`, "refused the credentials"},
+		{`calling "initialize": sending "initialize": 403 Forbidden`, "refused the credentials"},
+		{`calling "initialize": sending "initialize": 404 Not Found`, "no MCP endpoint at that path"},
+	} {
+		if got := connectHint(ctx, errors.New(c.err), url, host); !strings.Contains(got, c.want) {
+			t.Errorf("%s: hint %q, want %q", c.err, got, c.want)
+		}
+	}
+	if got := connectHint(ctx, errors.New("GET http://127.0.0.1:8080/api/401/mcp: connection refused"), "http://127.0.0.1:8080/api/401/mcp", "127.0.0.1:8080"); !strings.Contains(got, "check that the server is running") {
+		t.Errorf("a path holding 401: hint %q", got)
+	}
+}
