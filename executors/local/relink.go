@@ -363,12 +363,13 @@ const engineNamePrefix = "__sa_"
 
 // functionGlobals returns the module globals that the functions f
 // creates (defs and lambdas, at any depth, with their defaults; not a
-// def's own name, unless its body reads it) refer
-// to, but for the engine's own (engineNamePrefix): what they can read of
+// def's own name, unless its body reads it) refer to, but for the
+// engine's own (engineNamePrefix): what they can read of
 // the step's module once it has ended that a later step may rebind. ok is
-// false when f was not resolved, and nothing is known.
+// false when f was never resolved, and nothing is known. (A file whose
+// resolution failed ran nothing and has no running step to end.)
 func functionGlobals(f *syntax.File) (names []string, ok bool) {
-	if f.Module == nil { // resolution failed: nothing ran
+	if f.Module == nil {
 		return nil, false
 	}
 	seen := map[string]bool{}
