@@ -131,7 +131,7 @@ func (g guestSpec) moduleConfig(in io.Reader, out, guestOut io.Writer, stop <-ch
 	if g.RunnerCode != "" {
 		if code := readRunnerCode(g.RunnerCode); code != nil {
 			lib = withFile{FS: lib, name: runnerCodeFile(), data: code}
-			args[3] = stdlibNames + runnerLoader()
+			args[3] = runnerLoader() // its code starts with stdlibNames
 		}
 	} else if g.EmitCode {
 		args = append(args, runner.EmitCodeArg)

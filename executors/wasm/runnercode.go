@@ -28,6 +28,7 @@ import (
 var runnerCodeFile = sync.OnceValue(func() string {
 	h := sha256.New()
 	h.Write(pythonWasm)
+	io.WriteString(h, stdlibNames) // the program is stdlibNames + runner.Script
 	io.WriteString(h, runner.Script)
 	return "star-agent-runner-" + hex.EncodeToString(h.Sum(nil)[:12]) + ".marshal"
 })
