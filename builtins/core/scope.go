@@ -217,11 +217,11 @@ type Namespace struct {
 type stepModule struct {
 	m     weak.Pointer[starlark.Module]
 	index map[string]int
-	// reads is, once the step has ended (ended), the slots of the
-	// globals its functions refer to: the only ones a function can read
-	// after the step, and so the only ones Sync keeps up to date.
+	// reads is, once the step has ended, the slots of the globals its
+	// functions refer to (never empty: a step whose functions read none
+	// is forgotten): the only ones a function can read after the step,
+	// and so the only ones Sync keeps up to date. nil while it runs.
 	reads []globalSlot
-	ended bool
 }
 
 // globalSlot is a global's name and its slot in a step's module.
@@ -308,7 +308,7 @@ func (ns *Namespace) Sync() {
 		slots := s.slots()
 		switch {
 		case slots == nil:
-		case s.ended:
+		case s.reads != nil:
 			for _, r := range s.reads {
 				slots[r.i] = ns.Globals[r.name]
 			}

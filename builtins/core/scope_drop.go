@@ -2,13 +2,13 @@ package core
 
 import "slices"
 
-// EndStepForgetting ends the running step, as EndStep does, and forgets
-// its module at once: for a step that created no function, lambda or
-// class, whose module nothing can reach once it ends. Otherwise the module
+// endStepForgetting ends the running step, as EndStep does, and forgets
+// its module at once: for a step whose functions read no global, and
+// whose module, so, nothing needs kept up to date. Otherwise the module
 // stays among those Sync and every global assignment visit until a
 // collection frees it, and with a large state collections are rare: a
 // thousand steps in between made each step walk a thousand modules.
-func (ns *Namespace) EndStepForgetting() {
+func (ns *Namespace) endStepForgetting() {
 	if c := ns.current; c != nil {
 		for i := len(ns.mods) - 1; i >= 0; i-- {
 			if ns.mods[i] == c {
@@ -24,7 +24,7 @@ func (ns *Namespace) EndStepForgetting() {
 // globals its functions (defs and lambdas, at any depth) refer to: the
 // only slots of its module anything reads once it has ended, and so the
 // only ones Sync keeps up to date. With none, the module is forgotten
-// at once (EndStepForgetting). A step's module lingers until a
+// at once (endStepForgetting). A step's module lingers until a
 // collection frees it, and a long session of steps that each redefine a
 // function left hundreds behind, each costing Sync every name its step
 // bound.
@@ -40,9 +40,9 @@ func (ns *Namespace) EndStepReading(names []string) {
 		}
 	}
 	if len(reads) == 0 {
-		ns.EndStepForgetting()
+		ns.endStepForgetting()
 		return
 	}
-	c.reads, c.ended = reads, true
+	c.reads = reads
 	ns.current = nil
 }

@@ -132,12 +132,10 @@ func sortKeyed(th *starlark.Thread, vals, keys []starlark.Value) error {
 	}
 	switch kind {
 	case sortInts:
-		if keys == nil && smallInts(vals) {
-			xs := make([]int64, len(vals))
-			for i, v := range vals {
-				xs[i], _ = v.(starlark.Int).Int64()
+		if keys == nil {
+			if xs, ok := smallInts(vals); ok {
+				return sortPlain(th, vals, xs, func(x int64) starlark.Value { return starlark.MakeInt64(x) })
 			}
-			return sortPlain(th, vals, xs, func(x int64) starlark.Value { return starlark.MakeInt64(x) })
 		}
 		items := make([]sortItem[int64], len(ks))
 		for i, k := range ks {
@@ -870,17 +868,19 @@ func (s *Sorter) MergeSort(idx, buf []int) {
 	}
 }
 
-// smallInts reports whether every value is an int of 32 bits, which
-// go.starlark.net represents without an object: equal ones are the same
-// value, with no identity to tell them apart.
-func smallInts(vals []starlark.Value) bool {
-	for _, v := range vals {
+// smallInts returns the values of vals, all ints, when they are all of 32
+// bits, which go.starlark.net represents without an object: equal ones
+// are the same value, with no identity to tell them apart.
+func smallInts(vals []starlark.Value) ([]int64, bool) {
+	xs := make([]int64, len(vals))
+	for i, v := range vals {
 		x, ok := v.(starlark.Int).Int64()
 		if !ok || x < math.MinInt32 || x > math.MaxInt32 {
-			return false
+			return nil, false
 		}
+		xs[i] = x
 	}
-	return true
+	return xs, true
 }
 
 // plainFloats returns the values of vals when they are all floats (not

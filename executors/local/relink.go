@@ -336,10 +336,8 @@ func (st *state) execChunk(thread *starlark.Thread, c *chunk) outcome {
 func (st *state) settle(out outcome) {
 	if out.file == nil {
 		st.namespace().EndStep()
-	} else if names, ok := functionGlobals(out.file); ok {
-		st.namespace().EndStepReading(names)
 	} else {
-		st.namespace().EndStep()
+		st.namespace().EndStepReading(functionGlobals(out.file))
 	}
 	delete(st.globals, lastValue)
 	if out.file == nil {
@@ -365,13 +363,10 @@ const engineNamePrefix = "__sa_"
 // creates (defs and lambdas, at any depth, with their defaults; not a
 // def's own name, unless its body reads it) refer to, but for the
 // engine's own (engineNamePrefix): what they can read of
-// the step's module once it has ended that a later step may rebind. ok is
-// false when f was never resolved, and nothing is known. (A file whose
-// resolution failed ran nothing and has no running step to end.)
-func functionGlobals(f *syntax.File) (names []string, ok bool) {
-	if f.Module == nil {
-		return nil, false
-	}
+// the step's module once it has ended that a later step may rebind. f has
+// been resolved (a file whose resolution failed ran nothing, and has no
+// running step to end).
+func functionGlobals(f *syntax.File) (names []string) {
 	seen := map[string]bool{}
 	// Attribute names and keywords are identifiers with no binding.
 	inFunction := func(n syntax.Node) bool {
@@ -401,5 +396,5 @@ func functionGlobals(f *syntax.File) (names []string, ok bool) {
 		}
 		return true
 	})
-	return names, true
+	return names
 }
