@@ -29,9 +29,9 @@ staticcheck: ## staticcheck, at the version go.mod pins (go tool: nothing to ins
 	$(GO) tool staticcheck ./...
 
 # Packages whose tests run in seconds: the quick loop's.
-CHECK_PKGS := ./builtins/core/ ./builtins/contract/ ./executors/ ./executors/local/pyfront/ \
-	./executors/router/ ./providers/... ./prompts/ ./starlarkagent/ ./starlarkagent/tool/ \
-	./starlarkagent/tool/web/ ./starlarkagent/serve/
+CHECK_PKGS := ./builtins/core/ ./builtins/contract/ ./executors/ ./pyfront/ \
+	./executors/router/ ./providers/... ./prompts/ ./starlarkagent/ ./tool/ \
+	./tools/web/ ./starlarkagent/serve/
 
 check: vet staticcheck ## the quick loop: vet, gofmt, staticcheck and go test -short of the fast packages (make test is complete)
 	$(GO) test -short $(CHECK_PKGS)
@@ -53,8 +53,8 @@ test: vet staticcheck ## vet, gofmt, staticcheck, every test, and the race detec
 # in agenttest add no goroutines of their own, only a build of every
 # dependency with -race.
 race: ## the race detector on the concurrent code (part of make test)
-	$(GO) test -count=1 -p $(TESTP) -race ./starlarkagent/ ./starlarkagent/serve/ ./starlarkagent/tool/mcp/ ./starlarkagent/tool/web/
-	$(GO) test -count=1 -p $(TESTP) -race -run 'Cancel|Timeout|Generator|Tool' ./executors/local/ ./builtins/
+	$(GO) test -count=1 -p $(TESTP) -race ./starlarkagent/ ./starlarkagent/serve/ ./tools/mcp/ ./tools/web/
+	$(GO) test -count=1 -p $(TESTP) -race -run 'Cancel|Timeout|Generator|Tool' ./executors/starlarkexec/ ./builtins/
 
 cover: ## total statement coverage
 	$(GO) test -count=1 -coverpkg=./... -coverprofile=coverage.out ./... >/dev/null
@@ -62,11 +62,11 @@ cover: ## total statement coverage
 
 bench: ## benchmarks, side by side with CPython where python3 exists, then the table of ratios (bench-table)
 	@mkdir -p $(dir $(BENCH_OUT)) && : > $(BENCH_OUT)
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./executors/local/ ./executors/local/pyfront/ ./starlarkagent/ 2>&1 | tee -a $(BENCH_OUT)
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./executors/starlarkexec/ ./pyfront/ ./starlarkagent/ 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench . -skip 'FirstResult/cold' -benchtime 20x -count=1 ./executors/wasm/ 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench 'FirstResult/cold' -benchtime 3x -count=1 ./executors/wasm/ 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench . -benchtime 10x -count=1 ./executors/docker/ ./executors/e2b/ ./executors/modal/ 2>&1 | tee -a $(BENCH_OUT)
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./starlarkagent/tool/mcp/ ./starlarkagent/tool/web/ ./providers/... 2>&1 | tee -a $(BENCH_OUT)
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./tools/mcp/ ./tools/web/ ./providers/... 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench 'ServeRuns|ServeFanOut' -benchtime 200x -count=1 ./starlarkagent/serve/ 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench 'ExecProcess' -benchtime 20x -count=1 ./starlarkagent/serve/ 2>&1 | tee -a $(BENCH_OUT)
 	@$(MAKE) --no-print-directory bench-table
@@ -76,9 +76,9 @@ bench-table: ## the table of ratios to CPython (and issue 20's targets) from a s
 	@if grep -qE '^(--- )?FAIL' $(BENCH_OUT); then echo; echo "Failed benchmarks (see $(BENCH_OUT)):"; grep -E '^(--- )?FAIL' $(BENCH_OUT); exit 1; fi
 
 fuzz: ## a short fuzzing session of the engine and the front end, deep nesting and long chains included
-	$(GO) test -run '^$$' -fuzz FuzzExecute -fuzztime 60s ./executors/local/
-	$(GO) test -run '^$$' -fuzz '^FuzzLower$$' -fuzztime 60s ./executors/local/pyfront/
-	$(GO) test -run '^$$' -fuzz '^FuzzNesting$$' -fuzztime 60s ./executors/local/pyfront/
+	$(GO) test -run '^$$' -fuzz FuzzExecute -fuzztime 60s ./executors/starlarkexec/
+	$(GO) test -run '^$$' -fuzz '^FuzzLower$$' -fuzztime 60s ./pyfront/
+	$(GO) test -run '^$$' -fuzz '^FuzzNesting$$' -fuzztime 60s ./pyfront/
 
 wasm-deps: ## install the Debian packages that build CPython for WebAssembly (root)
 	executors/wasm/cpython/deps.sh

@@ -9,6 +9,6 @@
 // one package per Python module, pyexc the table of exception types, ucd
 // Unicode's names and tables. Dependencies run one way, toward core.
 //
-// It is not the engine: executors/local owns threads, limits and the import
+// It is not the engine: executors/starlarkexec owns threads, limits and the import
 // policy, and calls into this package.
 package builtins

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/builtins/core"
-	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"go.starlark.net/starlark"
 )
 
@@ -127,9 +127,9 @@ print(dict.fromkeys(fs), frozenset(dict.fromkeys(fs).keys()), frozenset({2: "b"}
 `, "TypeError: Population must be a sequence.  For dicts or sets, use sorted(d).\n5 [(1, 2), (1, 3), (2, 3)] 123\nCounter({1: 1, 2: 1, 3: 1}) 2 [(1, 'a'), (2, 'b'), (3, 'c')] ['1', '2', '3'] 1, 2, 3\n{1: None, 2: None, 3: None} frozenset({1, 2, 3}) frozenset({(2, 'b')})\n"},
 }
 
-// The engine's memory walk (executors/local's liveSize) counts what a
+// The engine's memory walk (executors/starlarkexec's liveSize) counts what a
 // Sizer reports: a frozenset must pass it every element.
-var _ local.Sizer = (*core.FrozenSet)(nil)
+var _ starlarkexec.Sizer = (*core.FrozenSet)(nil)
 
 func TestFrozenSetSizeOfVisitsElements(t *testing.T) {
 	s := starlark.NewSet(3)

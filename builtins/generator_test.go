@@ -6,8 +6,8 @@ import (
 
 	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/builtins/core"
-	"github.com/star-agent/star-agent/executors/local/pyfront"
 	"github.com/star-agent/star-agent/internal/leaktest"
+	"github.com/star-agent/star-agent/pyfront"
 	"go.starlark.net/starlark"
 )
 

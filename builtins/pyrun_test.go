@@ -9,8 +9,8 @@ import (
 	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"github.com/star-agent/star-agent/executors/local/pyfront"
 	"github.com/star-agent/star-agent/internal/cpythontest"
+	"github.com/star-agent/star-agent/pyfront"
 	"go.starlark.net/starlark"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/builtins/core"
-	"github.com/star-agent/star-agent/executors/local/pyfront"
+	"github.com/star-agent/star-agent/pyfront"
 	"go.starlark.net/starlark"
 )
 

@@ -13,8 +13,8 @@ import (
 	"unicode"
 
 	"github.com/star-agent/star-agent/builtins/core"
-	"github.com/star-agent/star-agent/builtins/ucd"
 	"github.com/star-agent/star-agent/internal/cpythontest"
+	"github.com/star-agent/star-agent/pyvalue/ucd"
 )
 
 var updateUnicode = flag.Bool("update-unicode", false, "regenerate ucd/unicode_tables.go from CPython's stored Unicode facts, testdata/cpython/unicode.json.gz (add -update to remake that from python3 first)")

@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // Executor runs code actions and keeps their state between calls.

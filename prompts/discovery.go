@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // Discovery at scale: when an agent has more tools than its system prompt

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/discovery")

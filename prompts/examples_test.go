@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/prompts"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // canned is an imaginary tool of the worked examples, answering what the
@@ -76,7 +76,7 @@ func TestWorkedExamplesRun(t *testing.T) {
 	for _, ex := range workedExamples(t) {
 		task, _, _ := strings.Cut(ex, "\n")
 		t.Run(task, func(t *testing.T) {
-			e, err := local.New(local.Options{})
+			e, err := starlarkexec.New(starlarkexec.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,7 +19,7 @@ import (
 	"sync"
 	"text/template"
 
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 //go:embed templates/*.tmpl

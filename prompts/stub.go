@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/star-agent/star-agent/executors/pyvalue"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/pyvalue"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // pyTypes maps tool types to the Python annotations a model knows best.

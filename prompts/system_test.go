@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // systemData is what a typical agent renders its system prompt with: a

@@ -17,7 +17,7 @@ import (
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/prompts"
 	"github.com/star-agent/star-agent/providers"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // DefaultMaxSteps is the step budget of a run when Options.MaxSteps is 0.

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/scripted"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 func action(thought, code string) string {
@@ -503,7 +503,7 @@ func TestTruncate(t *testing.T) {
 }
 
 func TestParseCode(t *testing.T) {
-	ex, err := local.New(local.Options{})
+	ex, err := starlarkexec.New(starlarkexec.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

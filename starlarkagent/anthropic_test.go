@@ -9,7 +9,7 @@ import (
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/anthropic"
 	"github.com/star-agent/star-agent/providers/anthropic/anthropicfake"
-	"github.com/star-agent/star-agent/starlarkagent/tool/mcp/mcptest"
+	"github.com/star-agent/star-agent/tools/mcp/mcptest"
 )
 
 // TestToolCallingAnthropic runs the tool-calling agent against a strict

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/providers"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // localModel answers with a trivial action in the engine's Python until

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/star-agent/star-agent/prompts"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // Discovery at scale: an agent with more tools than

@@ -10,9 +10,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/star-agent/star-agent/providers/scripted"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
-	"github.com/star-agent/star-agent/starlarkagent/tool/mcp"
-	"github.com/star-agent/star-agent/starlarkagent/tool/mcp/mcptest"
+	"github.com/star-agent/star-agent/tool"
+	"github.com/star-agent/star-agent/tools/mcp"
+	"github.com/star-agent/star-agent/tools/mcp/mcptest"
 )
 
 // specTool is a tool of a given spec that returns its name and arguments.

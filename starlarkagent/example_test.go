@@ -7,7 +7,7 @@ import (
 
 	"github.com/star-agent/star-agent/providers/scripted"
 	"github.com/star-agent/star-agent/starlarkagent"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 type greetArgs struct {

@@ -2,7 +2,7 @@ package starlarkagent
 
 import (
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 )
 
 // defaultExecutor is the local Starlark engine configured from opts.
@@ -11,5 +11,5 @@ func defaultExecutor(opts Options) (executors.Executor, error) {
 	if opts.MaxPrintOutput > 0 {
 		limits.MaxOutput = opts.MaxPrintOutput
 	}
-	return local.New(local.Options{Limits: limits, AuthorizedImports: opts.AuthorizedImports})
+	return starlarkexec.New(starlarkexec.Options{Limits: limits, AuthorizedImports: opts.AuthorizedImports})
 }

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // fakeExec is an Executor for loop tests: a tiny interpreter for the few

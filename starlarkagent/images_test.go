@@ -10,7 +10,7 @@ import (
 
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/scripted"
-	"github.com/star-agent/star-agent/starlarkagent/tool/mcp/mcptest"
+	"github.com/star-agent/star-agent/tools/mcp/mcptest"
 )
 
 // pngPixel is a 1x1 PNG, the image mcptest's pixel tool returns.

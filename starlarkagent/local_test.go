@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/providers/scripted"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 type lookupArgs struct {

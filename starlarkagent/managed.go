@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/star-agent/star-agent/prompts"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // AsTool returns the agent as a tool another agent's code can call as

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/prompts"
 	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/pyvalue"
 )
 
 // StepKind names the type of a memory step, as it appears in JSON.

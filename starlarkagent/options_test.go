@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/prompts"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/scripted"
@@ -116,7 +116,7 @@ func TestOptionsMaxPrintOutput(t *testing.T) {
 				final = "final ok"
 				opts.Executor = newFakeExec()
 			case c.execCap > 0:
-				ex, err := local.New(local.Options{Limits: executors.Limits{MaxOutput: c.execCap}})
+				ex, err := starlarkexec.New(starlarkexec.Options{Limits: executors.Limits{MaxOutput: c.execCap}})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -284,7 +284,7 @@ print(total)`), action("done", `final_answer(total)`))
 // TestOptionsCloseReleasesExecutors: Close closes the agent's executor,
 // the default one or one given in Options, and its team members'.
 func TestOptionsCloseReleasesExecutors(t *testing.T) {
-	memberExec, err := local.New(local.Options{})
+	memberExec, err := starlarkexec.New(starlarkexec.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 package starlarkagent
 
-import "github.com/star-agent/star-agent/executors/pyvalue"
+import "github.com/star-agent/star-agent/pyvalue"
 
 // pyRepr renders a value as Python's repr() would, so that what the model
 // reads about values looks like the Python it writes (see pyvalue.Repr).

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/pyvalue"
 )
 
 // RunOptions tune one run. The zero value starts a fresh run.

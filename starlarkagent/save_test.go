@@ -11,8 +11,8 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/providers/scripted"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
-	"github.com/star-agent/star-agent/starlarkagent/tool/mcp/mcptest"
+	"github.com/star-agent/star-agent/tool"
+	"github.com/star-agent/star-agent/tools/mcp/mcptest"
 )
 
 func TestSaveLoadRoundTrip(t *testing.T) {

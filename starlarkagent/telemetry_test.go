@@ -10,7 +10,7 @@ import (
 
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/scripted"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 func TestSpans(t *testing.T) {

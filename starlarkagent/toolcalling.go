@@ -11,10 +11,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/prompts"
 	"github.com/star-agent/star-agent/providers"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/pyvalue"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // The tool-calling agent (Options.ActionType ActionToolCalling) runs the

@@ -13,8 +13,8 @@ import (
 
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/scripted"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
-	"github.com/star-agent/star-agent/starlarkagent/tool/mcp/mcptest"
+	"github.com/star-agent/star-agent/tool"
+	"github.com/star-agent/star-agent/tools/mcp/mcptest"
 )
 
 // call is a native tool call with JSON arguments.

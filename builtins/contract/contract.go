@@ -1,4 +1,4 @@
-// Package contract is what the Python front end (executors/local/pyfront)
+// Package contract is what the Python front end (pyfront)
 // and the runtime (builtins) agree on: the names of the helpers lowered
 // code calls, the attribute names routed through HelperAttr, the limit on
 // starred unpacking, and the keys of the values an executor stores on a
@@ -108,7 +108,7 @@ const (
 const DeadlineKey = "star-agent.deadline"
 
 // Names of the runtime helpers that the Python front end
-// (executors/local/pyfront) emits in lowered code. They begin with "__", a
+// (pyfront) emits in lowered code. They begin with "__", a
 // prefix the front end refuses in user-written identifiers and attributes,
 // so user code can reach them only through the syntax that lowers to them.
 //

@@ -9,7 +9,7 @@ import (
 )
 
 // What values take in memory, in one place, for the budget's grants and
-// the engine's walk (executors/local, sizer) alike: a builtin that grants
+// the engine's walk (executors/starlarkexec, sizer) alike: a builtin that grants
 // what the walk will later count cannot be driven past the budget by the
 // difference between the two.
 //

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"github.com/star-agent/star-agent/builtins/ucd"
+	"github.com/star-agent/star-agent/pyvalue/ucd"
 	"go.starlark.net/starlark"
 )
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/star-agent/star-agent/builtins/ucd"
+	"github.com/star-agent/star-agent/pyvalue/ucd"
 )
 
 // Character properties and case mappings as CPython 3.11 has them

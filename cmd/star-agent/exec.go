@@ -16,10 +16,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/star-agent/star-agent/cmd/star-agent/cli"
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/local"
-	"github.com/star-agent/star-agent/executors/pyvalue"
-	"github.com/star-agent/star-agent/starlarkagent/cli"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
+	"github.com/star-agent/star-agent/pyvalue"
 )
 
 type execFlags struct {
@@ -290,7 +290,7 @@ func marshalLine(v any) ([]byte, error) {
 }
 
 func writeTextResult(stdout, stderr io.Writer, name string, res executors.Result, several bool) {
-	if res.Engine != local.Engine {
+	if res.Engine != starlarkexec.Engine {
 		// Only the Starlark engine streams output as it is printed.
 		fmt.Fprint(stdout, res.Stdout)
 	} else if res.Truncated {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/star-agent/star-agent/starlarkagent/cli"
+	"github.com/star-agent/star-agent/cmd/star-agent/cli"
 )
 
 // newRunCmd returns "star-agent run", which package cli implements so that

@@ -13,9 +13,9 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
+	"github.com/star-agent/star-agent/cmd/star-agent/cli"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/replay"
-	"github.com/star-agent/star-agent/starlarkagent/cli"
 )
 
 var updateSessions = flag.Bool("update-sessions", false,

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/star-agent/star-agent/starlarkagent/cli"
+	"github.com/star-agent/star-agent/cmd/star-agent/cli"
 )
 
 // newServeCmd returns "star-agent serve", agents as an HTTP service, which

@@ -17,10 +17,10 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/docker"
-	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
 	"github.com/star-agent/star-agent/internal/leaktest"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/pyvalue"
+	"github.com/star-agent/star-agent/tool"
 )
 
 var run, ok = runnertest.Run, runnertest.OK

@@ -13,7 +13,7 @@ import (
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/e2b/e2bfake"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 var allImports = runnertest.AllImports

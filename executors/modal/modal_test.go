@@ -14,7 +14,7 @@ import (
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
 	"github.com/star-agent/star-agent/internal/leaktest"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 func TestConformance(t *testing.T) {

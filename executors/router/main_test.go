@@ -4,13 +4,13 @@ import (
 	"os"
 	"testing"
 
-	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/executors/wasm"
 )
 
 // Sandbox and engine children are copies of this test binary.
 func TestMain(m *testing.M) {
-	local.RunChildIfRequested()
+	starlarkexec.RunChildIfRequested()
 	wasm.RunChildIfRequested()
 	os.Exit(m.Run())
 }

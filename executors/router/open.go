@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/executors/wasm"
 )
 
@@ -42,7 +42,7 @@ type Config struct {
 	Mounts []wasm.Mount
 	// Isolation is where the Starlark engine runs: "" or "none" in this
 	// process, "process" in a child process under OS limits (see
-	// local.Options.Isolation).
+	// starlarkexec.Options.Isolation).
 	Isolation string
 }
 
@@ -116,9 +116,9 @@ func Open(cfg Config) (executors.Executor, error) {
 		mounts = append(mounts, m)
 	}
 	// rerun: a router above the engine runs in full Python the steps the
-	// engine stops at (local.Options.Rerun).
-	newLocal := func(rerun bool) (*local.Executor, error) {
-		return local.New(local.Options{Limits: cfg.Limits, AuthorizedImports: cfg.Imports, Stdout: cfg.Stdout, Isolation: cfg.Isolation, Rerun: rerun})
+	// engine stops at (starlarkexec.Options.Rerun).
+	newLocal := func(rerun bool) (*starlarkexec.Executor, error) {
+		return starlarkexec.New(starlarkexec.Options{Limits: cfg.Limits, AuthorizedImports: cfg.Imports, Stdout: cfg.Stdout, Isolation: cfg.Isolation, Rerun: rerun})
 	}
 	newPython := func() (Python, error) {
 		switch cfg.Executor {

@@ -9,7 +9,7 @@
 // dataclass option the engine lacks): the engine then undoes what the step
 // bound and the step runs again in Python, from its start, unless it had
 // already printed, called a tool or grown a value in place, so that
-// nothing the world saw happens twice (see local.Options.Rerun); the
+// nothing the world saw happens twice (see starlarkexec.Options.Rerun); the
 // notes say which happened. An action also goes to Python when it names a variable that
 // lives only there (a value, such as a NumPy array, that cannot cross as
 // JSON). Before an action runs in an engine, the variables the other engine
@@ -34,10 +34,10 @@ import (
 	"strings"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/local"
-	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/executors/runner"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
+	"github.com/star-agent/star-agent/pyvalue"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // Python is a full-Python executor whose state can be read back.
@@ -48,7 +48,7 @@ type Python interface {
 
 // Router is an Executor that routes each action to the right engine.
 type Router struct {
-	local  *local.Executor
+	local  *starlarkexec.Executor
 	python Python
 
 	// last is the engine that ran the previous action: state flows from it
@@ -71,10 +71,10 @@ var defaultCarryBudget = runner.Config{}.Limits().MaxMessage / 2
 
 // New returns a Router over a local engine and a Python executor. The
 // Router owns both: Close closes them. Make the local engine with
-// local.Options.Rerun set, so that a step it stops at while running (a
+// starlarkexec.Options.Rerun set, so that a step it stops at while running (a
 // construct it finds it cannot run only then) runs again in Python.
-func New(l *local.Executor, p Python) *Router {
-	return &Router{local: l, python: p, last: local.Engine, pythonOnly: map[string]string{}, localOnly: map[string]string{}}
+func New(l *starlarkexec.Executor, p Python) *Router {
+	return &Router{local: l, python: p, last: starlarkexec.Engine, pythonOnly: map[string]string{}, localOnly: map[string]string{}}
 }
 
 // SetTools gives the tools to both engines.
@@ -141,17 +141,17 @@ func (r *Router) Execute(ctx context.Context, code string) (executors.Result, er
 	// goes there at once, and the read serves the crossing otherwise.
 	confined := r.pythonOnly
 	var exported *exportedVars
-	if r.last != local.Engine {
+	if r.last != starlarkexec.Engine {
 		vars, skipped, err := r.python.Variables(ctx)
 		if err != nil {
-			return executors.Result{Engine: local.Engine}, fmt.Errorf("router: read variables of %s: %w", r.last, err)
+			return executors.Result{Engine: starlarkexec.Engine}, fmt.Errorf("router: read variables of %s: %w", r.last, err)
 		}
 		exported = &exportedVars{vars, skipped}
 		confined = skipped
 	}
 	if names := mentions(code, confined); len(names) == 0 {
-		if err := r.syncFrom(ctx, local.Engine, exported, &notes); err != nil {
-			return executors.Result{Engine: local.Engine}, err
+		if err := r.syncFrom(ctx, starlarkexec.Engine, exported, &notes); err != nil {
+			return executors.Result{Engine: starlarkexec.Engine}, err
 		}
 		res, err := r.local.Execute(ctx, code)
 		if err != nil || res.Err == nil || !res.Err.NeedsPython {
@@ -159,7 +159,7 @@ func (r *Router) Execute(ctx context.Context, code string) (executors.Result, er
 			return res, err
 		}
 		// A step the engine stopped at while running says so in its
-		// notes (see local.Options.Rerun): keep them.
+		// notes (see starlarkexec.Options.Rerun): keep them.
 		notes = append(notes, res.Notes...)
 		why, _, _ := strings.Cut(res.Err.Message, ";")
 		notes = append(notes, fmt.Sprintf("this step ran in full Python because the Starlark engine cannot run it (%s)", why))
@@ -198,7 +198,7 @@ func (r *Router) syncFrom(ctx context.Context, engine string, pre *exportedVars,
 	var from executors.StateExporter = r.local
 	var to executors.Executor = r.python
 	only, otherOnly := r.localOnly, r.pythonOnly
-	if engine == local.Engine {
+	if engine == starlarkexec.Engine {
 		from, to = r.python, r.local
 		only, otherOnly = r.pythonOnly, r.localOnly
 	}
@@ -212,7 +212,7 @@ func (r *Router) syncFrom(ctx context.Context, engine string, pre *exportedVars,
 			return fmt.Errorf("router: read variables of %s: %w", r.last, err)
 		}
 	}
-	if engine != local.Engine {
+	if engine != starlarkexec.Engine {
 		vars, skipped = r.fit(vars, skipped)
 	}
 	if err := to.SetVariables(ctx, vars); err != nil {

@@ -8,15 +8,15 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/local"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/executors/wasm"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 func newRouter(t *testing.T) *Router {
 	t.Helper()
-	return newRouterIn(t, local.IsolationNone)
+	return newRouterIn(t, starlarkexec.IsolationNone)
 }
 
 // newRouterIn is newRouter with the Starlark engine in the given
@@ -24,7 +24,7 @@ func newRouter(t *testing.T) *Router {
 func newRouterIn(t *testing.T, isolation string) *Router {
 	t.Helper()
 	imports := []string{"difflib"}
-	l, err := local.New(local.Options{AuthorizedImports: imports, Isolation: isolation, Rerun: true})
+	l, err := starlarkexec.New(starlarkexec.Options{AuthorizedImports: imports, Isolation: isolation, Rerun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,11 +56,11 @@ func TestRouting(t *testing.T) {
 		note                 string // a substring one of the notes must have, "" for no notes
 	}{
 		// Plain code stays in the Starlark engine.
-		{"prices = {'a': 1.5, 'b': 2.25}\nnames = ('a', 'b')\nprint(sum(prices.values()))", local.Engine, "3.75\n", ""},
+		{"prices = {'a': 1.5, 'b': 2.25}\nnames = ('a', 'b')\nprint(sum(prices.values()))", starlarkexec.Engine, "3.75\n", ""},
 		// An import only CPython has goes to Python, with the state so far.
 		{"from difflib import SequenceMatcher\ntotal = sum(prices.values())\nexact = round(SequenceMatcher(None, 'kitten', 'sitting').ratio(), 3)\nprint(total, exact, names)", wasm.Engine, "3.75 0.615 ('a', 'b')\n", "cannot run it"},
 		// What Python defined comes back; the SequenceMatcher class cannot.
-		{"print(exact, total * 2)", local.Engine, "0.615 7.5\n", "variable SequenceMatcher stays in the python engine"},
+		{"print(exact, total * 2)", starlarkexec.Engine, "0.615 7.5\n", "variable SequenceMatcher stays in the python engine"},
 		// Code naming a value that lives only in Python is sent there.
 		{"print(SequenceMatcher(None, 'ab', 'ab').ratio() * 2)", wasm.Engine, "2.0\n", "exist only there"},
 		// A value Python made in the step just before, which cannot cross,
@@ -70,11 +70,11 @@ func TestRouting(t *testing.T) {
 		{"print(round(sm.ratio(), 2))", wasm.Engine, "0.67\n", "uses sm, which exist only there"},
 		// Syntax the front end cannot lower goes to Python too.
 		{"match total:\n    case 3.75:\n        kind = 'exact'\n    case _:\n        kind = 'other'\nprint(kind)", wasm.Engine, "exact\n", "cannot run it"},
-		{"print(kind.upper())", local.Engine, "EXACT\n", ""},
+		{"print(kind.upper())", starlarkexec.Engine, "EXACT\n", ""},
 		// Whole floats stay floats both ways (JSON writes 4.0 as 4).
-		{"half = 2.0\nrates = {'n': 4.0}", local.Engine, "", ""},
+		{"half = 2.0\nrates = {'n': 4.0}", starlarkexec.Engine, "", ""},
 		{"import difflib\nprint(type(half).__name__, half, rates)\nfull = 5.0", wasm.Engine, "float 2.0 {'n': 4.0}\n", "cannot run it"},
-		{"print(type(full).__name__, full, half)", local.Engine, "float 5.0 2.0\n", ""},
+		{"print(type(full).__name__, full, half)", starlarkexec.Engine, "float 5.0 2.0\n", ""},
 	}
 	for i, s := range steps {
 		res := exec(t, r, s.code)
@@ -85,7 +85,7 @@ func TestRouting(t *testing.T) {
 			t.Errorf("step %d: engine %s stdout %q, want %s %q", i+1, res.Engine, res.Stdout, s.engine, s.stdout)
 		}
 		notes := strings.Join(res.Notes, "\n")
-		if s.note == "" && notes != "" && res.Engine == local.Engine && i == 0 {
+		if s.note == "" && notes != "" && res.Engine == starlarkexec.Engine && i == 0 {
 			t.Errorf("step %d: unexpected notes %q", i+1, notes)
 		}
 		if s.note != "" && !strings.Contains(notes, s.note) {
@@ -111,7 +111,7 @@ func TestRefusedImportsAreNotRouted(t *testing.T) {
 	// os is never importable: the Starlark engine refuses it and so must
 	// the router, rather than trying Python.
 	res := exec(t, r, "import os\nos.listdir('/')")
-	if res.Err == nil || res.Err.Type != "ImportError" || res.Engine != local.Engine {
+	if res.Err == nil || res.Err.Type != "ImportError" || res.Engine != starlarkexec.Engine {
 		t.Fatalf("engine %s err %+v", res.Engine, res.Err)
 	}
 }
@@ -158,7 +158,7 @@ func TestAliasedValueBomb(t *testing.T) {
 // world saw or build on a value it changed in place. In both isolations:
 // the child of an isolated engine undoes the step itself.
 func TestRunTimeRouting(t *testing.T) {
-	for _, isolation := range []string{local.IsolationNone, local.IsolationProcess} {
+	for _, isolation := range []string{starlarkexec.IsolationNone, starlarkexec.IsolationProcess} {
 		t.Run(isolation, func(t *testing.T) {
 			r := newRouterIn(t, isolation)
 			echo, err := tool.New("echo", "returns its text", func(_ context.Context, a struct {
@@ -186,7 +186,7 @@ func TestRunTimeRouting(t *testing.T) {
 					t.Errorf("notes %q, want %q", notes, want)
 				}
 			}
-			if res := exec(t, r, "print(n)"); res.Engine != local.Engine || res.Stdout != "2\n" {
+			if res := exec(t, r, "print(n)"); res.Engine != starlarkexec.Engine || res.Stdout != "2\n" {
 				t.Errorf("after: engine %s stdout %q err %v", res.Engine, res.Stdout, res.Err)
 			}
 			// Not again: the step printed, called a tool, or grew a list.
@@ -196,7 +196,7 @@ func TestRunTimeRouting(t *testing.T) {
 				{"xs.append(2)\nv = vars()", "already changed xs in place"},
 			} {
 				res := exec(t, r, c.code)
-				if res.Engine != local.Engine || res.Err == nil || res.Err.Type != "TypeError" || res.Err.NeedsPython {
+				if res.Engine != starlarkexec.Engine || res.Err == nil || res.Err.Type != "TypeError" || res.Err.NeedsPython {
 					t.Fatalf("%q: engine %s err %+v", c.code, res.Engine, res.Err)
 				}
 				if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "not run again in full Python, because it had "+c.why) {
@@ -213,7 +213,7 @@ func TestRunTimeRouting(t *testing.T) {
 // Without a router above it, the engine reports such a step as it ran:
 // Python keeps what a step bound before its error, and so does the engine.
 func TestRunTimeUnsupportedWithoutRouter(t *testing.T) {
-	l, err := local.New(local.Options{})
+	l, err := starlarkexec.New(starlarkexec.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestGuardedImportGoesToPython(t *testing.T) {
 	if res := exec(t, r, code); res.Err != nil || res.Engine != wasm.Engine || res.Stdout != "difflib\n" {
 		t.Errorf("router: engine %s stdout %q err %v", res.Engine, res.Stdout, res.Err)
 	}
-	l, err := local.New(local.Options{AuthorizedImports: []string{"difflib"}})
+	l, err := starlarkexec.New(starlarkexec.Options{AuthorizedImports: []string{"difflib"}})
 	if err != nil {
 		t.Fatal(err)
 	}

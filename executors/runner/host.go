@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/pyvalue"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/pyvalue"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // Sandbox is one running runner: a WebAssembly interpreter, a container, a

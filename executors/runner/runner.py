@@ -665,7 +665,7 @@ def _make_call(send, recv, state, tool_exception, tool_names):
 
 def _make_parallel(call_many, tools):
     """Returns parallel(), which runs several tool calls at once (see
-    executors/local/tools.go for the same function in the Starlark
+    executors/starlarkexec/tools.go for the same function in the Starlark
     engine). tools maps names to the tool stubs."""
 
     def tool_name(v):
@@ -730,7 +730,7 @@ def _protected_bindings(tree, protected):
     """Returns (name, line, deleted) for the first protected name the
     module binds or deletes at module level, or that a function declares
     global and binds; None if there is none. Mirrors checkProtected in
-    executors/local/pyfront/protect.go."""
+    pyfront/protect.go."""
     ast = _lazy("ast")
     nested = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 

@@ -79,8 +79,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/pyvalue"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/pyvalue"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // Script is the Python runner. Start it with `python -c Script` (it needs

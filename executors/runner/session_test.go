@@ -18,7 +18,7 @@ import (
 	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
 	"github.com/star-agent/star-agent/executors/wasm"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // native is an executors.Executor around a runner in a native python3

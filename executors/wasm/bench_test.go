@@ -23,7 +23,7 @@ import (
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 func median(ds []time.Duration) time.Duration {

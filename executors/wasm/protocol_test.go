@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
+	"github.com/star-agent/star-agent/pyvalue"
 )
 
 // The attacks below are code that knows the runner protocol and tries to

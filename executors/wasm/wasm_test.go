@@ -11,7 +11,7 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 var strategies = []struct {

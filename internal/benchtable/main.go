@@ -37,16 +37,16 @@ type target struct {
 	text    string         // the bound as the table shows it
 }
 
-// targets are issue 20's, matched against "executors/local.Programs/fib25"
+// targets are issue 20's, matched against "executors/starlarkexec.Programs/fib25"
 // and the like.
 var targets = []target{
-	{pattern: regexp.MustCompile(`^executors/local\.(Programs|Hot)/fib25$`), ratio: 4.5},
-	{pattern: regexp.MustCompile(`^executors/local\.(Programs|Hot)/sumsq1M$`), ratio: 3},
-	{pattern: regexp.MustCompile(`^executors/local\.(Programs|Hot)/sort100k-ints?$`), ratio: 1.5},
-	{pattern: regexp.MustCompile(`^executors/local\.(Programs|Hot)/dict100k$`), ratio: 2.5},
-	{pattern: regexp.MustCompile(`^executors/local\.(Programs|Hot)/(build)?join100k$`), ratio: 2.5},
-	{pattern: regexp.MustCompile(`^executors/local\.TypicalActionCPU/star-agent/run20$`), ratio: 1.2},
-	{pattern: regexp.MustCompile(`^executors/local\.StepWithState/1M$`), bound: 200_000, text: "≤ 0.2 ms"},
+	{pattern: regexp.MustCompile(`^executors/starlarkexec\.(Programs|Hot)/fib25$`), ratio: 4.5},
+	{pattern: regexp.MustCompile(`^executors/starlarkexec\.(Programs|Hot)/sumsq1M$`), ratio: 3},
+	{pattern: regexp.MustCompile(`^executors/starlarkexec\.(Programs|Hot)/sort100k-ints?$`), ratio: 1.5},
+	{pattern: regexp.MustCompile(`^executors/starlarkexec\.(Programs|Hot)/dict100k$`), ratio: 2.5},
+	{pattern: regexp.MustCompile(`^executors/starlarkexec\.(Programs|Hot)/(build)?join100k$`), ratio: 2.5},
+	{pattern: regexp.MustCompile(`^executors/starlarkexec\.TypicalActionCPU/star-agent/run20$`), ratio: 1.2},
+	{pattern: regexp.MustCompile(`^executors/starlarkexec\.StepWithState/1M$`), bound: 200_000, text: "≤ 0.2 ms"},
 	{pattern: regexp.MustCompile(`^executors/wasm\..*Typical`), ratio: 4},
 	{pattern: regexp.MustCompile(`^starlarkagent/serve\.ExecProcess/wasm$`), bound: 100e6, text: "≤ 100 ms"},
 	{pattern: regexp.MustCompile(`^executors/wasm\.FirstResult/warm$`), bound: 100e6, text: "≤ 100 ms"},

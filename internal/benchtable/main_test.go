@@ -9,7 +9,7 @@ import (
 // of one benchmark, a benchmark with no CPython figure, and a log line.
 const sample = `goos: linux
 goarch: amd64
-pkg: github.com/star-agent/star-agent/executors/local
+pkg: github.com/star-agent/star-agent/executors/starlarkexec
 cpu: AMD EPYC
 BenchmarkTypicalActionCPU/star-agent/run20-2	       5	    471570 ns/op	    650400 cpu-ns/step	    464157 cpython-cpu-ns/step	         1.401 x-cpython
 BenchmarkPrograms/fib25-2     	       5	 107806936 ns/op	  12768225 cpython-median-ns	 119899198 median-ns	         9.390 x-cpython	19441796 B/op	  243026 allocs/op
@@ -34,10 +34,10 @@ func TestTable(t *testing.T) {
 	got := out.String()
 	t.Log("\n" + got)
 	for _, want := range []*struct{ row, cells string }{
-		{"executors/local.TypicalActionCPU/star-agent/run20", "650.4 µs 464.2 µs 1.40× ≤ 1.2× NO"},
+		{"executors/starlarkexec.TypicalActionCPU/star-agent/run20", "650.4 µs 464.2 µs 1.40× ≤ 1.2× NO"},
 		// The median of three runs: 48 ms is not a median, 9.39× is not.
-		{"executors/local.Programs/fib25", "50.00 ms 12.00 ms 4.10× ≤ 4.5× yes"},
-		{"executors/local.StepWithState/1M", "150.0 µs - - ≤ 0.2 ms yes"},
+		{"executors/starlarkexec.Programs/fib25", "50.00 ms 12.00 ms 4.10× ≤ 4.5× yes"},
+		{"executors/starlarkexec.StepWithState/1M", "150.0 µs - - ≤ 0.2 ms yes"},
 		{"executors/wasm.FirstResult/warm", "170.50 ms 20.25 ms 8.42× ≤ 100 ms NO"},
 	} {
 		line := ""

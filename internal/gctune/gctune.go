@@ -10,7 +10,7 @@
 // its own.
 //
 // The figures behind the default come from BenchmarkGC and
-// BenchmarkTypicalActionCPU (executors/local): the typical step's CPU
+// BenchmarkTypicalActionCPU (executors/starlarkexec): the typical step's CPU
 // time at GOGC=100, 200 and 400 and under this package's setting, at 1
 // and 2 executors stepping at once.
 package gctune

@@ -29,7 +29,7 @@ type Snapshot struct {
 }
 
 // Take records the goroutines running now. packages are import paths
-// ("github.com/star-agent/star-agent/executors/local") or prefixes of
+// ("github.com/star-agent/star-agent/executors/starlarkexec") or prefixes of
 // function names ("google.golang.org/grpc"): a goroutine is the test's
 // when a frame of its stack or its creator starts with one of them.
 func Take(packages ...string) *Snapshot {

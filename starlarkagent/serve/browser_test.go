@@ -28,7 +28,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
-	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/openai"
 	"github.com/star-agent/star-agent/providers/replay"
@@ -264,7 +264,7 @@ func startServer(t *testing.T, llm *chatServer) string {
 			if err != nil {
 				return nil, err
 			}
-			exec, err := local.New(local.Options{AuthorizedImports: req.Imports})
+			exec, err := starlarkexec.New(starlarkexec.Options{AuthorizedImports: req.Imports})
 			if err != nil {
 				return nil, err
 			}

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/pyvalue"
 	"github.com/star-agent/star-agent/starlarkagent"
 )
 

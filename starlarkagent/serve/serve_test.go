@@ -18,10 +18,10 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/local"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/providers/scripted"
 	"github.com/star-agent/star-agent/starlarkagent"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // The scripted model's answers: one step that prints, one that answers;
@@ -126,7 +126,7 @@ func newHarness(t *testing.T, ho harnessOpts) (*harness, chan string) {
 		ModelID:       "scripted",
 		NewAgent: func(ctx context.Context, req AgentRequest) (*starlarkagent.Agent, error) {
 			h.built.Add(1)
-			l, err := local.New(local.Options{AuthorizedImports: req.Imports})
+			l, err := starlarkexec.New(starlarkexec.Options{AuthorizedImports: req.Imports})
 			if err != nil {
 				return nil, err
 			}

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/pyvalue"
 	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/pyvalue"
 	"github.com/star-agent/star-agent/starlarkagent"
 )
 

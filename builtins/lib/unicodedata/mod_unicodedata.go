@@ -5,7 +5,7 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"github.com/star-agent/star-agent/builtins/ucd"
+	"github.com/star-agent/star-agent/pyvalue/ucd"
 	"go.starlark.net/starlark"
 	"golang.org/x/text/unicode/norm"
 )

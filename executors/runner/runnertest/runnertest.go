@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/executors/pyvalue"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/pyvalue"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // Func is a tool made of a Go function, for tests.

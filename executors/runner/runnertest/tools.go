@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
-	"github.com/star-agent/star-agent/starlarkagent/tool"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // Barrier is a tool, wait(x), whose calls return x once N calls have

@@ -1,0 +1,337 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/spf13/pflag"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/providers/replay"
+	"github.com/star-agent/star-agent/starlarkagent"
+	"github.com/star-agent/star-agent/tool"
+)
+
+// AgentFlags are the flags that build an agent, shared by run and serve:
+// the model, the limits, the prompt, the team, the executor and the tools.
+// Register them, then call Check once and NewModel and NewAgent as often
+// as agents are needed: serve builds one agent (and executor) per run.
+type AgentFlags struct {
+	// f holds the values; run adds its own flags to the same struct, and
+	// newModel (model.go) reads it.
+	f runFlags
+
+	// model is the model for every agent once built (models are safe
+	// for concurrent use), except recordings, whose playback has a
+	// position: each agent gets a player of its own over one reading.
+	modelOnce sync.Once
+	model     providers.Model
+	exchanges []replay.Exchange
+	modelErr  error
+	answerRe  *regexp.Regexp
+}
+
+// Register adds the flags to fl.
+func (a *AgentFlags) Register(fl *pflag.FlagSet) {
+	f := &a.f
+	fl.StringVar(&f.model, "model", "", "the model, as `PROVIDER:NAME` (openai, anthropic, gemini, ollama, replay)")
+	fl.StringVar(&f.modelType, "model-type", "", "the provider (openai, anthropic, gemini, ollama, replay), with --model-id")
+	fl.StringVar(&f.modelID, "model-id", "", "the model name (or the recording, for replay)")
+	fl.StringVar(&f.apiBase, "api-base", "", "base URL of the model's API: an OpenAI-compatible server (default $OPENAI_BASE_URL), or Anthropic's without /v1")
+	fl.StringVar(&f.apiKey, "api-key", "", "API key (default from OPENAI_API_KEY, ANTHROPIC_API_KEY, or GEMINI_API_KEY/GOOGLE_API_KEY)")
+	f.modelOpts.register(fl)
+	fl.StringVar(&f.replayFile, "replay", "", "play the recorded session `FILE` instead of calling a model")
+	fl.StringSliceVar(&f.imports, "imports", nil, "modules the code may import, in addition to the defaults; modules that reach the host (os, sys, ...) only with --engine python")
+	fl.IntVar(&f.maxSteps, "max-steps", starlarkagent.DefaultMaxSteps, "most action steps (model calls that act) before the answer is written from memory; --max-operations limits the interpreter within each step")
+	fl.IntVar(&f.planEvery, "planning-interval", 0, "plan before step 1 and every `N` steps (0: no planning)")
+	fl.IntVar(&f.planEvery, "plan-every", 0, "same as --planning-interval")
+	fl.DurationVar(&f.stepTimeout, "step-timeout", 0, "wall-time limit of each code execution (0: the executor's default, 30s); --timeout limits the whole run")
+	fl.StringVar(&f.maxMemory, "max-memory", "", "memory limit of each code execution (e.g. 64MiB, 1GiB, or bytes; default 256MiB)")
+	fl.IntVar(&f.maxOutput, "max-output", 0, "printed characters kept per code execution (0: the default, 50,000)")
+	fl.Uint64Var(&f.maxOperations, "max-operations", 0, fmt.Sprintf("interpreter operations allowed per code execution in the Starlark engine (0: the default, %s; the --step-timeout wall-clock limit is what stops runaway loops first)", formatCount(executors.DefaultMaxOperations)))
+	fl.IntVar(&f.discoverAbove, "tool-discovery-threshold", 0, "past `N` tools the prompt lists tool names only, and the code looks stubs up with search_tools(query) and help(tool) (0: the default, 30; negative: always list every stub)")
+	f.exec.Register(fl)
+	f.tools.Register(fl)
+	fl.StringVar(&f.instructions, "instructions", "", "instructions appended to the system prompt")
+	fl.BoolVar(&f.markdown, "markdown", false, "ask for code in markdown fences instead of <code> tags")
+	fl.StringArrayVar(&f.managed, "managed", nil, "add a team member `NAME:DESCRIPTION`, an agent with the same model and flags (repeatable)")
+	fl.StringVar(&f.answerRegexp, "answer-regexp", "", "reject final answers that do not match `REGEXP` (the model is told and tries again)")
+	fl.StringVar(&f.actionType, "action-type", starlarkagent.ActionCode, "how the model acts: code (Python actions) or tool_calling (the model's native tool calls; no code runs)")
+	fl.BoolVar(&f.structured, "structured-outputs", false, "ask the model for JSON {thought, code} where the provider supports it (code agents)")
+}
+
+// Limits are the execution limits the flags set (--step-timeout,
+// --max-memory, --max-output, --max-operations); the zero value means the
+// defaults.
+func (a *AgentFlags) Limits() (executors.Limits, error) { return a.f.limits() }
+
+// Check validates the flags that need no model or executor. Its errors
+// are usage errors (*ExitError with Code 2).
+func (a *AgentFlags) Check() error {
+	f := &a.f
+	if f.maxSteps < 1 {
+		return usageError("--max-steps must be at least 1")
+	}
+	if err := f.exec.CheckImports(f.imports); err != nil {
+		return usageError("%v", err)
+	}
+	if f.planEvery < 0 {
+		return usageError("--planning-interval must not be negative")
+	}
+	switch f.actionType {
+	case "", starlarkagent.ActionCode, starlarkagent.ActionToolCalling:
+	default:
+		return usageError("--action-type must be code or tool_calling, not %q", f.actionType)
+	}
+	if f.structured && f.actionType == starlarkagent.ActionToolCalling {
+		return usageError("--structured-outputs is for code agents; a tool-calling agent answers with tool calls")
+	}
+	if f.answerRegexp != "" {
+		re, err := regexp.Compile(f.answerRegexp)
+		if err != nil {
+			return usageError("--answer-regexp: %v", err)
+		}
+		a.answerRe = re
+	}
+	for _, m := range f.managed {
+		if name, desc, ok := strings.Cut(m, ":"); !ok || name == "" || strings.TrimSpace(desc) == "" {
+			return usageError("--managed must be NAME:DESCRIPTION, not %q", m)
+		}
+	}
+	return nil
+}
+
+// MaxSteps is the value of --max-steps.
+func (a *AgentFlags) MaxSteps() int { return a.f.maxSteps }
+
+// Imports is the value of --imports.
+func (a *AgentFlags) Imports() []string { return slices.Clone(a.f.imports) }
+
+// Executor returns the executor flags.
+func (a *AgentFlags) Executor() *ExecutorFlags { return &a.f.exec }
+
+// Tools returns the tool flags.
+func (a *AgentFlags) Tools() *ToolFlags { return &a.f.tools }
+
+// NewModel returns the model the flags choose. It is built once; a
+// recording is read once and each call returns a new player of it, so
+// that concurrent runs each replay the whole session. Its errors are
+// usage errors.
+func (a *AgentFlags) NewModel() (providers.Model, error) {
+	a.modelOnce.Do(func() {
+		m, err := newModel(a.f)
+		if err != nil {
+			a.modelErr = err
+			return
+		}
+		if rm, ok := m.(*replay.Model); ok {
+			name := a.f.replayFile
+			if name == "" {
+				name = a.f.modelID
+				if _, n, ok := strings.Cut(a.f.model, ":"); ok && a.f.model != "" {
+					name = n
+				}
+			}
+			a.exchanges, err = readRecording(name)
+			if err != nil {
+				a.modelErr = usageError("%v", err)
+				return
+			}
+			a.model = rm
+			return
+		}
+		a.model = m
+	})
+	if a.modelErr != nil {
+		return nil, a.modelErr
+	}
+	if a.exchanges != nil {
+		return replay.New(a.exchanges, a.model.(*replay.Model).ModelID()), nil
+	}
+	return a.model, nil
+}
+
+// readRecording reads the exchanges of a recording.
+func readRecording(name string) ([]replay.Exchange, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	defer f.Close()
+	ex, err := replay.Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if ex == nil {
+		ex = []replay.Exchange{}
+	}
+	return ex, nil
+}
+
+// AgentConfig is what NewAgent needs besides the flags.
+type AgentConfig struct {
+	// Model writes the actions (required): from NewModel, possibly
+	// wrapped (by a recorder, by metrics).
+	Model providers.Model
+	// Tools are given to the agent (and its managed agents).
+	Tools []tool.Tool
+	// Imports are authorized in addition to --imports.
+	Imports []string
+	// Limits bound each execution; the zero value means the defaults.
+	Limits executors.Limits
+	// Stdout receives what the code prints as it prints it, when the
+	// executor streams it; nil drops it.
+	Stdout io.Writer
+	Logger *slog.Logger
+	Tracer trace.Tracer
+	// StepCallbacks are added to the agent's (not its managed agents').
+	StepCallbacks []starlarkagent.StepCallback
+	// Configure, when set, may change the options last.
+	Configure func(*starlarkagent.Options) error
+}
+
+// NewAgent builds an agent from the flags, with an executor of its own
+// (and one for each managed agent). Close the agent to close them. Errors
+// from the flags are usage errors (*ExitError with Code 2); an error of
+// Configure is returned as it is.
+func (a *AgentFlags) NewAgent(ctx context.Context, cfg AgentConfig) (*starlarkagent.Agent, error) {
+	f := &a.f
+	if a.answerRe == nil && f.answerRegexp != "" {
+		if err := a.Check(); err != nil {
+			return nil, err
+		}
+	}
+	imports := slices.Concat(f.imports, cfg.Imports)
+	var opened []executors.Executor
+	fail := func(err error) (*starlarkagent.Agent, error) {
+		for _, e := range opened {
+			if e != nil {
+				e.Close()
+			}
+		}
+		return nil, err
+	}
+	// Each agent gets an executor of its own: a managed agent's code runs
+	// while its manager's execution waits for it.
+	openExecutor := func() (executors.Executor, error) {
+		if f.exec.IsDefault() || f.actionType == starlarkagent.ActionToolCalling {
+			return nil, nil // the agent's default, the local engine
+		}
+		e, err := f.exec.Open(cfg.Limits, imports, cfg.Stdout)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		opened = append(opened, e)
+		return e, nil
+	}
+	executor, err := openExecutor()
+	if err != nil {
+		return fail(err)
+	}
+	opts := starlarkagent.Options{
+		Executor:               executor,
+		Model:                  cfg.Model,
+		AuthorizedImports:      imports,
+		Limits:                 cfg.Limits,
+		MaxSteps:               f.maxSteps,
+		PlanningInterval:       f.planEvery,
+		Instructions:           f.instructions,
+		ToolDiscoveryThreshold: f.discoverAbove,
+		Logger:                 cfg.Logger,
+		Tracer:                 cfg.Tracer,
+		Tools:                  slices.Clip(cfg.Tools),
+		ActionType:             f.actionType,
+		StructuredOutputs:      f.structured,
+	}
+	if f.markdown {
+		opts.CodeBlockTags = starlarkagent.MarkdownCodeBlockTags
+	}
+	if f.answerRegexp != "" {
+		re := a.answerRe
+		opts.FinalAnswerChecks = append(opts.FinalAnswerChecks, func(_ context.Context, answer any, _ *starlarkagent.Memory) error {
+			if s := answerText(answer); !re.MatchString(s) {
+				return fmt.Errorf("it does not match the regular expression %s", re)
+			}
+			return nil
+		})
+	}
+	var members []*starlarkagent.Agent
+	for _, m := range f.managed {
+		name, desc, ok := strings.Cut(m, ":")
+		if !ok || strings.TrimSpace(desc) == "" {
+			return fail(usageError("--managed must be NAME:DESCRIPTION, not %q", m))
+		}
+		sub := opts
+		sub.Name, sub.Description, sub.ManagedAgents = name, strings.TrimSpace(desc), nil
+		if sub.Executor, err = openExecutor(); err != nil {
+			return fail(err)
+		}
+		member, err := starlarkagent.New(sub)
+		if err != nil {
+			for _, m := range members {
+				m.Close()
+			}
+			return fail(usageError("--managed %s: %v", name, err))
+		}
+		if sub.Executor != nil {
+			opened = opened[:len(opened)-1] // the member owns it now
+		}
+		members = append(members, member)
+		opts.ManagedAgents = append(opts.ManagedAgents, member)
+	}
+	opts.StepCallbacks = append(opts.StepCallbacks, cfg.StepCallbacks...)
+	closeMembers := func() {
+		for _, m := range members {
+			m.Close()
+		}
+	}
+	if cfg.Configure != nil {
+		if err := cfg.Configure(&opts); err != nil {
+			closeMembers()
+			return fail(err)
+		}
+	}
+	agent, err := starlarkagent.New(opts)
+	if err != nil {
+		closeMembers()
+		return fail(&ExitError{Code: 1, Err: err})
+	}
+	return agent, nil
+}
+
+// LoadAgent loads the agent saved in dir (see starlarkagent.Load) with the
+// model, tools, limits, logger and tracer of cfg and the executor the
+// flags choose; the other agent flags are ignored, the saved options rule.
+// Every tool the saved agent names must be among cfg.Tools (the tool
+// flags open them).
+func (a *AgentFlags) LoadAgent(dir string, cfg AgentConfig) (*starlarkagent.Agent, error) {
+	f := &a.f
+	var executor executors.Executor
+	if !f.exec.IsDefault() {
+		e, err := f.exec.Open(cfg.Limits, slices.Concat(f.imports, cfg.Imports), cfg.Stdout)
+		if err != nil {
+			return nil, usageError("%v", err)
+		}
+		executor = e
+	}
+	agent, err := starlarkagent.Load(dir, starlarkagent.LoadOptions{
+		Model: cfg.Model, Tools: cfg.Tools, Executor: executor,
+		StepCallbacks: cfg.StepCallbacks, Logger: cfg.Logger, Tracer: cfg.Tracer,
+	})
+	if err != nil {
+		if executor != nil {
+			executor.Close()
+		}
+		return nil, usageError("--agent: %v", err)
+	}
+	return agent, nil
+}

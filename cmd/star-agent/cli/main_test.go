@@ -1,0 +1,17 @@
+package cli
+
+import (
+	"os"
+	"testing"
+
+	"github.com/star-agent/star-agent/executors/starlarkexec"
+	"github.com/star-agent/star-agent/executors/wasm"
+)
+
+// The run command's engine and sandbox children are copies of this test
+// binary.
+func TestMain(m *testing.M) {
+	starlarkexec.RunChildIfRequested()
+	wasm.RunChildIfRequested()
+	os.Exit(m.Run())
+}

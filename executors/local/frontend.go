@@ -1,7 +1,0 @@
-package local
-
-import "github.com/star-agent/star-agent/executors/local/pyfront"
-
-// frontEndType is the Python exception type of a front-end error other than
-// a syntax error ("" for SyntaxError).
-func frontEndType(fe *pyfront.Error) string { return fe.Type }

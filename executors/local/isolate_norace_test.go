@@ -1,5 +1,0 @@
-//go:build !race
-
-package local
-
-const raceEnabled = false

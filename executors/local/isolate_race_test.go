@@ -1,7 +1,0 @@
-//go:build race
-
-package local
-
-// raceEnabled: the race detector maps shadow memory that an address-space
-// limit cannot accommodate.
-const raceEnabled = true

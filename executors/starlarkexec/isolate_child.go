@@ -1,0 +1,536 @@
+package starlarkexec
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/pyexc"
+	"github.com/star-agent/star-agent/executors/internal/spawn"
+	"github.com/star-agent/star-agent/executors/runner"
+	"github.com/star-agent/star-agent/pyvalue"
+	"github.com/star-agent/star-agent/tool"
+)
+
+// The child side of process isolation: the runner protocol served in Go by
+// an ordinary in-process Executor (see isolate.go for the host side).
+
+// RunChildIfRequested runs this process as an engine child, and exits,
+// when an Executor with IsolationProcess in a parent process started it as
+// one; otherwise it returns at once. Such an executor runs the engine in a
+// copy of the program itself, so a program that uses IsolationProcess must
+// call RunChildIfRequested first thing in main, before it reads flags or
+// starts anything (a test binary: in TestMain):
+//
+//	func main() {
+//		starlarkexec.RunChildIfRequested()
+//		...
+//	}
+//
+// If main does not call it, the copy runs as the program itself, with one
+// unknown flag as its arguments, and the parent's Execute fails with an
+// error saying that main must call starlarkexec.RunChildIfRequested: at once when
+// the program exits on the unknown flag, after the start timeout when it
+// runs on. A copy started that way never starts engine children of its own.
+func RunChildIfRequested() {
+	spec, ok := os.LookupEnv(childEnv)
+	if !ok {
+		return
+	}
+	if err := spawn.Announce(handshakeFD); err != nil {
+		fmt.Fprintln(os.Stderr, "star-agent engine:", err)
+		os.Exit(2)
+	}
+	os.Exit(runChild(spec))
+}
+
+// runChild is the main function of an engine child. It serves requests
+// on fd 3, answers on fd 4 and writes printed output and trailers on fd 5,
+// until fd 3 closes.
+func runChild(data string) int {
+	var spec childSpec
+	if err := json.Unmarshal([]byte(data), &spec); err != nil {
+		fmt.Fprintln(os.Stderr, "star-agent engine:", err)
+		return 2
+	}
+	// The parent may have died before the parent-death signal was armed.
+	if os.Getppid() != spec.ParentPID {
+		return 0
+	}
+	if err := applyChildLimits(spec); err != nil {
+		fmt.Fprintln(os.Stderr, "star-agent engine: limits:", err)
+		return 2
+	}
+	if spec.MemoryLimit > 0 {
+		debug.SetMemoryLimit(spec.MemoryLimit)
+	}
+	in, out, side := os.NewFile(3, "requests"), os.NewFile(4, "messages"), os.NewFile(5, "side")
+	if in == nil || out == nil || side == nil {
+		fmt.Fprintln(os.Stderr, "star-agent engine: protocol descriptors 3, 4 and 5 are missing")
+		return 2
+	}
+	s := &childServer{out: out, side: side, msgs: make(chan request, 1), cpu: spec.CPUPerExec}
+	// Printed output goes to the host as it is printed, for its live
+	// writer and for the result of an execution the host has to kill.
+	e, err := New(Options{Limits: spec.Limits, AuthorizedImports: spec.Imports, Stdout: sideOutput{s}, Rerun: spec.Rerun})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "star-agent engine:", err)
+		return 2
+	}
+	if spec.Unaccounted {
+		// Tests only: the OS limit alone must stop a memory bomb.
+		e.limits.MaxMemory = 1 << 50
+	}
+	if spec.TestTools {
+		// Tests only: what the engine cannot stop or survive, in the
+		// child itself.
+		e.SetTools(context.Background(), []tool.Tool{blockTool{}, overflowTool{}})
+	}
+	s.e = e
+	e.batch = s.callBatch
+	go s.read(in)
+	if err := s.send(map[string]any{"op": "ready", "protocol": 1, "python": "starlark"}); err != nil {
+		return 2
+	}
+	for m := range s.msgs {
+		if err := s.serve(m); err != nil {
+			fmt.Fprintln(os.Stderr, "star-agent engine:", err)
+			return 2
+		}
+	}
+	return 0
+}
+
+// request is every field a host message may have.
+type request struct {
+	Op        string                     `json:"op"`
+	ID        int64                      `json:"id"`
+	Call      int64                      `json:"call"`
+	Code      string                     `json:"code"`
+	Tools     []toolSpec                 `json:"tools"`
+	Vars      map[string]json.RawMessage `json:"vars"`
+	Value     json.RawMessage            `json:"value"`
+	Error     *childError                `json:"error"`
+	MaxOutput int                        `json:"max_output"`
+	MaxValue  int64                      `json:"max_value"`
+	MaxMsg    int64                      `json:"max_message"`
+	Results   []childResult              `json:"results"`
+	Stdout    string                     `json:"stdout"`
+}
+
+// childResult is one result of a parallel() batch.
+type childResult struct {
+	Value json.RawMessage `json:"value"`
+	Error *childError     `json:"error"`
+}
+
+type toolSpec struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Inputs      []string `json:"inputs"`
+	Types       []string `json:"types"`
+}
+
+// childError is the runner protocol's error object.
+type childError struct {
+	Type      string `json:"type"`
+	Message   string `json:"message"`
+	Line      int    `json:"line"`
+	Source    string `json:"source"`
+	Traceback string `json:"traceback"`
+}
+
+type childServer struct {
+	e    *Executor
+	msgs chan request
+	cpu  time.Duration // CPU time allowed per execution (RLIMIT_CPU)
+
+	wmu  sync.Mutex // one writer at a time on out and side
+	out  io.Writer
+	side io.Writer
+
+	execID  int64
+	callSeq int64
+	// limits are the sizes the host accepts (from its config request):
+	// what passes them breaks the session, so the child keeps within.
+	limits runner.Limits
+}
+
+// read decodes host messages until fd 3 closes (the host closed the
+// executor or died), then ends the serve loop.
+func (s *childServer) read(r io.Reader) {
+	defer close(s.msgs)
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var m request
+			if jerr := json.Unmarshal(line, &m); jerr != nil {
+				fmt.Fprintln(os.Stderr, "star-agent engine: bad request:", jerr)
+				return
+			}
+			s.msgs <- m
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (s *childServer) send(m map[string]any) error {
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	_, err = s.out.Write(append(data, '\n'))
+	return err
+}
+
+func (s *childServer) frame(kind byte, p []byte) error {
+	var hdr [5]byte
+	hdr[0] = kind
+	binary.BigEndian.PutUint32(hdr[1:], uint32(len(p)))
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	if _, err := s.side.Write(hdr[:]); err != nil {
+		return err
+	}
+	_, err := s.side.Write(p)
+	return err
+}
+
+// sideOutput sends printed output to the host as it is produced.
+type sideOutput struct{ s *childServer }
+
+func (o sideOutput) Write(p []byte) (int, error) {
+	for rest := p; len(rest) > 0; {
+		n := min(len(rest), maxFrame)
+		if err := o.s.frame(frameOutput, rest[:n]); err != nil {
+			return 0, err
+		}
+		rest = rest[n:]
+	}
+	return len(p), nil
+}
+
+func (s *childServer) reply(id int64, fields map[string]any) error {
+	m := map[string]any{"op": "result", "id": id}
+	for k, v := range fields {
+		m[k] = v
+	}
+	return s.send(m)
+}
+
+func (s *childServer) fail(id int64, typ string, err error) error {
+	return s.reply(id, map[string]any{"error": childError{Type: typ, Message: err.Error()}})
+}
+
+// serve answers one request. Its error ends the child (the host then
+// sees the stream end).
+func (s *childServer) serve(m request) error {
+	switch m.Op {
+	case "config":
+		s.limits = runner.Limits{MaxMessage: m.MaxMsg, MaxValue: m.MaxValue, MaxOutput: m.MaxOutput}
+		return s.reply(m.ID, nil)
+	case "tools":
+		stubs := make([]tool.Tool, len(m.Tools))
+		for i, t := range m.Tools {
+			spec := tool.Spec{Name: t.Name, Description: t.Description}
+			for j, in := range t.Inputs {
+				// The host binds and checks the arguments against the real
+				// spec; here every input is optional, and typed only so
+				// that a call with one dict of arguments binds as there.
+				typ := tool.Any
+				if j < len(t.Types) && t.Types[j] != "" {
+					typ = tool.Type(t.Types[j])
+				}
+				spec.Inputs = append(spec.Inputs, tool.Input{Name: in, Type: typ, Nullable: true})
+			}
+			stubs[i] = stubTool{s: s, spec: spec}
+		}
+		if err := s.e.SetTools(context.Background(), stubs); err != nil {
+			return s.fail(m.ID, "ValueError", err)
+		}
+		return s.reply(m.ID, nil)
+	case "vars":
+		vars := make(map[string]any, len(m.Vars))
+		for k, raw := range m.Vars {
+			v, err := decodeValue(raw)
+			if err != nil {
+				return s.fail(m.ID, "ValueError", fmt.Errorf("variable %s: %w", k, err))
+			}
+			vars[k] = v
+		}
+		if err := s.e.SetVariables(context.Background(), vars); err != nil {
+			return s.fail(m.ID, "ValueError", err)
+		}
+		return s.reply(m.ID, nil)
+	case "dump":
+		vars, skipped, err := s.e.Variables(context.Background())
+		if err != nil {
+			return s.fail(m.ID, "SystemError", err)
+		}
+		// All of them within half a message: a bigger answer would break
+		// the session.
+		enc := make(map[string]any, len(vars))
+		left := s.limits.MaxMessage / 2
+		for _, k := range slices.Sorted(maps.Keys(vars)) {
+			x, cost, err := pyvalue.EncodeLimit(vars[k], left)
+			if errors.Is(err, pyvalue.ErrTooBig) {
+				skipped[k] = "too big to carry (with the variables before it, more than " + strconv.FormatInt(s.limits.MaxMessage/2, 10) + " bytes as JSON)"
+				continue
+			}
+			if err != nil {
+				skipped[k] = err.Error()
+				continue
+			}
+			left -= cost
+			enc[k] = x
+		}
+		return s.reply(m.ID, map[string]any{"value": enc, "skipped": skipped})
+	case "exec":
+		return s.exec(m)
+	case "return":
+		return nil // a tool's answer that came after its caller gave up
+	}
+	return s.fail(m.ID, "ProtocolError", fmt.Errorf("unknown op %q", m.Op))
+}
+
+func (s *childServer) exec(m request) error {
+	s.execID, s.callSeq = m.ID, 0
+	armCPULimit(s.cpu)
+	res, err := s.e.Execute(context.Background(), m.Code)
+	if err != nil {
+		return err
+	}
+	tr := trailer{Steps: res.Steps, Stuck: s.e.stuck()}
+	if res.Err != nil {
+		tr.NeedsPython, tr.Hint = res.Err.NeedsPython, res.Err.Hint
+	}
+	data, err := json.Marshal(tr)
+	if err != nil {
+		return err
+	}
+	// The trailer goes first: when the host reads the result, the output
+	// printed before it and the trailer are already in the side pipe.
+	if err := s.frame(frameTrailer, data); err != nil {
+		return err
+	}
+	notes := res.Notes
+	out := map[string]any{"stdout": res.Stdout, "truncated": res.Truncated, "value": nil, "repr": res.Repr,
+		"final": res.IsFinal, "error": nil, "imports": res.Imports}
+	if ee := res.Err; ee != nil {
+		out["error"] = childError{Type: ee.Type, Message: ee.Message, Line: ee.Line, Source: ee.Source, Traceback: ee.Traceback}
+	} else if res.Value != nil {
+		// The engine caps values at Limits.MaxValue; the session may
+		// accept less.
+		v, note := s.limits.CapValue(res.Value, pyType(res.Value), res.Repr)
+		if note != "" {
+			notes = append(notes, note)
+		}
+		out["value"] = v
+	}
+	out["notes"] = notes[:min(len(notes), 10)]
+	return s.reply(m.ID, out)
+}
+
+// stuck reports that work of an execution the engine abandoned at its
+// deadline still runs: the engine started afresh, but the work takes CPU
+// and memory until it ends, if it ends.
+func (e *Executor) stuck() bool { return e.abandoned.Load() > 0 }
+
+// blockTool never returns and ignores its context (tests only).
+type blockTool struct{}
+
+func (blockTool) Spec() tool.Spec { return tool.Spec{Name: "block", Description: "blocks for ever"} }
+
+func (blockTool) Call(context.Context, map[string]any) (any, error) { select {} }
+
+// overflowTool overflows the Go stack, which no recover survives (tests
+// only).
+type overflowTool struct{}
+
+func (overflowTool) Spec() tool.Spec {
+	return tool.Spec{Name: "overflow", Description: "overflows the stack"}
+}
+
+func (overflowTool) Call(context.Context, map[string]any) (any, error) { return nil, recurse(1) }
+
+func recurse(n int) error {
+	if n == 0 {
+		return nil
+	}
+	var pad [64]byte
+	return recurse(n + int(pad[n%64]) + 1)
+}
+
+// pyType names the Python type of an exported value.
+func pyType(v any) string {
+	switch v.(type) {
+	case string:
+		return "str"
+	case map[string]any, pyvalue.Dict:
+		return "dict"
+	case []any:
+		return "list"
+	case pyvalue.Tuple:
+		return "tuple"
+	case bool:
+		return "bool"
+	case float64:
+		return "float"
+	}
+	return "object"
+}
+
+func decodeValue(raw json.RawMessage) (any, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return pyvalue.Decode(v)
+}
+
+// stubTool stands for a host tool: a call goes to the host and waits for
+// its return.
+type stubTool struct {
+	s    *childServer
+	spec tool.Spec
+}
+
+func (t stubTool) Spec() tool.Spec { return t.spec }
+
+func (t stubTool) Call(ctx context.Context, args map[string]any) (any, error) {
+	s := t.s
+	// The arguments of one call take at most half a message: a bigger
+	// call would break the session.
+	kwargs := make(map[string]any, len(args))
+	left := s.limits.MaxMessage / 2
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		x, cost, err := pyvalue.EncodeLimit(args[k], left)
+		if errors.Is(err, pyvalue.ErrTooBig) {
+			return nil, core.Errorf(pyexc.ValueError, "%s(): the arguments are too big to pass to a tool (more than %d bytes as JSON); pass less data", t.spec.Name, s.limits.MaxMessage/2)
+		}
+		if err != nil {
+			return nil, core.Errorf(pyexc.TypeError, "%s(): argument %s: %v", t.spec.Name, k, err)
+		}
+		left -= cost
+		kwargs[k] = x
+	}
+	s.callSeq++
+	seq := s.callSeq
+	if err := s.send(map[string]any{"op": "call", "id": s.execID, "call": seq, "tool": t.spec.Name, "args": []any{}, "kwargs": kwargs}); err != nil {
+		return nil, err
+	}
+	for {
+		select {
+		case m, ok := <-s.msgs:
+			if !ok {
+				os.Exit(0) // the host is gone
+			}
+			if m.Op != "return" || m.Call != seq {
+				continue
+			}
+			if m.Stdout != "" {
+				tool.Print(ctx, m.Stdout)
+			}
+			if m.Error != nil {
+				return nil, &core.Error{Type: m.Error.Type, Msg: m.Error.Message}
+			}
+			v, err := decodeValue(m.Value)
+			if err != nil {
+				return nil, fmt.Errorf("tool %s returned a value that cannot be used: %w", t.spec.Name, err)
+			}
+			return pyvalue.Plain(v), nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// callBatch sends the calls of a parallel() to the host in one message,
+// which runs them there, and waits for their results.
+func (s *childServer) callBatch(ctx context.Context, calls []boundCall, workers int) []callResult {
+	results := make([]callResult, len(calls))
+	fail := func(err error) []callResult {
+		for i := range results {
+			results[i].err = err
+		}
+		return results
+	}
+	left := s.limits.MaxMessage / 2
+	wire := make([]map[string]any, len(calls))
+	for i, c := range calls {
+		name := c.tool.Spec().Name
+		kwargs := make(map[string]any, len(c.args))
+		for _, k := range slices.Sorted(maps.Keys(c.args)) {
+			x, cost, err := pyvalue.EncodeLimit(c.args[k], left)
+			if errors.Is(err, pyvalue.ErrTooBig) {
+				return fail(core.Errorf(pyexc.ValueError, "parallel(): the arguments are too big to pass to tools (more than %d bytes as JSON); pass less data", s.limits.MaxMessage/2))
+			}
+			if err != nil {
+				return fail(core.Errorf(pyexc.TypeError, "%s(): argument %s: %v", name, k, err))
+			}
+			left -= cost
+			kwargs[k] = x
+		}
+		wire[i] = map[string]any{"tool": name, "args": []any{}, "kwargs": kwargs}
+	}
+	s.callSeq++
+	seq := s.callSeq
+	if err := s.send(map[string]any{"op": "call", "id": s.execID, "call": seq, "calls": wire, "max_workers": workers}); err != nil {
+		return fail(err)
+	}
+	for {
+		select {
+		case m, ok := <-s.msgs:
+			if !ok {
+				os.Exit(0) // the host is gone
+			}
+			if m.Op != "return" || m.Call != seq {
+				continue
+			}
+			if m.Stdout != "" {
+				tool.Print(ctx, m.Stdout)
+			}
+			if len(m.Results) != len(calls) {
+				return fail(fmt.Errorf("the host answered %d results for %d calls", len(m.Results), len(calls)))
+			}
+			for i, r := range m.Results {
+				if r.Error != nil {
+					results[i].err = &core.Error{Type: r.Error.Type, Msg: r.Error.Message}
+					continue
+				}
+				v, err := decodeValue(r.Value)
+				if err != nil {
+					results[i].err = fmt.Errorf("tool %s returned a value that cannot be used: %w", calls[i].tool.Spec().Name, err)
+					continue
+				}
+				results[i].value = pyvalue.Plain(v)
+			}
+			return results
+		case <-ctx.Done():
+			return fail(ctx.Err())
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package starlarkexec
+
+const raceEnabled = false

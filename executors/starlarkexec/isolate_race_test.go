@@ -1,0 +1,7 @@
+//go:build race
+
+package starlarkexec
+
+// raceEnabled: the race detector maps shadow memory that an address-space
+// limit cannot accommodate.
+const raceEnabled = true

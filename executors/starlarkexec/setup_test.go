@@ -1,0 +1,16 @@
+package starlarkexec
+
+import (
+	"testing"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
+)
+
+// TestCancelledSetUp: SetTools and SetVariables of the isolated engine
+// under a ctx that ended.
+func TestCancelledSetUp(t *testing.T) {
+	runnertest.CancelledSetUp(t, func(t *testing.T) executors.Executor {
+		return newTestExecutor(t, Options{Isolation: IsolationProcess})
+	})
+}

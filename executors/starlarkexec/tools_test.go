@@ -1,0 +1,20 @@
+package starlarkexec
+
+import (
+	"testing"
+
+	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/runner/runnertest"
+)
+
+func TestToolCalls(t *testing.T) {
+	runnertest.ToolCalls(t, func(t *testing.T) executors.Executor {
+		return newTestExecutor(t, Options{})
+	})
+}
+
+func TestToolCallsIsolated(t *testing.T) {
+	runnertest.ToolCalls(t, func(t *testing.T) executors.Executor {
+		return newIsolatedTest(t, Options{}, nil)
+	})
+}
