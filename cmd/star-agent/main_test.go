@@ -18,6 +18,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/star-agent/star-agent/cmd/star-agent/cli"
 	"github.com/star-agent/star-agent/executors/e2b/e2bfake"
 	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/executors/wasm"
@@ -29,7 +30,7 @@ func TestMain(m *testing.M) {
 	starlarkexec.RunChildIfRequested()
 	wasm.RunChildIfRequested()
 	testscript.Main(m, map[string]func(){
-		"star-agent": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		"star-agent": func() { os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, cli.Config{})) },
 		// A real MCP server built with the official SDK, for --mcp.
 		"mcptest-server": func() { os.Exit(mcptest.Main(os.Args[1:])) },
 	})

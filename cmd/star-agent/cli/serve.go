@@ -160,7 +160,7 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 		MaxSteps:      a.MaxSteps(),
 		ModelID:       model.ModelID(),
 		Checks:        ready.checks(),
-		Version:       version(),
+		Version:       moduleVersion(),
 		Logger:        logger,
 		NewAgent: func(ctx context.Context, req serve.AgentRequest) (*starlarkagent.Agent, error) {
 			m, err := a.NewModel()
@@ -240,7 +240,7 @@ func executorKind(name string) string {
 	return name
 }
 
-func version() string {
+func moduleVersion() string {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		return bi.Main.Version
 	}

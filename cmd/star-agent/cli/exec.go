@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/star-agent/star-agent/cmd/star-agent/cli"
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/pyvalue"
@@ -24,8 +23,8 @@ import (
 
 type execFlags struct {
 	json      bool
-	exec      cli.ExecutorFlags
-	tools     cli.ToolFlags
+	exec      ExecutorFlags
+	tools     ToolFlags
 	imports   []string
 	timeout   time.Duration
 	maxOps    uint64
@@ -81,7 +80,7 @@ before are then gone). --isolation none runs the engine in star-agent itself.
 
 Limits: each file may run for --timeout (30s) of wall-clock time, which
 stops any runaway loop preemptively, and up to --max-operations interpreter
-operations (` + cli.FormatCount(executors.DefaultMaxOperations) + ` by default, several times what the
+operations (` + FormatCount(executors.DefaultMaxOperations) + ` by default, several times what the
 engine does in 30 s: ordinary computations finish, and runaway code meets
 the time limit first). --imports adds importable modules; those that reach
 the host (os, sys, subprocess, ...) are refused unless --engine python.
@@ -123,11 +122,11 @@ type execFile struct {
 }
 
 func runExec(cmd *cobra.Command, f execFlags, args []string) error {
-	mem, err := cli.ParseBytes(f.maxMemory)
+	mem, err := ParseBytes(f.maxMemory)
 	if err != nil {
 		return usageError("--max-memory: %v", err)
 	}
-	maxValue, err := cli.ParseBytes(f.maxValue)
+	maxValue, err := ParseBytes(f.maxValue)
 	if err != nil {
 		return usageError("--max-value: %v", err)
 	}
@@ -182,14 +181,14 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	if !slices.Contains(args, "-") {
 		stdin = cmd.InOrStdin()
 	}
-	tools, closeTools, err := f.tools.Open(ctx, cli.ToolEnv{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), Stdin: stdin, Stdout: stderr})
+	tools, closeTools, err := f.tools.Open(ctx, ToolEnv{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})), Stdin: stdin, Stdout: stderr})
 	if err != nil {
-		return &exitError{code: 2, err: err}
+		return &ExitError{Code: 2, Err: err}
 	}
 	defer closeTools()
 	if len(tools) > 0 {
 		if err := ex.SetTools(ctx, tools); err != nil {
-			return &exitError{code: 2, err: err}
+			return &ExitError{Code: 2, Err: err}
 		}
 	}
 	failed := false
@@ -206,9 +205,9 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 			if ctx.Err() != nil {
 				// SIGINT or SIGTERM: the status a shell gives an
 				// interrupted command, as run does.
-				return &exitError{code: 130, err: fmt.Errorf("interrupted: %w", err)}
+				return &ExitError{Code: 130, Err: fmt.Errorf("interrupted: %w", err)}
 			}
-			return &exitError{code: 1, err: err}
+			return &ExitError{Code: 1, Err: err}
 		}
 		if res.Err != nil {
 			failed = true
@@ -218,7 +217,7 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		}
 	}
 	if failed {
-		return &exitError{code: 1}
+		return &ExitError{Code: 1}
 	}
 	return nil
 }

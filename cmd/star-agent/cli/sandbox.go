@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -93,7 +93,7 @@ The image's size is printed at the end. Progress goes to standard error.`,
 			defer stop()
 			res, err := image.Build(ctx, opts)
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return &ExitError{Code: 1, Err: err}
 			}
 			state := "built in " + res.Elapsed.Round(100*time.Millisecond).String()
 			if res.UpToDate {
@@ -141,7 +141,7 @@ It prints what it removed, one line each, or that there was nothing.`,
 				}
 			}
 			if err != nil {
-				return &exitError{code: 1, err: err}
+				return &ExitError{Code: 1, Err: err}
 			}
 			if pruned.Empty() {
 				fmt.Fprintln(out, "nothing to remove")
