@@ -47,7 +47,7 @@ type Options struct {
 	// managed agents and final_answer(answer) as native tools; the calls
 	// of one answer run concurrently and each result goes back to the
 	// model as a tool message. It has no executor: Executor,
-	// AuthorizedImports, Limits, MaxPrintOutput and CodeBlockTags are
+	// AuthorizedImports, Limits and CodeBlockTags are
 	// ignored, and AdditionalArgs are only shown in the task.
 	ActionType string
 	// MaxToolThreads bounds the tool calls of one step a tool-calling
@@ -70,18 +70,23 @@ type Options struct {
 	// names; each must have a Name and a Description.
 	ManagedAgents []*Agent
 	// Executor runs the code. When nil, the agent runs it in the local
-	// Starlark engine, configured from AuthorizedImports, Limits and
-	// MaxPrintOutput. The agent closes its executor in Close.
+	// Starlark engine, configured from AuthorizedImports and Limits. The
+	// agent closes its executor in Close.
 	Executor executors.Executor
 	// AuthorizedImports are modules code may import in addition to
 	// executors.DefaultAuthorizedImports. They configure the default
 	// executor and are listed in the system prompt.
 	AuthorizedImports []string
-	// Limits bound each execution of the default executor.
+	// Limits bound each execution of the default executor; give the same
+	// Limits to an Executor of your own. Limits.MaxOutput also caps the
+	// printed output the model reads per step, in characters (default
+	// 50,000): it reads the head and the tail of a longer output, with one
+	// marker counting what was dropped in between.
 	Limits executors.Limits
-	// MaxPrintOutput caps the printed output kept per step, in characters
-	// (default 50,000). The model reads the head and the tail of a longer
-	// output, with one marker counting what was dropped in between.
+	// MaxPrintOutput is the old name of Limits.MaxOutput, which it sets
+	// when Limits.MaxOutput is zero.
+	//
+	// Deprecated: set Limits.MaxOutput.
 	MaxPrintOutput int
 	// MaxSteps is the number of action steps a run may take (default 20).
 	// When it runs out, one last model call writes the answer from memory.
@@ -173,6 +178,10 @@ var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 func New(opts Options) (*Agent, error) {
 	if opts.Model == nil {
 		return nil, errors.New("starlarkagent: Options.Model is required")
+	}
+	if opts.Limits.MaxOutput == 0 && opts.MaxPrintOutput > 0 {
+		// One road for limits: the old field is a name of the new one.
+		opts.Limits.MaxOutput = opts.MaxPrintOutput
 	}
 	a := &Agent{model: opts.Model, opts: opts, managed: opts.ManagedAgents}
 	switch opts.ActionType {

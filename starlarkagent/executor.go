@@ -5,11 +5,8 @@ import (
 	"github.com/star-agent/star-agent/executors/starlarkexec"
 )
 
-// defaultExecutor is the local Starlark engine configured from opts.
+// defaultExecutor is the local Starlark engine configured from opts (whose
+// Limits already hold MaxPrintOutput: see New).
 func defaultExecutor(opts Options) (executors.Executor, error) {
-	limits := opts.Limits
-	if opts.MaxPrintOutput > 0 {
-		limits.MaxOutput = opts.MaxPrintOutput
-	}
-	return starlarkexec.New(starlarkexec.Options{Limits: limits, AuthorizedImports: opts.AuthorizedImports})
+	return starlarkexec.New(starlarkexec.Options{Limits: opts.Limits, AuthorizedImports: opts.AuthorizedImports})
 }

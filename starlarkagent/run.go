@@ -356,10 +356,8 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 	st.ToolCalls, st.ManagedUsage = scope.calls, scope.managed
 	r.usage = r.usage.Add(scope.managed)
 	st.Imports, st.Engine = res.Imports, res.Engine
-	maxLogs := a.opts.MaxPrintOutput
-	if maxLogs == 0 {
-		maxLogs = executors.DefaultMaxOutput
-	}
+	// The model reads what the executor kept: one limit, Limits.MaxOutput.
+	maxLogs := a.opts.Limits.WithDefaults().MaxOutput
 	switch {
 	case r.ctx.Err() != nil:
 		st.Observation = partialLogs(a.prompts, res, maxLogs)

@@ -96,10 +96,16 @@ func suffixRunes(s string, n int) string {
 func (o *output) dropped() int { return max(o.total-o.max, 0) }
 
 // close stops the output: later writes are dropped. It returns what was
-// kept and whether characters were dropped.
+// kept and whether characters were dropped. The live writer got the head
+// as it was printed; when nothing was dropped it now gets the rest, so
+// that its copy is whole (when characters were dropped, the caller shows
+// the marker and the tail from the result).
 func (o *output) close() (string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if !o.closed && o.live != nil && !o.truncated() && len(o.tail) > 0 {
+		io.WriteString(o.live, string(o.tail))
+	}
 	o.closed = true
 	return o.String(), o.truncated()
 }

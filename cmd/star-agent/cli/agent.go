@@ -54,10 +54,7 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.maxSteps, "max-steps", starlarkagent.DefaultMaxSteps, "most action steps (model calls that act) before the answer is written from memory; --max-operations limits the interpreter within each step")
 	fl.IntVar(&f.planEvery, "planning-interval", 0, "plan before step 1 and every `N` steps (0: no planning)")
 	fl.IntVar(&f.planEvery, "plan-every", 0, "same as --planning-interval")
-	fl.DurationVar(&f.stepTimeout, "step-timeout", 0, "wall-time limit of each code execution (0: the executor's default, 30s); --timeout limits the whole run")
-	fl.StringVar(&f.maxMemory, "max-memory", "", "memory limit of each code execution (e.g. 64MiB, 1GiB, or bytes; default 256MiB)")
-	fl.IntVar(&f.maxOutput, "max-output", 0, "printed characters kept per code execution (0: the default, 50,000)")
-	fl.Uint64Var(&f.maxOperations, "max-operations", 0, fmt.Sprintf("interpreter operations allowed per code execution in the Starlark engine (0: the default, %s; the --step-timeout wall-clock limit is what stops runaway loops first)", formatCount(executors.DefaultMaxOperations)))
+	f.limits.Register(fl, "run")
 	fl.IntVar(&f.discoverAbove, "tool-discovery-threshold", 0, "past `N` tools the prompt lists tool names only, and the code looks stubs up with search_tools(query) and help(tool) (0: the default, 30; negative: always list every stub)")
 	f.exec.Register(fl)
 	f.tools.Register(fl)
@@ -69,10 +66,12 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	fl.BoolVar(&f.structured, "structured-outputs", false, "ask the model for JSON {thought, code} where the provider supports it (code agents)")
 }
 
-// Limits are the execution limits the flags set (--step-timeout,
-// --max-memory, --max-output, --max-operations); the zero value means the
-// defaults.
-func (a *AgentFlags) Limits() (executors.Limits, error) { return a.f.limits() }
+// Limits are the execution limits the flags set (LimitFlags), read from
+// fl, the flag set Register filled; warnings of deprecated spellings go to
+// stderr. Its errors are usage errors.
+func (a *AgentFlags) Limits(fl *pflag.FlagSet, stderr io.Writer) (executors.Limits, error) {
+	return a.f.limits.Limits(fl, stderr)
+}
 
 // Check validates the flags that need no model or executor. Its errors
 // are usage errors (*ExitError with Code 2).

@@ -28,7 +28,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/replay"
 	"github.com/star-agent/star-agent/pyvalue"
@@ -46,7 +45,7 @@ type runFlags struct {
 	maxSteps, planEvery       int
 	discoverAbove             int
 	modelOpts                 modelFlags
-	timeout                   time.Duration
+	runTimeout                time.Duration
 	stream, json, verbose     bool
 	logFormat, otel           string
 	instructions              string
@@ -57,14 +56,11 @@ type runFlags struct {
 	tools                     ToolFlags
 	actionType                string
 	structured                bool
+	limits                    LimitFlags
 	// run only
-	images        []string
-	imageDir      string
-	agentDir      string
-	stepTimeout   time.Duration
-	maxMemory     string
-	maxOutput     int
-	maxOperations uint64
+	images   []string
+	imageDir string
+	agentDir string
 }
 
 // Config adapts the run command to a program.
@@ -145,6 +141,12 @@ The model is chosen with --model PROVIDER:NAME:
   ollama:qwen2.5-coder        a local Ollama server (OLLAMA_HOST, default localhost:11434)
   replay:FILE                 a session recorded with --record (same as --replay FILE)
 
+Limits: each step's code is one execution, bounded by --exec-timeout (30s
+of wall-clock time, preemptive), --max-operations, --max-memory (256MiB),
+--max-output (printed characters kept and shown to the model, 50,000) and
+--max-value (1MiB), the same flags with the same defaults as on exec and
+serve. --run-timeout limits the whole run (no limit by default).
+
 Exit status: 0 when the run ends with an answer (state success or max_steps),
 1 when it fails, 2 for a usage error, 130 when interrupted.`,
 		Example: `  star-agent run --model openai:gpt-4o-mini "What is the 20th Fibonacci number?"
@@ -158,7 +160,9 @@ Exit status: 0 when the run ends with an answer (state success or max_steps),
 	fl := cmd.Flags()
 	a.Register(fl)
 	fl.StringVar(&f.recordFile, "record", "", "record every model exchange to `FILE` as JSON lines")
-	fl.DurationVar(&f.timeout, "timeout", 0, "stop the run after this long (0: no limit)")
+	fl.DurationVar(&f.runTimeout, "run-timeout", 0, "stop the whole run after this long (0: no limit); --exec-timeout limits each code execution")
+	fl.DurationVar(&f.runTimeout, "timeout", 0, "the old name of --run-timeout")
+	fl.MarkHidden("timeout")
 	fl.BoolVar(&f.stream, "stream", false, "print the model's output as it streams in")
 	fl.BoolVar(&f.json, "json", false, "print the run's result as one JSON object instead of the steps")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every step and model call (and keep model inputs in --json)")
@@ -168,23 +172,6 @@ Exit status: 0 when the run ends with an answer (state success or max_steps),
 	fl.StringVar(&f.imageDir, "image-dir", filepath.Join(os.TempDir(), "star-agent-images"), "save the images of observations (from tools or code) in `DIR`, named by content hash")
 	fl.StringVar(&f.agentDir, "agent", "", "run the agent saved in `DIR` (by Agent.Save): its options and prompts replace the agent flags; the model, tool and executor flags still apply")
 	return cmd
-}
-
-// limits are the execution limits of run's flags.
-func (f *runFlags) limits() (executors.Limits, error) {
-	var l executors.Limits
-	if f.stepTimeout < 0 || f.maxOutput < 0 {
-		return l, usageError("--step-timeout and --max-output must not be negative")
-	}
-	l.Timeout, l.MaxOutput, l.MaxOperations = f.stepTimeout, f.maxOutput, f.maxOperations
-	if f.maxMemory != "" {
-		n, err := parseBytes(f.maxMemory)
-		if err != nil {
-			return l, usageError("--max-memory: %v", err)
-		}
-		l.MaxMemory = n
-	}
-	return l, nil
 }
 
 // ParseBytes reads a size such as 64MiB, 1GB or 1048576 (the --max-memory
@@ -268,9 +255,12 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 	}
 	defer shutdown()
 
-	limits, err := f.limits()
+	limits, err := a.Limits(cmd.Flags(), stderr)
 	if err != nil {
 		return err
+	}
+	if cmd.Flags().Changed("timeout") {
+		fmt.Fprintln(stderr, "star-agent: warning: --timeout is deprecated: use --run-timeout, the limit of the whole run (--exec-timeout limits each code execution)")
 	}
 	images, err := readImages(f.images)
 	if err != nil {
@@ -346,9 +336,9 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 
 // runTask runs one task and prints its steps (or its JSON result).
 func runTask(ctx context.Context, agent *starlarkagent.Agent, task string, f runFlags, opts starlarkagent.RunOptions, w io.Writer) *starlarkagent.RunResult {
-	if f.timeout > 0 {
+	if f.runTimeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, f.timeout, fmt.Errorf("--timeout %s reached", f.timeout))
+		ctx, cancel = context.WithTimeoutCause(ctx, f.runTimeout, fmt.Errorf("--run-timeout %s reached", f.runTimeout))
 		defer cancel()
 	}
 	var res *starlarkagent.RunResult

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,16 +21,11 @@ import (
 )
 
 type execFlags struct {
-	json      bool
-	exec      ExecutorFlags
-	tools     ToolFlags
-	imports   []string
-	timeout   time.Duration
-	maxOps    uint64
-	maxSteps  uint64 // the deprecated name of maxOps
-	maxMemory string
-	maxOutput int
-	maxValue  string
+	json    bool
+	exec    ExecutorFlags
+	tools   ToolFlags
+	imports []string
+	limits  LimitFlags
 }
 
 func newExecCmd() *cobra.Command {
@@ -78,18 +72,21 @@ memory accounting is killed with its process, star-agent reports it as the
 file's error and the next file runs in a fresh process (variables defined
 before are then gone). --isolation none runs the engine in star-agent itself.
 
-Limits: each file may run for --timeout (30s) of wall-clock time, which
+Limits: each file may run for --exec-timeout (30s) of wall-clock time, which
 stops any runaway loop preemptively, and up to --max-operations interpreter
 operations (` + FormatCount(executors.DefaultMaxOperations) + ` by default, several times what the
 engine does in 30 s: ordinary computations finish, and runaway code meets
-the time limit first). --imports adds importable modules; those that reach
-the host (os, sys, subprocess, ...) are refused unless --engine python.
+the time limit first). The limit flags (--exec-timeout, --max-operations,
+--max-memory, --max-output, --max-value) have the same names, meanings and
+defaults on run and serve, where each step's code is one execution.
+--imports adds importable modules; those that reach the host (os, sys,
+subprocess, ...) are refused unless --engine python.
 
 Exit status: 0 when every file ran without error, 1 when user code failed,
 2 for usage or configuration errors (unreadable file, bad flag).`,
 		Example: `  star-agent exec step1.py step2.py
   echo 'print(2 ** 10)' | star-agent exec -
-  star-agent exec --json --timeout 5s --max-memory 64MiB bomb.py
+  star-agent exec --json --exec-timeout 5s --max-memory 64MiB bomb.py
   star-agent exec --max-operations 1000000 untrusted.py`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -106,13 +103,7 @@ Exit status: 0 when every file ran without error, 1 when user code failed,
 	f.exec.Register(fl)
 	f.tools.Register(fl)
 	fl.StringSliceVar(&f.imports, "imports", nil, "additional authorized imports, comma-separated (e.g. numpy,pandas); modules that reach the host (os, sys, ...) only with --engine python")
-	fl.DurationVar(&f.timeout, "timeout", executors.DefaultTimeout, "wall-time limit per file")
-	fl.Uint64Var(&f.maxOps, "max-operations", executors.DefaultMaxOperations, "interpreter operations allowed per file in the Starlark engine")
-	fl.Uint64Var(&f.maxSteps, "max-steps", 0, "deprecated: the old name of --max-operations")
-	fl.MarkHidden("max-steps")
-	fl.StringVar(&f.maxMemory, "max-memory", "256MiB", "memory limit per file (e.g. 64MiB, 1GiB, or bytes)")
-	fl.IntVar(&f.maxOutput, "max-output", executors.DefaultMaxOutput, "printed characters kept per file")
-	fl.StringVar(&f.maxValue, "max-value", "1MiB", "largest final answer or last value kept per file, as JSON (e.g. 64KiB, 1MiB, or bytes); a bigger one comes back as its shortened repr with a note")
+	f.limits.Register(fl, "exec")
 	return cmd
 }
 
@@ -122,25 +113,9 @@ type execFile struct {
 }
 
 func runExec(cmd *cobra.Command, f execFlags, args []string) error {
-	mem, err := ParseBytes(f.maxMemory)
+	limits, err := f.limits.Limits(cmd.Flags(), cmd.ErrOrStderr())
 	if err != nil {
-		return usageError("--max-memory: %v", err)
-	}
-	maxValue, err := ParseBytes(f.maxValue)
-	if err != nil {
-		return usageError("--max-value: %v", err)
-	}
-	if cmd.Flags().Changed("max-steps") {
-		// run's --max-steps counts agent steps; exec's counted
-		// operations, which --max-operations now names.
-		if cmd.Flags().Changed("max-operations") && f.maxSteps != f.maxOps {
-			return usageError("--max-steps is the old name of --max-operations: give only --max-operations")
-		}
-		fmt.Fprintln(cmd.ErrOrStderr(), "star-agent: warning: exec --max-steps is deprecated, use --max-operations (on run, --max-steps counts agent steps)")
-		f.maxOps = f.maxSteps
-	}
-	if f.timeout <= 0 || f.maxOps == 0 || f.maxOutput <= 0 {
-		return usageError("--timeout, --max-operations and --max-output must be positive")
+		return err
 	}
 	if err := f.exec.CheckImports(f.imports); err != nil {
 		return usageError("%v", err)
@@ -161,7 +136,6 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 		files = append(files, execFile{name: name, code: string(data)})
 	}
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	limits := executors.Limits{MaxOperations: f.maxOps, Timeout: f.timeout, MaxMemory: mem, MaxOutput: f.maxOutput, MaxValue: maxValue}
 	var live io.Writer
 	if !f.json {
 		live = stdout

@@ -49,7 +49,9 @@ history survives a restart. /healthz and /readyz are the probes for an
 orchestrator, /metrics the Prometheus metrics.
 
 Each run gets an agent and executors of its own, built from the same model,
-tool, executor and limit flags as "star-agent run". Set a token (--token or
+tool, executor and limit flags as "star-agent run": each step's code is
+bounded by --exec-timeout, --max-operations, --max-memory, --max-output and
+--max-value, and a whole run by --run-timeout (10m). Set a token (--token or
 STAR_AGENT_TOKEN) whenever the address is reachable by others: without one,
 anyone who reaches the port can run code on this machine.
 
@@ -71,7 +73,7 @@ running runs finish for --shutdown-grace, then cancels them (they end
 	fl.StringVar(&f.db, "db", "", "the SQLite database of runs, a `PATH` or :memory: (default star-agent/runs.db in the user's data directory)")
 	fl.IntVar(&f.maxConcurrent, "max-concurrent", 4, "runs that run at once")
 	fl.IntVar(&f.queue, "queue", 64, "runs that may wait for a free slot; beyond, POST /v1/runs answers 429")
-	fl.DurationVar(&f.runTimeout, "run-timeout", 10*time.Minute, "stop a run after this long (0: no limit)")
+	fl.DurationVar(&f.runTimeout, "run-timeout", 10*time.Minute, "stop a whole run after this long (0: no limit); --exec-timeout limits each code execution")
 	fl.DurationVar(&f.grace, "shutdown-grace", 30*time.Second, "on SIGTERM, how long running runs may finish before they are cancelled")
 	fl.StringVar(&f.addrFile, "addr-file", "", "write the address the server listens on to `FILE` once it accepts connections (for --addr with port 0)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every run, step and model call")
@@ -121,7 +123,7 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 		return err
 	}
 	defer shutdownTracer()
-	limits, err := a.Limits()
+	limits, err := a.Limits(cmd.Flags(), cmd.ErrOrStderr())
 	if err != nil {
 		return err
 	}
