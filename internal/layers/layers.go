@@ -21,7 +21,7 @@ var Floors = []Floor{
 	// The vocabulary every floor shares: the Tool contract, Python values
 	// crossing engines (with the Unicode tables their repr needs), and
 	// leaves that know nothing of agents or engines.
-	{"ground", []string{"tool", "pyvalue", "providers/retry", "internal/cpythontest", "internal/gctune", "internal/leaktest", "internal/benchtable", "internal/layers"}},
+	{"ground", []string{"tool", "pyvalue", "providers/retry", "internal/cpythontest", "internal/gctune", "internal/leaktest", "internal/benchtable", "internal/layers", "internal/docsnippets"}},
 	// Python in, values out, under limits.
 	{"engine", []string{"pyfront", "builtins"}},
 	// The Executor contract, the in-process engine executor, the Python
