@@ -1,10 +1,16 @@
 package providers
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 )
+
+// ErrNoAPIKey is matched (with errors.Is) by the error of a provider's
+// constructor given no API key for a service that requires one: without
+// it, every call would fail, slowly (after retries) and obscurely.
+var ErrNoAPIKey = errors.New("no API key given")
 
 // Error is a failed model call as the providers report it: what failed,
 // the server's answer, and whether sending the same call again later may

@@ -118,8 +118,8 @@ func New(opts Options) (*Model, error) {
 	if opts.APIKey == "" {
 		opts.APIKey = os.Getenv("ANTHROPIC_API_KEY")
 	}
-	if opts.APIKey == "" {
-		return nil, errors.New("anthropic: no API key given (set ANTHROPIC_API_KEY)")
+	if strings.TrimSpace(opts.APIKey) == "" {
+		return nil, fmt.Errorf("anthropic: %w: set ANTHROPIC_API_KEY or Options.APIKey", providers.ErrNoAPIKey)
 	}
 	policy := opts.Retry.WithRetries(opts.MaxRetries)
 	policy.AttemptTimeout = cmp.Or(opts.RequestTimeout, DefaultTimeout)

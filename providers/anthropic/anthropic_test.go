@@ -688,8 +688,10 @@ func TestNewValidates(t *testing.T) {
 	if _, err := New(Options{APIKey: "k"}); err == nil || !strings.Contains(err.Error(), "model") {
 		t.Fatalf("no model: %v", err)
 	}
-	if _, err := New(Options{Model: "claude"}); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
-		t.Fatalf("no key: %v", err)
+	for _, key := range []string{"", " "} {
+		if _, err := New(Options{Model: "claude", APIKey: key}); !errors.Is(err, providers.ErrNoAPIKey) || !strings.Contains(err.Error(), "set ANTHROPIC_API_KEY or Options.APIKey") {
+			t.Fatalf("key %q: error %v, want ErrNoAPIKey naming the variable and option", key, err)
+		}
 	}
 	if _, err := New(Options{Model: "claude", APIKey: "k", BaseURL: "https://api.anthropic.com/v1"}); err == nil || !strings.Contains(err.Error(), "without /v1") {
 		t.Fatalf("base URL with /v1: %v", err)

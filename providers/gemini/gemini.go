@@ -100,8 +100,8 @@ func New(ctx context.Context, opts Options) (*Model, error) {
 	if opts.Model == "" {
 		return nil, errors.New("gemini: no model name given")
 	}
-	if opts.APIKey == "" {
-		return nil, errors.New("gemini: no API key given (set GEMINI_API_KEY or GOOGLE_API_KEY)")
+	if strings.TrimSpace(opts.APIKey) == "" {
+		return nil, fmt.Errorf("gemini: %w: set Options.APIKey (star-agent reads GEMINI_API_KEY or GOOGLE_API_KEY)", providers.ErrNoAPIKey)
 	}
 	policy := opts.Retry.WithRetries(opts.MaxRetries)
 	policy.AttemptTimeout = cmp.Or(opts.Timeout, DefaultTimeout)

@@ -293,7 +293,10 @@ func TestNewValidates(t *testing.T) {
 	if _, err := New(context.Background(), Options{APIKey: "k"}); err == nil {
 		t.Error("no model: want error")
 	}
-	if _, err := New(context.Background(), Options{Model: "gemini-2.5-flash"}); err == nil {
-		t.Error("no key: want error")
+	for _, key := range []string{"", " "} {
+		_, err := New(context.Background(), Options{Model: "gemini-2.5-flash", APIKey: key})
+		if !errors.Is(err, providers.ErrNoAPIKey) || !strings.Contains(err.Error(), "set Options.APIKey (star-agent reads GEMINI_API_KEY or GOOGLE_API_KEY)") {
+			t.Errorf("key %q: error %v, want ErrNoAPIKey naming the option and variables", key, err)
+		}
 	}
 }

@@ -60,12 +60,14 @@ const DefaultBaseURL = "https://api.openai.com/v1"
 // DefaultTimeout bounds one attempt when Options.Timeout is zero.
 const DefaultTimeout = 10 * time.Minute
 
-// Options configure a Model. Only Model is required.
+// Options configure a Model. Model is required, and so is APIKey for
+// OpenAI's own API and Azure.
 type Options struct {
 	// Model is the model name (the deployment name on Azure).
 	Model string
 	// APIKey is sent as a bearer token (Azure: the api-key header). Empty
-	// sends no Authorization header, as local servers expect.
+	// sends no Authorization header, as local servers expect; OpenAI and
+	// Azure refuse that, and so does New, unless Headers authorize.
 	APIKey string
 	// BaseURL is the API root, ending in /v1 for most servers; default
 	// DefaultBaseURL.
@@ -131,6 +133,14 @@ func New(opts Options) (*Model, error) {
 	if opts.Model == "" {
 		return nil, errors.New("openai: no model name given")
 	}
+	if strings.TrimSpace(opts.APIKey) == "" && !authorized(opts.Headers) {
+		switch {
+		case opts.AzureAPIVersion != "":
+			return nil, fmt.Errorf("openai: %w for Azure OpenAI: set Options.APIKey to the resource's key (or an Authorization header in Options.Headers)", providers.ErrNoAPIKey)
+		case opts.BaseURL == "" || strings.TrimRight(opts.BaseURL, "/") == DefaultBaseURL:
+			return nil, fmt.Errorf("openai: %w for %s: set Options.APIKey (star-agent reads OPENAI_API_KEY), or BaseURL to a server that needs none, such as Ollama", providers.ErrNoAPIKey, DefaultBaseURL)
+		}
+	}
 	if opts.BaseURL == "" {
 		if opts.AzureAPIVersion != "" {
 			return nil, errors.New("openai: Azure needs BaseURL, the resource endpoint")
@@ -167,6 +177,17 @@ func New(opts Options) (*Model, error) {
 		Limiter: retry.Limiter(opts.RequestsPerMinute),
 	})
 	return &Model{opts: opts, client: goopenai.NewClientWithConfig(cfg)}, nil
+}
+
+// authorized reports whether headers carry credentials of their own (an
+// Entra ID token for Azure, a key a proxy expects).
+func authorized(headers map[string]string) bool {
+	for k := range headers {
+		if strings.EqualFold(k, "Authorization") || strings.EqualFold(k, "api-key") {
+			return true
+		}
+	}
+	return false
 }
 
 // ModelID implements providers.Model.

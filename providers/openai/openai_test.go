@@ -427,7 +427,33 @@ func TestNewValidates(t *testing.T) {
 	if _, err := New(Options{}); err == nil {
 		t.Error("no model: want error")
 	}
-	if _, err := New(Options{Model: "x", AzureAPIVersion: "2024-10-21"}); err == nil {
+	if _, err := New(Options{Model: "x", APIKey: testKey, AzureAPIVersion: "2024-10-21"}); err == nil {
 		t.Error("Azure without endpoint: want error")
+	}
+}
+
+// OpenAI's API and Azure need a key: without one New says so, where
+// every call would fail after its retries. A server that needs none (a
+// local one, or one authorized by Headers) is built without.
+func TestNewWantsAKeyForOpenAI(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		opts Options
+		want string // in the error; "" means New succeeds
+	}{
+		{"OpenAI", Options{Model: "gpt-4o-mini"}, "set Options.APIKey (star-agent reads OPENAI_API_KEY), or BaseURL"},
+		{"OpenAI by its URL", Options{Model: "gpt-4o-mini", BaseURL: DefaultBaseURL + "/", APIKey: " "}, "OPENAI_API_KEY"},
+		{"Azure", Options{Model: "my-gpt4o", BaseURL: "https://name.openai.azure.com", AzureAPIVersion: "2024-10-21"}, "for Azure OpenAI: set Options.APIKey"},
+		{"Azure with a token", Options{Model: "my-gpt4o", BaseURL: "https://name.openai.azure.com", AzureAPIVersion: "2024-10-21", Headers: map[string]string{"Authorization": "Bearer t"}}, ""},
+		{"a proxy's header", Options{Model: "gpt-4o-mini", Headers: map[string]string{"authorization": "Bearer t"}}, ""},
+		{"Ollama", Options{Model: "llama3", BaseURL: "http://127.0.0.1:11434/v1"}, ""},
+	} {
+		m, err := New(c.opts)
+		switch {
+		case c.want == "" && (err != nil || m == nil):
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (!errors.Is(err, providers.ErrNoAPIKey) || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: error %v, want ErrNoAPIKey saying %q", c.name, err, c.want)
+		}
 	}
 }

@@ -2,11 +2,11 @@ package serve_test
 
 // The browser test: headless Chromium (Debian's chromium) drives the
 // embedded page against a real server on loopback, with a real SQLite
-// store and the local engine. The demo run plays a recorded session; the
-// other runs ask a local server that speaks OpenAI's Chat Completions
-// protocol (the real provider talks to it), for the cases a recording
-// cannot give: a model that never answers (to cancel) and one whose
-// output is hostile HTML.
+// store and the local engine. The demo run and the runs of answers play
+// recorded sessions; the other runs ask a local server that speaks
+// OpenAI's Chat Completions protocol (the real provider talks to it), for
+// the cases a recording cannot give: a model that never answers (to
+// cancel) and one whose output is hostile HTML.
 
 import (
 	"context"
@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -48,6 +49,16 @@ const (
 	// milliseconds, so it only matters when the page is broken.
 	waitTimeout = 30 * time.Second
 )
+
+// answers are the runs whose recorded sessions (testdata/sessions) answer
+// with a value JSON writes in a form of its own (docs/json.md): the page
+// shows it as Python does.
+var answers = []struct{ task, session, repr string }{
+	{"What is the 100th Fibonacci number?", "answer_bigint.jsonl", "354224848179261915075"},
+	{"What is 128 divided by 4?", "answer_float.jsonl", "32.0"},
+	{"Give the pair (1, 2).", "answer_tuple.jsonl", "(1, 2)"},
+	{"Map the number 1 to the letter a.", "answer_dict.jsonl", "{1: 'a'}"},
+}
 
 // chromium finds Debian's chromium (or another Chrome). Without one the
 // test skips, except in CI, where it must run.
@@ -230,7 +241,7 @@ func (s *chatServer) handle(w http.ResponseWriter, r *http.Request) {
 // file store; it is shut down when the test ends.
 func startServer(t *testing.T, llm *chatServer) string {
 	t.Helper()
-	session, err := filepath.Abs("../../testdata/sessions/demo.jsonl")
+	demo, err := filepath.Abs("../../testdata/sessions/demo.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +258,17 @@ func startServer(t *testing.T, llm *chatServer) string {
 		ModelID:       "demo-model",
 		NewAgent: func(ctx context.Context, req serve.AgentRequest) (*starlarkagent.Agent, error) {
 			var model providers.Model
+			var err error // runs are built concurrently
+			session := ""
 			if req.Task == demoTask {
+				session = demo
+			}
+			for _, a := range answers {
+				if req.Task == a.task {
+					session = filepath.Join("testdata", "sessions", a.session)
+				}
+			}
+			if session != "" {
 				var m *replay.Model
 				m, err = replay.Open(session)
 				if err == nil {
@@ -675,6 +696,12 @@ func TestBrowser(t *testing.T) {
 	if strings.Join(states, "\n") != strings.Join(want, "\n") {
 		b.fail("run list, newest first:\n%s\nwant:\n%s", strings.Join(states, "\n"), strings.Join(want, "\n"))
 	}
+	// The list counts the steps as the run does, and as the CLI (3 steps).
+	var demoMeta string
+	b.eval(`document.querySelector('#run-list .run-item[data-id="`+demo+`"] .run-item-meta').textContent`, &demoMeta)
+	if !strings.Contains(demoMeta, "· 3 steps ·") {
+		b.fail("the demo run is listed as %q, want 3 steps", demoMeta)
+	}
 	b.do("opening the demo run from the list", chromedp.Click(chromedp.CSS(`#run-list .run-item[data-id="`+demo+`"]`)))
 	b.waitFor("the past run's answer", `location.hash === '#/runs/`+demo+`' && document.getElementById('run-state').textContent === 'Success' && (document.querySelector('.final-answer .final-body') || {}).textContent?.includes(`+jsString(demoAnswer)+`)`)
 	checkDemoRun(b, demo)
@@ -698,6 +725,30 @@ func TestBrowser(t *testing.T) {
 	if last != demo {
 		b.fail("the oldest run listed is %s, want the demo run %s", last, demo)
 	}
+
+	// Answers that JSON writes in forms of its own (a big int, a float
+	// that is whole, a tuple, a dict with int keys) are shown, and copied,
+	// as Python prints them.
+	for _, p := range []string{"clipboard-read", "clipboard-write"} {
+		if _, err := chromedp.CallBrowser(b.ctx, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+			Permission: &cdpbrowser.PermissionDescriptor{Name: p}, Setting: cdpbrowser.PermissionSettingGranted}); err != nil {
+			b.fail("granting %s: %v", p, err)
+		}
+	}
+	for _, a := range answers {
+		b.startRun(a.task, "")
+		b.waitFor("the answer to "+a.task, `document.getElementById('run-state').textContent === 'Success' && document.querySelector('.final-answer .final-body')`)
+		var shown string
+		b.eval(`document.querySelector('.final-answer .final-body').textContent`, &shown)
+		b.do("copying the answer", chromedp.Click(chromedp.CSS(".final-answer .copy")))
+		b.waitFor("the answer to be copied", `document.querySelector('.final-answer .copy').textContent === 'Copied'`)
+		var copied string
+		b.eval(`navigator.clipboard.readText()`, &copied, chromedp.EvalAwaitPromise)
+		if shown != a.repr || copied != a.repr {
+			b.fail("%s: the page shows %q and copies %q, want %q", a.task, shown, copied, a.repr)
+		}
+	}
+	b.screenshot("answer-dict")
 
 	// A narrow screen hides the list behind the menu button.
 	b.do("narrowing the window", chromedp.EmulateViewport(390, 844))

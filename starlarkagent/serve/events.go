@@ -72,19 +72,45 @@ type (
 		Source  string                  `json:"source,omitempty"`
 	}
 	// Outputs are written in pyvalue.Marshal's form (docs/json.md), as
-	// the run's record is: a NaN or a tuple answer is an event too.
+	// the run's record is: a NaN or a tuple answer is an event too. That
+	// form is for programs; Repr is the answer as Python prints it (as
+	// RunResult.Repr, absent when the output is None), for people.
 	finalAnswerEvent struct {
 		Output pyvalue.JSON `json:"output"`
+		Repr   string       `json:"repr,omitempty"`
 	}
 	endEvent struct {
 		State      State           `json:"state"`
 		Output     pyvalue.JSON    `json:"output"`
+		Repr       string          `json:"repr,omitempty"`
 		Error      string          `json:"error,omitempty"`
 		TokenUsage providers.Usage `json:"token_usage"`
 		Timing     timingJSON      `json:"timing"`
-		Steps      int             `json:"steps"`
+		// Steps counts the action steps, as the CLI does: not the task
+		// step, planning or the final answer written from memory.
+		Steps int `json:"steps"`
 	}
 )
+
+// reprOf is Python's repr of an answer, "" for None, as
+// RunResult.Repr.
+func reprOf(v any) string {
+	if v == nil {
+		return ""
+	}
+	return pyvalue.Repr(v)
+}
+
+// actionSteps counts the action steps among steps.
+func actionSteps(steps []starlarkagent.Step) int {
+	n := 0
+	for _, s := range steps {
+		if _, ok := s.(*starlarkagent.ActionStep); ok {
+			n++
+		}
+	}
+	return n
+}
 
 // timingJSON is starlarkagent.Timing's JSON, for timings the server makes.
 type timingJSON struct {

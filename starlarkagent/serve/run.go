@@ -215,7 +215,7 @@ func (s *Server) execute(r *run) {
 		case *starlarkagent.StepEnd:
 			s.stepEnded(r, modelID, ev.Step)
 		case *starlarkagent.FinalAnswer:
-			s.add(r, "final_answer", finalAnswerEvent{Output: pyvalue.JSON{V: ev.Output}})
+			s.add(r, "final_answer", finalAnswerEvent{Output: pyvalue.JSON{V: ev.Output}, Repr: reprOf(ev.Output)})
 		case *starlarkagent.RunEnd:
 			res = ev.Result
 		}
@@ -299,9 +299,9 @@ func (s *Server) finish(r *run, state State, errText string, res *starlarkagent.
 		} else {
 			s.log.Error("run result not representable as JSON", "run", r.id, "error", err)
 		}
-		end.Output, end.TokenUsage = pyvalue.JSON{V: res.Output}, res.TokenUsage
+		end.Output, end.Repr, end.TokenUsage = pyvalue.JSON{V: res.Output}, res.Repr(), res.TokenUsage
 		end.Timing = timingJSON{Start: res.Timing.Start.UTC(), End: res.Timing.End.UTC(), Duration: res.Timing.Duration().Seconds()}
-		end.Steps = len(res.Steps)
+		end.Steps = actionSteps(res.Steps)
 		rec.Steps, rec.Input, rec.Output = end.Steps, res.TokenUsage.InputTokens, res.TokenUsage.OutputTokens
 	}
 	rec.Duration = end.Timing.Duration

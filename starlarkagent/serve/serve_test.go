@@ -232,6 +232,7 @@ type runJSON struct {
 	Task        string                       `json:"task"`
 	State       State                        `json:"state"`
 	Output      any                          `json:"output"`
+	Repr        string                       `json:"repr"`
 	Steps       []json.RawMessage            `json:"steps"`
 	TokenUsage  *struct{ Input, Output int } `json:"token_usage"`
 	Timing      *struct{ Duration float64 }  `json:"timing"`
@@ -391,7 +392,7 @@ func TestRunToSuccess(t *testing.T) {
 	}
 	var end endEvent
 	json.Unmarshal([]byte(evs[len(evs)-1].Data), &end)
-	if end.State != StateSuccess || fmt.Sprint(end.Output.V) != "42" || end.TokenUsage.InputTokens == 0 || end.Steps != 4 {
+	if end.State != StateSuccess || fmt.Sprint(end.Output.V) != "42" || end.TokenUsage.InputTokens == 0 || end.Steps != 2 || end.Repr != "42" {
 		t.Errorf("end event: %s", evs[len(evs)-1].Data)
 	}
 	var step map[string]any
@@ -400,7 +401,7 @@ func TestRunToSuccess(t *testing.T) {
 		t.Errorf("step event: %s", evs[5].Data)
 	}
 	r := h.get(id)
-	if r.State != StateSuccess || fmt.Sprint(r.Output) != "42" || len(r.Steps) != 4 || r.TokenUsage == nil || r.Timing == nil || r.StartedAt == nil || r.EndedAt == nil || r.LastEventID != lastID {
+	if r.State != StateSuccess || fmt.Sprint(r.Output) != "42" || r.Repr != "42" || len(r.Steps) != 4 || r.TokenUsage == nil || r.Timing == nil || r.StartedAt == nil || r.EndedAt == nil || r.LastEventID != lastID {
 		t.Errorf("GET run: %+v", r)
 	}
 }
@@ -762,7 +763,7 @@ func TestListRunsPaged(t *testing.T) {
 			t.Fatalf("%s: %d %s", path, code, body)
 		}
 		for _, r := range page.Runs {
-			if r.State != StateSuccess || r.Steps == nil || *r.Steps != 4 {
+			if r.State != StateSuccess || r.Steps == nil || *r.Steps != 2 {
 				t.Errorf("listed %+v", r)
 			}
 			got = append(got, r.ID)
@@ -1110,7 +1111,7 @@ func TestFaithfulAnswerEvents(t *testing.T) {
 	if r := h.waitFinal(id); r.State != StateSuccess {
 		t.Fatalf("run: %+v", r)
 	}
-	const want = `"output":{"$tuple":[32.0,{"$float":"nan"}]}`
+	const want = `"output":{"$tuple":[32.0,{"$float":"nan"}]},"repr":"(32.0, nan)"`
 	var seen []string
 	for _, ev := range h.stream(id, "") {
 		if ev.Type == "final_answer" || ev.Type == "end" {
@@ -1122,5 +1123,93 @@ func TestFaithfulAnswerEvents(t *testing.T) {
 	}
 	if strings.Join(seen, " ") != "final_answer end" {
 		t.Errorf("events with the answer: %v", seen)
+	}
+	if r := h.get(id); r.Repr != "(32.0, nan)" {
+		t.Errorf("GET run: repr %q, want (32.0, nan)", r.Repr)
+	}
+}
+
+// The answers' repr is Python's, beside their JSON form; None has none,
+// as in the CLI's --json.
+func TestAnswerRepr(t *testing.T) {
+	for _, c := range []struct{ code, repr string }{
+		{"a, b = 0, 1\nfor _ in range(100):\n    a, b = b, a + b\nfinal_answer(a)", "354224848179261915075"},
+		{"final_answer(32.0)", "32.0"},
+		{"final_answer((1, 2))", "(1, 2)"},
+		{"final_answer({1: 'a'})", "{1: 'a'}"},
+		{"final_answer('it\\'s')", `"it's"`},
+		{"final_answer(None)", ""},
+	} {
+		h, _ := newHarness(t, harnessOpts{script: func(string) []string {
+			return []string{"<code>\n" + c.code + "\n</code>"}
+		}})
+		id := h.start("t")
+		reprs := map[string]string{}
+		for _, ev := range h.stream(id, "") {
+			if ev.Type == "final_answer" || ev.Type == "end" {
+				var d struct{ Repr *string }
+				if err := json.Unmarshal([]byte(ev.Data), &d); err != nil {
+					t.Fatal(err)
+				}
+				if d.Repr != nil {
+					reprs[ev.Type] = *d.Repr
+				}
+			}
+		}
+		r := h.get(id)
+		if r.State != StateSuccess || reprs["final_answer"] != c.repr || reprs["end"] != c.repr || r.Repr != c.repr {
+			t.Errorf("%s: state %s, repr %q in the final_answer event, %q in the end event, %q in GET; want %q", c.code, r.State, reprs["final_answer"], reprs["end"], r.Repr, c.repr)
+		}
+	}
+}
+
+// The run list counts steps as the CLI and the run's page do: the action
+// steps, not the task and final answer steps.
+func TestStepCountsAgree(t *testing.T) {
+	h, _ := newHarness(t, harnessOpts{script: func(string) []string { return failing }})
+	id := h.start("Fail first, then fix it.")
+	evs := h.stream(id, "")
+	var end endEvent
+	json.Unmarshal([]byte(evs[len(evs)-1].Data), &end)
+	r := h.get(id)
+	actions := 0
+	for _, st := range r.Steps {
+		var s struct{ Type string }
+		json.Unmarshal(st, &s)
+		if s.Type == "action" {
+			actions++
+		}
+	}
+	_, _, body := h.do("GET", "/v1/runs", "")
+	var list struct{ Runs []struct{ Steps int } }
+	json.Unmarshal(body, &list)
+	if actions != 2 || end.Steps != 2 || len(list.Runs) != 1 || list.Runs[0].Steps != 2 {
+		t.Errorf("%d action steps in GET /v1/runs/ID, %d in the end event, list %s; want 2 everywhere", actions, end.Steps, body)
+	}
+}
+
+// A database written when the list counted every step is migrated.
+func TestStepCountMigration(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "runs.db")
+	h, _ := newHarness(t, harnessOpts{db: db})
+	id := h.start("Add.")
+	h.wait(id)
+	h.shutdown()
+	s, err := OpenStore(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.Exec(`UPDATE runs SET steps = 4; PRAGMA user_version = 1`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err = OpenStore(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rec, err := s.getRun(context.Background(), id)
+	if err != nil || rec.Steps != 2 {
+		t.Errorf("after the migration: %+v, %v; want 2 steps", rec, err)
 	}
 }

@@ -548,6 +548,7 @@ type runView struct {
 	Request     json.RawMessage `json:"request"`
 	LastEventID int64           `json:"last_event_id"`
 	Output      any             `json:"output,omitempty"`
+	Repr        string          `json:"repr,omitempty"`
 	Steps       json.RawMessage `json:"steps,omitempty"`
 	TokenUsage  json.RawMessage `json:"token_usage,omitempty"`
 	Timing      json.RawMessage `json:"timing,omitempty"`
@@ -600,12 +601,13 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		if len(result) > 0 {
 			var res struct {
 				Output     json.RawMessage `json:"output"`
+				Repr       string          `json:"repr"`
 				Steps      json.RawMessage `json:"steps"`
 				TokenUsage json.RawMessage `json:"token_usage"`
 				Timing     json.RawMessage `json:"timing"`
 			}
 			if err := json.Unmarshal(result, &res); err == nil {
-				v.Output, v.Steps, v.TokenUsage, v.Timing = res.Output, res.Steps, res.TokenUsage, res.Timing
+				v.Output, v.Repr, v.Steps, v.TokenUsage, v.Timing = res.Output, res.Repr, res.Steps, res.TokenUsage, res.Timing
 			}
 		}
 		if v.Timing == nil && v.EndedAt != nil {

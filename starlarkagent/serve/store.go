@@ -68,6 +68,12 @@ var schema = []string{
 		PRIMARY KEY (run_id, n)
 	) WITHOUT ROWID;
 	CREATE INDEX runs_state ON runs (state) WHERE state IN ('queued', 'running');`,
+	// 2: steps counts the action steps, as the CLI does; it counted the
+	// task and final answer steps too.
+	`UPDATE runs SET steps = (
+		SELECT count(*) FROM json_each(runs.result, '$.steps')
+		WHERE json_extract(value, '$.type') = 'action'
+	) WHERE result IS NOT NULL;`,
 }
 
 // Store is the SQLite database of a server.
@@ -423,7 +429,7 @@ type runRecord struct {
 	EndedAt   time.Time
 	Error     string
 	Result    json.RawMessage // the RunResult, once ended
-	Steps     int
+	Steps     int             // action steps
 	Input     int
 	Output    int
 	Duration  float64

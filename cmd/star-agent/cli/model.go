@@ -3,8 +3,13 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/anthropic"
@@ -13,14 +18,16 @@ import (
 	"github.com/star-agent/star-agent/providers/replay"
 )
 
-// noModelHelp tells a user how to configure a model.
-const noModelHelp = `no model configured. Pass one of:
-  --model openai:gpt-4o-mini       (set OPENAI_API_KEY, or --api-key)
+// modelChoices are the ways to choose a model, one per provider.
+const modelChoices = `  --model openai:gpt-4o-mini       (set OPENAI_API_KEY, or --api-key)
   --model gemini:gemini-2.5-flash  (set GEMINI_API_KEY or GOOGLE_API_KEY)
   --model anthropic:claude-sonnet-4-5  (set ANTHROPIC_API_KEY)
   --model ollama:qwen2.5-coder     (a local Ollama server; OLLAMA_HOST to change it)
   --model openai:NAME --api-base URL  (any OpenAI-compatible server; or set OPENAI_BASE_URL)
   --replay FILE                    (play a session recorded with --record)`
+
+// noModelHelp tells a user how to configure a model.
+const noModelHelp = "no model configured. Pass one of:\n" + modelChoices
 
 // newModel builds the model the flags describe.
 func newModel(f runFlags) (providers.Model, error) {
@@ -73,8 +80,14 @@ func newModel(f runFlags) (providers.Model, error) {
 		if provider == "openai" && opts.BaseURL == "" {
 			opts.BaseURL = os.Getenv("OPENAI_BASE_URL")
 		}
+		ollamaFrom, ollamaChange := "from --api-base", "pass the address it listens on as --api-base"
 		if provider == "ollama" && opts.BaseURL == "" {
-			opts.BaseURL = ollamaBaseURL(os.Getenv("OLLAMA_HOST"))
+			host := os.Getenv("OLLAMA_HOST")
+			ollamaFrom, ollamaChange = "from OLLAMA_HOST", "set OLLAMA_HOST to the address it listens on"
+			if host == "" {
+				ollamaFrom = "the default, as OLLAMA_HOST is not set"
+			}
+			opts.BaseURL = ollamaBaseURL(host)
 		}
 		if provider == "openai" && opts.APIKey == "" && opts.BaseURL == "" {
 			return nil, usageError("--model openai:%s needs an API key: set OPENAI_API_KEY or pass --api-key (or --api-base, or OPENAI_BASE_URL, for a local server)", name)
@@ -82,6 +95,13 @@ func newModel(f runFlags) (providers.Model, error) {
 		m, err := openai.New(opts)
 		if err != nil {
 			return nil, usageError("%v", err)
+		}
+		if provider == "ollama" {
+			// Said at once: a call would fail only after its retries, as
+			// an OpenAI connection error.
+			if err := ollamaReachable(opts.BaseURL, ollamaFrom, ollamaChange); err != nil {
+				return nil, usageError("%v", err)
+			}
 		}
 		return m, nil
 	case "anthropic":
@@ -118,7 +138,7 @@ func newModel(f runFlags) (providers.Model, error) {
 		}
 		return m, nil
 	}
-	return nil, usageError("unknown model provider %q\n%s", provider, noModelHelp)
+	return nil, usageError("unknown model provider %q; the providers are openai, gemini, anthropic, ollama and replay:\n%s", provider, modelChoices)
 }
 
 // ollamaBaseURL is the OpenAI-compatible endpoint of an Ollama server.
@@ -130,6 +150,33 @@ func ollamaBaseURL(host string) string {
 		host = "http://" + host
 	}
 	return strings.TrimSuffix(host, "/") + "/v1"
+}
+
+// ollamaTimeout bounds the check that Ollama answers.
+const ollamaTimeout = 5 * time.Second
+
+// ollamaReachable checks that an HTTP server answers at the root of
+// baseURL (Ollama's /api/version; any answer will do, whatever serves
+// there is the user's choice). from says where the address came from,
+// change how to give another.
+func ollamaReachable(baseURL, from, change string) error {
+	root := strings.TrimSuffix(strings.TrimSuffix(baseURL, "/"), "/v1")
+	ctx, cancel := context.WithTimeout(context.Background(), ollamaTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, root+"/api/version", nil)
+	if err != nil {
+		return fmt.Errorf("the Ollama address %q (%s) is not a URL: %v", root, from, err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		var cause error = err
+		if ue, ok := errors.AsType[*url.Error](err); ok {
+			cause = ue.Err
+		}
+		return fmt.Errorf("cannot reach Ollama at %s (%s): %v\nstart it (ollama serve), or %s", root, from, cause, change)
+	}
+	resp.Body.Close()
+	return nil
 }
 
 func geminiKey(f runFlags) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -20,6 +21,7 @@ func TestNewModelFlags(t *testing.T) {
 	t.Setenv("GEMINI_API_KEY", "")
 	t.Setenv("GOOGLE_API_KEY", "")
 	t.Setenv("ANTHROPIC_API_KEY", "")
+	t.Setenv("OLLAMA_HOST", ollamaServer(t))
 	for _, c := range []struct {
 		name string
 		f    runFlags
@@ -174,5 +176,74 @@ func TestRequestTimeout(t *testing.T) {
 		}
 		<-bodies
 		<-bodies
+	}
+}
+
+// ollamaServer answers GET /api/version as Ollama does (and 404 for
+// paths it does not know); it returns its address as OLLAMA_HOST gives
+// it, without a scheme.
+func ollamaServer(t *testing.T) string {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet || r.URL.Path != "/api/version" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		fmt.Fprint(w, `{"version":"0.12.6"}`)
+	}))
+	t.Cleanup(s.Close)
+	return strings.TrimPrefix(s.URL, "http://")
+}
+
+// closedPort returns a loopback address where nothing listens.
+func closedPort(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// An Ollama that does not answer is said to be so at once, with the
+// address and how to change it, before any model call and its retries.
+func TestOllamaNotReachable(t *testing.T) {
+	addr := closedPort(t)
+	for _, c := range []struct {
+		name, host string
+		f          runFlags
+		want       string
+	}{
+		{"OLLAMA_HOST", addr, runFlags{model: "ollama:llama3"},
+			"cannot reach Ollama at http://" + addr + " (from OLLAMA_HOST): dial tcp " + addr + ": connect: connection refused\nstart it (ollama serve), or set OLLAMA_HOST to the address it listens on"},
+		{"--api-base", "", runFlags{model: "ollama:llama3", apiBase: "http://" + addr + "/v1"},
+			"cannot reach Ollama at http://" + addr + " (from --api-base): dial tcp " + addr + ": connect: connection refused\nstart it (ollama serve), or pass the address it listens on as --api-base"},
+	} {
+		t.Setenv("OLLAMA_HOST", c.host)
+		start := time.Now()
+		_, err := newModel(c.f)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: error\n%v\nwant\n%s", c.name, err, c.want)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%s: the error took %v: retried?", c.name, d)
+		}
+	}
+	t.Setenv("OLLAMA_HOST", ollamaServer(t))
+	if _, err := newModel(runFlags{model: "ollama:llama3"}); err != nil {
+		t.Errorf("with Ollama answering: %v", err)
+	}
+}
+
+// An unknown provider is one error, which lists the known ones.
+func TestUnknownProvider(t *testing.T) {
+	for _, f := range []runFlags{{model: "foo:bar"}, {modelType: "foo", modelID: "bar"}} {
+		_, err := newModel(f)
+		msg := fmt.Sprint(err)
+		if !strings.HasPrefix(msg, `unknown model provider "foo"; the providers are openai, gemini, anthropic, ollama and replay:`+"\n") ||
+			!strings.Contains(msg, "--model ollama:qwen2.5-coder") || strings.Contains(msg, "no model configured") {
+			t.Errorf("%+v: %s", f, msg)
+		}
 	}
 }

@@ -287,8 +287,7 @@
     const items = ids.map((id) => {
       const r = runs.get(id);
       const meta = [fmtAgo(r.created_at)];
-      // (Not the list's "steps": it counts the task and answer steps too,
-      // where the run view counts action steps as the CLI does.)
+      if (typeof r.steps === 'number') meta.push(r.steps + (r.steps === 1 ? ' step' : ' steps'));
       const u = r.token_usage;
       if (u && typeof u.input_tokens === 'number') meta.push(fmtInt(u.input_tokens + (u.output_tokens || 0)) + ' tokens');
       if (typeof r.duration === 'number') meta.push(fmtDuration(r.duration));
@@ -904,15 +903,29 @@
         cur.planning.card.remove();
         cur.planning = null;
       }
-      showFinal(cur, s.output, Boolean(s.from_memory));
+      // The final_answer event that follows shows the answer: it has
+      // the answer's repr, which the step has not.
+      cur.fromMemory = Boolean(s.from_memory);
     }
   }
 
   function onFinalAnswer(cur, d) {
-    showFinal(cur, d.output, cur.fromMemory);
+    showFinal(cur, d.output, d.repr, cur.fromMemory);
   }
 
-  function showFinal(cur, output, fromMemory) {
+  // answerText is the final answer as the CLI prints it: a string as it
+  // is, any other value as Python's repr, which the server sends beside
+  // the output (whose JSON is a wire form: {"$int": "…"} for a big int,
+  // 32 for 32.0). None has no repr; a run stored before the repr was sent
+  // shows its JSON.
+  function answerText(output, repr) {
+    if (typeof output === 'string') return output;
+    if (typeof repr === 'string' && repr !== '') return repr;
+    if (output === null) return 'None';
+    return fmtValue(output);
+  }
+
+  function showFinal(cur, output, repr, fromMemory) {
     if (cur.final) {
       if (fromMemory && !cur.final.querySelector('.final-note')) {
         cur.final.querySelector('.final-head').append(
@@ -920,7 +933,7 @@
       }
       return;
     }
-    const text = fmtValue(output);
+    const text = answerText(output, repr);
     const copy = el('button', { class: 'ghost-btn copy', type: 'button', title: 'Copy the answer' }, 'Copy');
     copy.addEventListener('click', async () => {
       try {
@@ -931,7 +944,7 @@
       }
       setTimeout(() => { copy.textContent = 'Copy'; }, 1500);
     });
-    const card = el('li', { class: 'card final-answer' + (output !== null && typeof output === 'object' ? ' json' : '') },
+    const card = el('li', { class: 'card final-answer' + (typeof output !== 'string' ? ' value' : '') },
       el('div', { class: 'final-head' },
         checkIcon(),
         el('span', { class: 'final-label' }, 'Final answer'),
@@ -982,9 +995,9 @@
     $('live').hidden = true;
     $('jump').hidden = true;
     if ((d.state === 'success' || d.state === 'max_steps') && !cur.final && d.output !== undefined && d.output !== null) {
-      showFinal(cur, d.output, d.state === 'max_steps');
+      showFinal(cur, d.output, d.repr, d.state === 'max_steps');
     } else if (d.state === 'max_steps' && cur.final) {
-      showFinal(cur, null, true); // adds the note
+      showFinal(cur, null, '', true); // adds the note
     }
     if (d.error) {
       const card = el('li', { class: 'card run-error state-' + String(d.state).replace(/[^a-z_]/g, '') },
