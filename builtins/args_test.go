@@ -1,6 +1,10 @@
 package builtins_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
+)
 
 // TestIntegerArguments: builtins and modules take integer arguments as
 // CPython does (core.Index and its variants): huge slice bounds clamped,
@@ -8,9 +12,9 @@ import "testing"
 // not fit. (Objects with __index__ are accepted by core.Index too, but
 // the front end does not let a class define __index__ yet.)
 func TestIntegerArguments(t *testing.T) {
-	runCases(t, []pyCase{{
-		name: "index and its variants",
-		src: `import bisect, math, operator, time
+	builtinstest.RunCases(t, []builtinstest.Case{{
+		Name: "index and its variants",
+		Src: `import bisect, math, operator, time
 print("ab".center(6, "*"), chr(97), bin(True), hex(255), list(range(True, 3)), "abcd"[-2:])
 print("abcabc".find("c", 3), "abc".find("a", 10**30), "abc".find("c", -10**30), "abc".count("b", 0, 10**30), "abc".rfind("c", 0, 10**30))
 print([1, 2, 3].index(3, -10**30, 10**30), "abc"[10**30:], "abc"[-10**30:1])
@@ -24,7 +28,7 @@ for f in [lambda: chr(1.5), lambda: operator.index(1.5), lambda: "ab"[1.5:], lam
     except (TypeError, OverflowError) as e:
         print(type(e).__name__, e)
 `,
-		want: `**ab** a 0b1 0xff [1, 2] cd
+		Want: `**ab** a 0b1 0xff [1, 2] cd
 5 -1 2 1 2
 2  a
 7 1 1 10 1

@@ -5,9 +5,13 @@ package builtins_test
 // past it, bytes.fromhex, float precisions past a double's expansion,
 // isqrt, gcd, comb, getrandbits, exact statistics and join.
 
-import "testing"
+import (
+	"testing"
 
-var boundedCases = []pyCase{{name: "bounded builtins at normal sizes", src: `import math, json, random, statistics, fractions
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
+)
+
+var boundedCases = []builtinstest.Case{{Name: "bounded builtins at normal sizes", Src: `import math, json, random, statistics, fractions
 print(pow(3, 10**30 + 7, 2**127 - 1), pow(-5, 12345, 1000003), pow(7, -1, 13), pow(5, 3, -7), pow(0, 0, 1))
 print(pow(3, 2**4000 + 1, 2**4096 + 27) % 10**9, pow(3, 2**4000 + 1, -(2**4096 + 27)) % 10**9, pow(2**5000 + 3, 2**4500 - 1, 2**4100) % 10**9)
 print(len(str(10**4299)), len(repr(-10**4299)), len(json.dumps(10**4299)), len(format(10**4299, ",")), len("%d" % 10**4299), len(f"{10**4299:_}"))
@@ -38,7 +42,7 @@ F = fractions.Fraction
 print(statistics.mean([F(1, 3), F(2, 7), 5]), statistics.variance([F(1, 3), F(2, 7), 5]), statistics.stdev([1, 2, 3, 4]), statistics.mean([2**200, 3**100]))
 print("-".join(str(i) for i in range(20)), "".join(x for x in []), ",".join(iter(["a", "b"])))
 `,
-	want: `54631787851297679057193916214609968830 663457 2 -1 0
+	Want: `54631787851297679057193916214609968830 663457 2 -1 0
 495704654 341514291 978030251
 4300 4301 4300 5733 4300 5733
 ValueError Exceeds the limit (4300 digits) for integer string conversion
@@ -72,14 +76,14 @@ True 107522001 491941376 0 6 12
 487320478161116480663150048312 2795742288 232962512 2714178966890536600191214763756944231157
 118/63 9703/1323 1.2909944487358056 8.034690221297528e+59
 0-1-2-3-4-5-6-7-8-9-10-11-12-13-14-15-16-17-18-19  a,b
-`}, {name: "decimal comparisons and hashes without 10**exp", src: `import decimal
+`}, {Name: "decimal comparisons and hashes without 10**exp", Src: `import decimal
 D = decimal.Decimal
 xs = [D("1e-999999"), D("-1e999999"), D("0"), D("-0"), D("1.5"), D("15e-1"), D("1.50"), D("-2.5"), D("123456789e-5"), D("1e6"), D("999999e0"), D("-1e-999999"), D("7.000"), D("7")]
 print([[(a < b) - (a > b) for b in xs] for a in xs])
 print([hash(x) for x in xs])
 `,
-	want: `[[0, -1, -1, -1, 1, 1, 1, -1, 1, 1, 1, -1, 1, 1], [1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1, -1, 0, 0, 1, 1, 1, -1, 1, 1, 1, -1, 1, 1], [1, -1, 0, 0, 1, 1, 1, -1, 1, 1, 1, -1, 1, 1], [-1, -1, -1, -1, 0, 0, 0, -1, 1, 1, 1, -1, 1, 1], [-1, -1, -1, -1, 0, 0, 0, -1, 1, 1, 1, -1, 1, 1], [-1, -1, -1, -1, 0, 0, 0, -1, 1, 1, 1, -1, 1, 1], [1, -1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1], [-1, -1, -1, -1, -1, -1, -1, -1, 0, 1, 1, -1, -1, -1], [-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1], [-1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 0, -1, -1, -1], [1, -1, 1, 1, 1, 1, 1, -1, 1, 1, 1, 0, 1, 1], [-1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, -1, 0, 0], [-1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, -1, 0, 0]]
+	Want: `[[0, -1, -1, -1, 1, 1, 1, -1, 1, 1, 1, -1, 1, 1], [1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1, -1, 0, 0, 1, 1, 1, -1, 1, 1, 1, -1, 1, 1], [1, -1, 0, 0, 1, 1, 1, -1, 1, 1, 1, -1, 1, 1], [-1, -1, -1, -1, 0, 0, 0, -1, 1, 1, 1, -1, 1, 1], [-1, -1, -1, -1, 0, 0, 0, -1, 1, 1, 1, -1, 1, 1], [-1, -1, -1, -1, 0, 0, 0, -1, 1, 1, 1, -1, 1, 1], [1, -1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1], [-1, -1, -1, -1, -1, -1, -1, -1, 0, 1, 1, -1, -1, -1], [-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, -1, -1, -1, -1], [-1, -1, -1, -1, -1, -1, -1, -1, -1, 1, 0, -1, -1, -1], [1, -1, 1, 1, 1, 1, 1, -1, 1, 1, 1, 0, 1, 1], [-1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, -1, 0, 0], [-1, -1, -1, -1, -1, -1, -1, -1, 1, 1, 1, -1, 0, 0]]
 [2239689609886435038, -2137339169833320222, 0, 0, 1152921504606846977, 1152921504606846977, 1152921504606846977, -1152921504606846978, 513303712281061645, 1000000, 999999, -2239689609886435038, 7, 7]
 `}}
 
-func TestBoundedBuiltinsMatchCPython(t *testing.T) { runCases(t, boundedCases) }
+func TestBoundedBuiltinsMatchCPython(t *testing.T) { builtinstest.RunCases(t, boundedCases) }

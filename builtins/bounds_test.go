@@ -1,4 +1,4 @@
-package builtins
+package builtins_test
 
 import (
 	"crypto/rand"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"go.starlark.net/starlark"
 )
 
@@ -21,11 +22,11 @@ import (
 // evalIn evaluates src (Starlark syntax over the builtins) on th with the
 // extra globals.
 func evalIn(th *starlark.Thread, src string, extra starlark.StringDict) (starlark.Value, error) {
-	env := starlarkEnv()
+	env := builtinstest.Env()
 	for k, v := range extra {
 		env[k] = v
 	}
-	return starlark.EvalOptions(fileOpts, th, "bounds.py", src, env)
+	return starlark.EvalOptions(builtinstest.FileOptions, th, "bounds.py", src, env)
 }
 
 // stoppedThread returns a thread whose execution is past its deadline.

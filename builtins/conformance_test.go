@@ -1,4 +1,4 @@
-package builtins
+package builtins_test
 
 import (
 	"bufio"
@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"github.com/star-agent/star-agent/internal/cpythontest"
 	"go.starlark.net/starlark"
 )
@@ -87,32 +87,14 @@ for c in cases:
 
 func quoteForPython(s string) string { return core.QuoteString(s) }
 
-func starlarkEnv() starlark.StringDict {
-	env := Universe()
-	for k, v := range Runtime() {
-		env[k] = v
-	}
-	for _, name := range ModuleNames() {
-		m, _ := Module(name)
-		env[name] = m
-	}
-	env["A"] = env[contract.HelperAttr]
-	env["F"] = env[contract.HelperFormat]
-	env["P"] = env[contract.HelperPow]
-	env["M"] = env[contract.HelperMul]
-	env["MOD"] = env[contract.HelperMod]
-	env["IS"] = env[contract.HelperIs]
-	return env
-}
-
 func TestConformanceWithCPython(t *testing.T) {
 	cases := readCases(t)
 	want := pythonResults(t, cases)
-	env := starlarkEnv()
+	env := builtinstest.Env()
 	failed := 0
 	for i, c := range cases {
 		th := &starlark.Thread{Name: "conformance"}
-		v, err := starlark.EvalOptions(fileOpts, th, "case.py", c, env)
+		v, err := starlark.EvalOptions(builtinstest.FileOptions, th, "case.py", c, env)
 		var got string
 		if err != nil {
 			typ, _ := core.Classify(err)

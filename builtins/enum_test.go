@@ -1,14 +1,18 @@
 package builtins_test
 
-import "testing"
+import (
+	"testing"
 
-func TestEnum(t *testing.T) { runCases(t, enumCases) }
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
+)
+
+func TestEnum(t *testing.T) { builtinstest.RunCases(t, enumCases) }
 
 // enumCases check Enum, IntEnum, Flag and IntFlag members: reprs and
 // str as CPython 3.11 prints them, auto(), aliases, int arithmetic,
 // flag combinations and their names, errors and @unique.
-var enumCases = []pyCase{
-	{"enum", `from enum import Enum, IntEnum, Flag, IntFlag, auto, unique
+var enumCases = []builtinstest.Case{
+	{Name: "enum", Src: `from enum import Enum, IntEnum, Flag, IntFlag, auto, unique
 class Color(Enum):
     RED = auto()
     GREEN = auto()
@@ -68,5 +72,5 @@ try:
 except ValueError as e:
     print("ValueError", e)
 print([m.name for m in Perm])
-`, "<Color.RED: 1> Color.RED Color.RED    Color.RED| red! b True Green\n[<Color.RED: 1>, <Color.GREEN: 2>, <Color.BLUE: 'b'>] 3 Color.RED Color.BLUE True <enum 'Color'> True\n<P.HIGH: 10> 10 10 010 11 11 20 -10 1 [<P.LOW: 1>, <P.HIGH: 10>] 2 10 1\nTrue 2.5 3 1 [<P.LOW: 1>, <P.HIGH: 10>] 10 11 True True\n<Perm.RW: 6> Perm.RW <Perm.W|X: 3> <Perm: 0> Perm(0) [<Perm.R: 4>, <Perm.W: 2>, <Perm.X: 1>] [<Perm.R: 4>, <Perm.X: 1>] True False 2\n<Perm.R|W|X: 7> RW None <Perm: 0> <Perm: 0> True <Perm.R|X: 5> True\n[<F.A: 1>, <F.B: 2>, <F.C: 4>] <F.A|C: 5> F.A|C <F.A|B|C: 7> F.A\n<IP.R|W: 6> 6 12 <IP.R|8: 12> <IP: 0> 5 6 <IP.W|X: 3>\n<E.C: 6>\nValueError 9 is not a valid Color\nKeyError 'NOPE'\nTypeError '<' not supported between instances of 'Color' and 'Color'\nValueError 3 is not a valid P\nValueError <flag 'Perm'> invalid value 8\n    given 0b0 1000\n  allowed 0b0 0111\nTypeError unsupported operand type(s) for |: 'F' and 'int'\nTypeError unsupported operand type(s) for +: 'Perm' and 'int'\nAttributeError <enum 'Enum'> cannot set attribute 'value'\nValueError duplicate values found in <enum 'U'>: B -> A, D -> C\n['R', 'W', 'X']\n"},
+`, Want: "<Color.RED: 1> Color.RED Color.RED    Color.RED| red! b True Green\n[<Color.RED: 1>, <Color.GREEN: 2>, <Color.BLUE: 'b'>] 3 Color.RED Color.BLUE True <enum 'Color'> True\n<P.HIGH: 10> 10 10 010 11 11 20 -10 1 [<P.LOW: 1>, <P.HIGH: 10>] 2 10 1\nTrue 2.5 3 1 [<P.LOW: 1>, <P.HIGH: 10>] 10 11 True True\n<Perm.RW: 6> Perm.RW <Perm.W|X: 3> <Perm: 0> Perm(0) [<Perm.R: 4>, <Perm.W: 2>, <Perm.X: 1>] [<Perm.R: 4>, <Perm.X: 1>] True False 2\n<Perm.R|W|X: 7> RW None <Perm: 0> <Perm: 0> True <Perm.R|X: 5> True\n[<F.A: 1>, <F.B: 2>, <F.C: 4>] <F.A|C: 5> F.A|C <F.A|B|C: 7> F.A\n<IP.R|W: 6> 6 12 <IP.R|8: 12> <IP: 0> 5 6 <IP.W|X: 3>\n<E.C: 6>\nValueError 9 is not a valid Color\nKeyError 'NOPE'\nTypeError '<' not supported between instances of 'Color' and 'Color'\nValueError 3 is not a valid P\nValueError <flag 'Perm'> invalid value 8\n    given 0b0 1000\n  allowed 0b0 0111\nTypeError unsupported operand type(s) for |: 'F' and 'int'\nTypeError unsupported operand type(s) for +: 'Perm' and 'int'\nAttributeError <enum 'Enum'> cannot set attribute 'value'\nValueError duplicate values found in <enum 'U'>: B -> A, D -> C\n['R', 'W', 'X']\n"},
 }

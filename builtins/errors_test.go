@@ -1,14 +1,15 @@
-package builtins
+package builtins_test
 
 import (
 	"testing"
 
 	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"go.starlark.net/starlark"
 )
 
 func TestClassifyInterpreterErrors(t *testing.T) {
-	env := starlarkEnv()
+	env := builtinstest.Env()
 	for _, c := range []struct{ src, typ, msg string }{
 		{`{"a": 1}["x"]`, "KeyError", "'x'"},
 		{`{"a": 1}[1]`, "KeyError", "1"},
@@ -34,7 +35,7 @@ func TestClassifyInterpreterErrors(t *testing.T) {
 		{`A(1, "nope")`, "AttributeError", "'int' object has no attribute 'nope'"},
 		{`statistics.mean([])`, "StatisticsError", "mean requires at least one data point"},
 	} {
-		_, err := starlark.EvalOptions(fileOpts, &starlark.Thread{}, "e.py", c.src, env)
+		_, err := starlark.EvalOptions(builtinstest.FileOptions, &starlark.Thread{}, "e.py", c.src, env)
 		typ, msg := core.Classify(errOrNil(err))
 		if typ != c.typ || msg != c.msg {
 			t.Errorf("%s: got %s: %s, want %s: %s", c.src, typ, msg, c.typ, c.msg)

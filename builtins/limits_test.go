@@ -1,4 +1,4 @@
-package builtins
+package builtins_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"go.starlark.net/starlark"
 )
 
@@ -65,7 +66,7 @@ func TestSortIsStableAndCorrect(t *testing.T) {
 }
 
 func TestMemoryBombsRefused(t *testing.T) {
-	env := starlarkEnv()
+	env := builtinstest.Env()
 	for _, src := range []string{
 		`M("x", 1000000000000)`,
 		`M([1, 2, 3], 100000000)`,
@@ -81,7 +82,7 @@ func TestMemoryBombsRefused(t *testing.T) {
 		`bytes(1000000000)`,
 	} {
 		th := budgetThread(64<<20, 0)
-		_, err := starlark.EvalOptions(fileOpts, th, "bomb.py", src, env)
+		_, err := starlark.EvalOptions(builtinstest.FileOptions, th, "bomb.py", src, env)
 		if err == nil {
 			t.Errorf("%s: no error, want MemoryError", src)
 			continue
@@ -93,12 +94,12 @@ func TestMemoryBombsRefused(t *testing.T) {
 }
 
 func TestSleepHonoursDeadline(t *testing.T) {
-	env := starlarkEnv()
+	env := builtinstest.Env()
 	// sleep(3600) returns only through the deadline: an Interrupt is
 	// the proof that it was honoured (the hang guard is the test's own
 	// timeout).
 	th := budgetThread(1<<30, 20*time.Millisecond)
-	_, err := starlark.EvalOptions(fileOpts, th, "s.py", `time.sleep(3600)`, env)
+	_, err := starlark.EvalOptions(builtinstest.FileOptions, th, "s.py", `time.sleep(3600)`, env)
 	var intr *core.Interrupt
 	if !errors.As(err, &intr) {
 		t.Fatalf("err = %v, want Interrupt", err)
@@ -106,9 +107,9 @@ func TestSleepHonoursDeadline(t *testing.T) {
 }
 
 func TestDunderAttributesRefused(t *testing.T) {
-	env := starlarkEnv()
+	env := builtinstest.Env()
 	for _, src := range []string{`getattr(1, "__class__")`, `hasattr([], "__len__")`, `setattr(1, "__x", 2)`, `A("{0.__class__}", "format")(1)`} {
-		_, err := starlark.EvalOptions(fileOpts, &starlark.Thread{}, "d.py", src, env)
+		_, err := starlark.EvalOptions(builtinstest.FileOptions, &starlark.Thread{}, "d.py", src, env)
 		if typ, _ := core.Classify(errOrNil(err)); typ != "AttributeError" {
 			t.Errorf("%s: got %v, want AttributeError", src, err)
 		}
@@ -123,11 +124,11 @@ func errOrNil(err error) error {
 }
 
 func TestPrintWritesToStdoutWriter(t *testing.T) {
-	env := starlarkEnv()
+	env := builtinstest.Env()
 	var out stringWriter
 	th := &starlark.Thread{}
 	th.SetLocal(contract.StdoutKey, &out)
-	if _, err := starlark.ExecFileOptions(fileOpts, th, "p.py", `print(1, "a", [None, "b"], sep="|", end="")
+	if _, err := starlark.ExecFileOptions(builtinstest.FileOptions, th, "p.py", `print(1, "a", [None, "b"], sep="|", end="")
 print(1.0, True)`, env); err != nil {
 		t.Fatal(err)
 	}

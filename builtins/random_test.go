@@ -1,4 +1,4 @@
-package builtins
+package builtins_test
 
 import (
 	"strings"
@@ -6,6 +6,8 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"github.com/star-agent/star-agent/builtins"
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"github.com/star-agent/star-agent/internal/cpythontest"
 )
 
@@ -32,11 +34,11 @@ out = repr([a, b, c, d, e, f, g, h, i, j, k])
 	want := cpythontest.Golden(t, "testdata/cpython/TestRandomMatchesCPython.out", func(py string) ([]byte, error) {
 		return cpythontest.Run(py, "import random\n"+prog+"\nprint(out)")
 	})
-	m, _ := Module("random")
-	env := Universe()
+	m, _ := builtins.Module("random")
+	env := builtins.Universe()
 	env["random"] = m
 	th := &starlark.Thread{}
-	globals, err := starlark.ExecFileOptions(fileOpts, th, "r.py", prog, env)
+	globals, err := starlark.ExecFileOptions(builtinstest.FileOptions, th, "r.py", prog, env)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"github.com/star-agent/star-agent/pyfront"
 	"go.starlark.net/starlark"
 )
@@ -19,7 +20,7 @@ func runWithBudget(t *testing.T, src string, limit int64) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	globals := testGlobals()
+	globals := builtinstest.Globals()
 	th := &starlark.Thread{Name: "test"}
 	core.SetBudget(th, &core.Budget{Limit: limit})
 	return starlark.ExecREPLChunk(prog.File, th, globals)

@@ -10,11 +10,11 @@ import (
 	"go.starlark.net/starlark"
 )
 
-// strFormat is str.format(*args, **kwargs), or str.format_map(mapping)
+// formatTemplate is str.format(*args, **kwargs), or str.format_map(mapping)
 // when mapping is set, following CPython's Objects/stringlib/
 // unicode_format.h: {name.attr[key]!conv:spec}, automatic and manual
 // numbering, {{ and }}, and fields nested in the spec to a depth of two.
-func strFormat(th *starlark.Thread, tmpl string, args starlark.Tuple, kwargs []starlark.Tuple, mapping starlark.Mapping) (string, error) {
+func formatTemplate(th *starlark.Thread, tmpl string, args starlark.Tuple, kwargs []starlark.Tuple, mapping starlark.Mapping) (string, error) {
 	f := &strFormatter{th: th, args: args, kwargs: kwargs, mapping: mapping}
 	var b strings.Builder
 	if err := f.build(&b, []rune(tmpl), 2); err != nil {

@@ -56,7 +56,7 @@ func Subscript(th *starlark.Thread, x, k starlark.Value) (starlark.Value, error)
 		}
 		return x[i], nil
 	case starlark.String:
-		return strIndex(th, string(x), k)
+		return strSubscript(th, string(x), k)
 	case starlark.Bytes:
 		i, err := seqIndex("bytes", len(x), k)
 		if err != nil {
@@ -191,7 +191,7 @@ func (t *strTable) runeAt(i int) string {
 	return ""
 }
 
-func strIndex(th *starlark.Thread, s string, k starlark.Value) (starlark.Value, error) {
+func strSubscript(th *starlark.Thread, s string, k starlark.Value) (starlark.Value, error) {
 	t := codePoints(th, s)
 	n := len(s)
 	if !t.ascii {

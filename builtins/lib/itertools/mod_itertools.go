@@ -14,485 +14,661 @@ import (
 // eagerly, because go.starlark.net's loops cannot receive an error raised
 // inside an iterator.
 
+// memberFuncs are the module's functions by name; chain, a type, is
+// added by members.
+var memberFuncs = map[string]core.BuiltinFn{
+	"accumulate":                    accumulate,
+	"combinations":                  combinations,
+	"combinations_with_replacement": combinationsWithReplacement,
+	"compress":                      compress,
+	"count":                         count,
+	"cycle":                         cycle,
+	"dropwhile":                     dropwhile,
+	"filterfalse":                   filterfalse,
+	"groupby":                       groupby,
+	"islice":                        islice,
+	"pairwise":                      pairwise,
+	"permutations":                  permutations,
+	"product":                       product,
+	"repeat":                        repeat,
+	"starmap":                       starmap,
+	"takewhile":                     takewhile,
+	"tee":                           tee,
+	"zip_longest":                   zipLongest,
+}
+
 func members() starlark.StringDict {
+	m := starlark.StringDict{"chain": chainType()}
+	for name, f := range memberFuncs {
+		m[name] = core.Fn(name, f)
+	}
+	return m
+}
+
+// chainType is itertools.chain, a type so that chain.from_iterable is
+// its attribute.
+func chainType() *core.Type {
 	chain := &core.Type{PyName: "itertools.chain", Base: core.TypeObject}
 	chain.New = func(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		return chainOf(th, core.SliceIterator("tuple_iterator", args))
 	}
-	chain.Attrs = map[string]starlark.Value{"from_iterable": core.Fn("from_iterable", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		var it starlark.Value
-		if err := starlark.UnpackPositionalArgs("from_iterable", args, kwargs, 1, &it); err != nil {
+	chain.Attrs = map[string]starlark.Value{"from_iterable": core.Fn("from_iterable", chainFromIterable)}
+	return chain
+}
+
+func chainFromIterable(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	if err := starlark.UnpackPositionalArgs("from_iterable", args, kwargs, 1, &it); err != nil {
+		return nil, err
+	}
+	src, err := core.PyIter(th, it)
+	if err != nil {
+		return nil, err
+	}
+	return chainOf(th, src)
+}
+
+func count(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var start, step starlark.Value = starlark.MakeInt(0), starlark.MakeInt(1)
+	if err := starlark.UnpackArgs("count", args, kwargs, "start?", &start, "step?", &step); err != nil {
+		return nil, err
+	}
+	cur := start
+	return core.NewIterator("itertools.count", func() (starlark.Value, bool, error) {
+		v := cur
+		next, err := addValues(cur, step)
+		cur = next
+		return v, err == nil, err
+	}).Paced(th), nil
+}
+
+func cycle(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	if err := starlark.UnpackPositionalArgs("cycle", args, kwargs, 1, &it); err != nil {
+		return nil, err
+	}
+	vals, err := core.Collect(th, it)
+	if err != nil {
+		return nil, err
+	}
+	i := 0
+	return core.NewIterator("itertools.cycle", func() (starlark.Value, bool, error) {
+		if len(vals) == 0 {
+			return nil, false, nil
+		}
+		i++
+		return vals[(i-1)%len(vals)], true, nil
+	}).Paced(th), nil
+}
+
+func repeat(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var x starlark.Value
+	times := -1
+	if err := starlark.UnpackArgs("repeat", args, kwargs, "object", &x, "times?", &times); err != nil {
+		return nil, err
+	}
+	return core.NewIterator("itertools.repeat", func() (starlark.Value, bool, error) {
+		if times == 0 {
+			return nil, false, nil
+		}
+		if times > 0 {
+			times--
+		}
+		return x, true, nil
+	}).Paced(th), nil
+}
+
+func islice(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	if len(args) < 2 || len(args) > 4 {
+		return nil, core.Errorf(pyexc.TypeError, "islice expected 2 to 4 arguments")
+	}
+	src, err := core.PyIter(th, args[0])
+	if err != nil {
+		return nil, err
+	}
+	start, stop, step := 0, -1, 1
+	// CPython's errors name the argument: any bad stop (a non-int
+	// included) is a ValueError about the stop, and so on.
+	const (
+		stopMsg  = "Stop argument for islice() must be None or an integer: 0 <= x <= sys.maxsize."
+		startMsg = "Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize."
+		stepMsg  = "Step for islice() must be a positive integer or None."
+	)
+	if len(args) == 2 {
+		if stop, err = isliceArg(args[1], -1, 0, stopMsg); err != nil {
 			return nil, err
 		}
-		src, err := core.PyIter(th, it)
+	} else {
+		if start, err = isliceArg(args[1], 0, 0, startMsg); err != nil {
+			return nil, err
+		}
+		if stop, err = isliceArg(args[2], -1, 0, stopMsg); err != nil {
+			return nil, err
+		}
+		if len(args) == 4 {
+			if step, err = isliceArg(args[3], 1, 1, stepMsg); err != nil {
+				return nil, err
+			}
+		}
+	}
+	i, next := 0, start
+	return core.NewIterator("itertools.islice", func() (starlark.Value, bool, error) {
+		for stop < 0 || next < stop {
+			v, ok, err := src.Next()
+			if !ok || err != nil {
+				return nil, false, err
+			}
+			i++
+			if i-1 == next {
+				next += step
+				return v, true, nil
+			}
+		}
+		return nil, false, nil
+	}), nil
+}
+
+func zipLongest(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var fill starlark.Value = starlark.None
+	if err := starlark.UnpackArgs("zip_longest", nil, kwargs, "fillvalue?", &fill); err != nil {
+		return nil, err
+	}
+	srcs := make([]*core.Iterator, len(args))
+	for i, a := range args {
+		it, err := core.PyIter(th, a)
 		if err != nil {
 			return nil, err
 		}
-		return chainOf(th, src)
-	})}
-	return starlark.StringDict{
-		"chain": chain,
-		"count": core.Fn("count", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var start, step starlark.Value = starlark.MakeInt(0), starlark.MakeInt(1)
-			if err := starlark.UnpackArgs("count", args, kwargs, "start?", &start, "step?", &step); err != nil {
-				return nil, err
-			}
-			cur := start
-			return core.NewIterator("itertools.count", func() (starlark.Value, bool, error) {
-				v := cur
-				next, err := addValues(cur, step)
-				cur = next
-				return v, err == nil, err
-			}).Paced(th), nil
-		}),
-		"cycle": core.Fn("cycle", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var it starlark.Value
-			if err := starlark.UnpackPositionalArgs("cycle", args, kwargs, 1, &it); err != nil {
-				return nil, err
-			}
-			vals, err := core.Collect(th, it)
+		srcs[i] = it
+	}
+	return core.NewIterator("itertools.zip_longest", func() (starlark.Value, bool, error) {
+		t := make(starlark.Tuple, len(srcs))
+		any := false
+		for i, s := range srcs {
+			v, ok, err := s.Next()
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			i := 0
-			return core.NewIterator("itertools.cycle", func() (starlark.Value, bool, error) {
-				if len(vals) == 0 {
+			if ok {
+				any = true
+				t[i] = v
+			} else {
+				t[i] = fill
+			}
+		}
+		return t, any, nil
+	}), nil
+}
+
+func pairwise(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	if err := starlark.UnpackPositionalArgs("pairwise", args, kwargs, 1, &it); err != nil {
+		return nil, err
+	}
+	src, err := core.PyIter(th, it)
+	if err != nil {
+		return nil, err
+	}
+	prev, ok, err := src.Next()
+	return core.NewIterator("itertools.pairwise", func() (starlark.Value, bool, error) {
+		if !ok || err != nil {
+			return nil, false, err
+		}
+		v, more, e := src.Next()
+		if !more || e != nil {
+			ok = false
+			return nil, false, e
+		}
+		t := starlark.Tuple{prev, v}
+		prev = v
+		return t, true, nil
+	}), nil
+}
+
+func product(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	repeat := 1
+	if err := starlark.UnpackArgs("product", nil, kwargs, "repeat?", &repeat); err != nil {
+		return nil, err
+	}
+	var pools [][]starlark.Value
+	for _, a := range args {
+		vals, err := core.Collect(th, a)
+		if err != nil {
+			return nil, err
+		}
+		pools = append(pools, vals)
+	}
+	var all [][]starlark.Value
+	for r := 0; r < repeat; r++ {
+		all = append(all, pools...)
+	}
+	idx := make([]int, len(all))
+	done := false
+	for _, p := range all {
+		if len(p) == 0 {
+			done = true
+		}
+	}
+	return core.NewIterator("itertools.product", func() (starlark.Value, bool, error) {
+		if done {
+			return nil, false, nil
+		}
+		t := make(starlark.Tuple, len(all))
+		for i, p := range all {
+			t[i] = p[idx[i]]
+		}
+		// Advance the odometer, rightmost fastest.
+		i := len(idx) - 1
+		for ; i >= 0; i-- {
+			idx[i]++
+			if idx[i] < len(all[i]) {
+				break
+			}
+			idx[i] = 0
+		}
+		done = i < 0
+		return t, true, nil
+	}), nil
+}
+
+func permutations(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var it, rv starlark.Value = nil, starlark.None
+	if err := starlark.UnpackArgs("permutations", args, kwargs, "iterable", &it, "r?", &rv); err != nil {
+		return nil, err
+	}
+	pool, err := core.Collect(th, it)
+	if err != nil {
+		return nil, err
+	}
+	n, r := len(pool), len(pool)
+	if rv != starlark.None {
+		if r, err = core.IndexInt(rv); err != nil {
+			return nil, err
+		}
+	}
+	// CPython's algorithm, so the order matches.
+	indices := make([]int, n)
+	for i := range indices {
+		indices[i] = i
+	}
+	cycles := make([]int, r)
+	for i := range cycles {
+		cycles[i] = n - i
+	}
+	first, done := true, r > n
+	return core.NewIterator("itertools.permutations", func() (starlark.Value, bool, error) {
+		if done {
+			return nil, false, nil
+		}
+		if !first {
+			i := r - 1
+			for ; i >= 0; i-- {
+				cycles[i]--
+				if cycles[i] == 0 {
+					x := indices[i]
+					copy(indices[i:], indices[i+1:])
+					indices[n-1] = x
+					cycles[i] = n - i
+				} else {
+					j := cycles[i]
+					indices[i], indices[n-j] = indices[n-j], indices[i]
+					break
+				}
+			}
+			if i < 0 {
+				done = true
+				return nil, false, nil
+			}
+		}
+		first = false
+		t := make(starlark.Tuple, r)
+		for k := 0; k < r; k++ {
+			t[k] = pool[indices[k]]
+		}
+		return t, true, nil
+	}), nil
+}
+
+// isliceArg is an optional argument of islice: def when None, else an
+// int of at least min, or a ValueError saying msg.
+func isliceArg(v starlark.Value, def, min int, msg string) (int, error) {
+	if v == starlark.None {
+		return def, nil
+	}
+	n, err := core.IndexInt(v)
+	if err != nil || n < min {
+		return 0, core.Errorf(pyexc.ValueError, "%s", msg)
+	}
+	return n, nil
+}
+
+func combinations(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return combine(th, fn.Name(), false, args, kwargs)
+}
+
+func combinationsWithReplacement(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return combine(th, fn.Name(), true, args, kwargs)
+}
+
+// combine is combinations(iterable, r) and, when replace is set,
+// combinations_with_replacement, in CPython's order.
+func combine(th *starlark.Thread, name string, replace bool, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	var r int
+	if err := starlark.UnpackArgs(name, args, kwargs, "iterable", &it, "r", &r); err != nil {
+		return nil, err
+	}
+	if r < 0 {
+		return nil, core.Errorf(pyexc.ValueError, "r must be non-negative")
+	}
+	pool, err := core.Collect(th, it)
+	if err != nil {
+		return nil, err
+	}
+	n := len(pool)
+	idx := make([]int, r)
+	if !replace {
+		for i := range idx {
+			idx[i] = i
+		}
+	}
+	done := (!replace && r > n) || (replace && n == 0 && r > 0)
+	first := true
+	return core.NewIterator("itertools."+name, func() (starlark.Value, bool, error) {
+		if done {
+			return nil, false, nil
+		}
+		if !first {
+			i := r - 1
+			if replace {
+				for ; i >= 0 && idx[i] == n-1; i-- {
+				}
+				if i < 0 {
+					done = true
 					return nil, false, nil
 				}
-				i++
-				return vals[(i-1)%len(vals)], true, nil
-			}).Paced(th), nil
-		}),
-		"repeat": core.Fn("repeat", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var x starlark.Value
-			times := -1
-			if err := starlark.UnpackArgs("repeat", args, kwargs, "object", &x, "times?", &times); err != nil {
-				return nil, err
-			}
-			return core.NewIterator("itertools.repeat", func() (starlark.Value, bool, error) {
-				if times == 0 {
-					return nil, false, nil
-				}
-				if times > 0 {
-					times--
-				}
-				return x, true, nil
-			}).Paced(th), nil
-		}),
-		"islice": core.Fn("islice", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			if len(args) < 2 || len(args) > 4 {
-				return nil, core.Errorf(pyexc.TypeError, "islice expected 2 to 4 arguments")
-			}
-			src, err := core.PyIter(th, args[0])
-			if err != nil {
-				return nil, err
-			}
-			start, stop, step := 0, -1, 1
-			// CPython's errors name the argument: any bad stop (a non-int
-			// included) is a ValueError about the stop, and so on.
-			const (
-				stopMsg  = "Stop argument for islice() must be None or an integer: 0 <= x <= sys.maxsize."
-				startMsg = "Indices for islice() must be None or an integer: 0 <= x <= sys.maxsize."
-				stepMsg  = "Step for islice() must be a positive integer or None."
-			)
-			opt := func(v starlark.Value, def, min int, msg string) (int, error) {
-				if v == starlark.None {
-					return def, nil
-				}
-				n, err := core.IndexInt(v)
-				if err != nil || n < min {
-					return 0, core.Errorf(pyexc.ValueError, "%s", msg)
-				}
-				return n, nil
-			}
-			if len(args) == 2 {
-				if stop, err = opt(args[1], -1, 0, stopMsg); err != nil {
-					return nil, err
+				v := idx[i] + 1
+				for j := i; j < r; j++ {
+					idx[j] = v
 				}
 			} else {
-				if start, err = opt(args[1], 0, 0, startMsg); err != nil {
-					return nil, err
+				for ; i >= 0 && idx[i] == i+n-r; i-- {
 				}
-				if stop, err = opt(args[2], -1, 0, stopMsg); err != nil {
-					return nil, err
-				}
-				if len(args) == 4 {
-					if step, err = opt(args[3], 1, 1, stepMsg); err != nil {
-						return nil, err
-					}
-				}
-			}
-			i, next := 0, start
-			return core.NewIterator("itertools.islice", func() (starlark.Value, bool, error) {
-				for stop < 0 || next < stop {
-					v, ok, err := src.Next()
-					if !ok || err != nil {
-						return nil, false, err
-					}
-					i++
-					if i-1 == next {
-						next += step
-						return v, true, nil
-					}
-				}
-				return nil, false, nil
-			}), nil
-		}),
-		"zip_longest": core.Fn("zip_longest", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var fill starlark.Value = starlark.None
-			if err := starlark.UnpackArgs("zip_longest", nil, kwargs, "fillvalue?", &fill); err != nil {
-				return nil, err
-			}
-			srcs := make([]*core.Iterator, len(args))
-			for i, a := range args {
-				it, err := core.PyIter(th, a)
-				if err != nil {
-					return nil, err
-				}
-				srcs[i] = it
-			}
-			return core.NewIterator("itertools.zip_longest", func() (starlark.Value, bool, error) {
-				t := make(starlark.Tuple, len(srcs))
-				any := false
-				for i, s := range srcs {
-					v, ok, err := s.Next()
-					if err != nil {
-						return nil, false, err
-					}
-					if ok {
-						any = true
-						t[i] = v
-					} else {
-						t[i] = fill
-					}
-				}
-				return t, any, nil
-			}), nil
-		}),
-		"pairwise": core.Fn("pairwise", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var it starlark.Value
-			if err := starlark.UnpackPositionalArgs("pairwise", args, kwargs, 1, &it); err != nil {
-				return nil, err
-			}
-			src, err := core.PyIter(th, it)
-			if err != nil {
-				return nil, err
-			}
-			prev, ok, err := src.Next()
-			return core.NewIterator("itertools.pairwise", func() (starlark.Value, bool, error) {
-				if !ok || err != nil {
-					return nil, false, err
-				}
-				v, more, e := src.Next()
-				if !more || e != nil {
-					ok = false
-					return nil, false, e
-				}
-				t := starlark.Tuple{prev, v}
-				prev = v
-				return t, true, nil
-			}), nil
-		}),
-		"product": core.Fn("product", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			repeat := 1
-			if err := starlark.UnpackArgs("product", nil, kwargs, "repeat?", &repeat); err != nil {
-				return nil, err
-			}
-			var pools [][]starlark.Value
-			for _, a := range args {
-				vals, err := core.Collect(th, a)
-				if err != nil {
-					return nil, err
-				}
-				pools = append(pools, vals)
-			}
-			var all [][]starlark.Value
-			for r := 0; r < repeat; r++ {
-				all = append(all, pools...)
-			}
-			idx := make([]int, len(all))
-			done := false
-			for _, p := range all {
-				if len(p) == 0 {
+				if i < 0 {
 					done = true
-				}
-			}
-			return core.NewIterator("itertools.product", func() (starlark.Value, bool, error) {
-				if done {
 					return nil, false, nil
 				}
-				t := make(starlark.Tuple, len(all))
-				for i, p := range all {
-					t[i] = p[idx[i]]
-				}
-				// Advance the odometer, rightmost fastest.
-				i := len(idx) - 1
-				for ; i >= 0; i-- {
-					idx[i]++
-					if idx[i] < len(all[i]) {
-						break
-					}
-					idx[i] = 0
-				}
-				done = i < 0
-				return t, true, nil
-			}), nil
-		}),
-		"permutations": core.Fn("permutations", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var it, rv starlark.Value = nil, starlark.None
-			if err := starlark.UnpackArgs("permutations", args, kwargs, "iterable", &it, "r?", &rv); err != nil {
-				return nil, err
-			}
-			pool, err := core.Collect(th, it)
-			if err != nil {
-				return nil, err
-			}
-			n, r := len(pool), len(pool)
-			if rv != starlark.None {
-				if r, err = core.IndexInt(rv); err != nil {
-					return nil, err
+				idx[i]++
+				for j := i + 1; j < r; j++ {
+					idx[j] = idx[j-1] + 1
 				}
 			}
-			// CPython's algorithm, so the order matches.
-			indices := make([]int, n)
-			for i := range indices {
-				indices[i] = i
-			}
-			cycles := make([]int, r)
-			for i := range cycles {
-				cycles[i] = n - i
-			}
-			first, done := true, r > n
-			return core.NewIterator("itertools.permutations", func() (starlark.Value, bool, error) {
-				if done {
-					return nil, false, nil
-				}
-				if !first {
-					i := r - 1
-					for ; i >= 0; i-- {
-						cycles[i]--
-						if cycles[i] == 0 {
-							x := indices[i]
-							copy(indices[i:], indices[i+1:])
-							indices[n-1] = x
-							cycles[i] = n - i
-						} else {
-							j := cycles[i]
-							indices[i], indices[n-j] = indices[n-j], indices[i]
-							break
-						}
-					}
-					if i < 0 {
-						done = true
-						return nil, false, nil
-					}
-				}
-				first = false
-				t := make(starlark.Tuple, r)
-				for k := 0; k < r; k++ {
-					t[k] = pool[indices[k]]
-				}
-				return t, true, nil
-			}), nil
-		}),
-		"combinations":                  combinationsFn("combinations", false),
-		"combinations_with_replacement": combinationsFn("combinations_with_replacement", true),
-		"accumulate": core.Fn("accumulate", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var it, f, initial starlark.Value = nil, starlark.None, starlark.None
-			if err := starlark.UnpackArgs("accumulate", args, kwargs, "iterable", &it, "func?", &f, "initial?", &initial); err != nil {
-				return nil, err
-			}
-			// Eager: its results (new numbers, strings, tuples) are
-			// charged as they are made.
-			out, err := core.NewGather(th, 0)
-			if err != nil {
-				return nil, err
-			}
-			var acc starlark.Value
-			if initial != starlark.None {
-				acc = initial
-				if err := out.Add(acc); err != nil {
-					return nil, err
-				}
-			}
-			err = core.ForEach(th, it, func(v starlark.Value) error {
-				if acc == nil {
-					acc = v
-				} else if f == starlark.None {
-					r, err := addValues(acc, v)
-					if err != nil {
-						return err
-					}
-					acc = r
-				} else {
-					r, err := starlark.Call(th, f, starlark.Tuple{acc, v}, nil)
-					if err != nil {
-						return err
-					}
-					acc = r
-				}
-				return out.Add(acc)
-			})
-			if err != nil {
-				return nil, err
-			}
-			vals, err := out.Done()
-			return core.SliceIterator("itertools.accumulate", vals), err
-		}),
-		"takewhile": whileFn("takewhile", true),
-		"dropwhile": whileFn("dropwhile", false),
-		"filterfalse": core.Fn("filterfalse", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var f, it starlark.Value
-			if err := starlark.UnpackPositionalArgs("filterfalse", args, kwargs, 2, &f, &it); err != nil {
-				return nil, err
-			}
-			out, err := core.NewGather(th, 0)
-			if err != nil {
-				return nil, err
-			}
-			err = core.ForEach(th, it, func(v starlark.Value) error {
-				keep := v.Truth()
-				if f != starlark.None {
-					r, err := starlark.Call(th, f, starlark.Tuple{v}, nil)
-					if err != nil {
-						return err
-					}
-					keep = r.Truth()
-				}
-				if !keep {
-					return out.Add(v)
-				}
-				return nil
-			})
-			if err != nil {
-				return nil, err
-			}
-			vals, err := out.Done()
-			return core.SliceIterator("itertools.filterfalse", vals), err
-		}),
-		"starmap": core.Fn("starmap", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var f, it starlark.Value
-			if err := starlark.UnpackPositionalArgs("starmap", args, kwargs, 2, &f, &it); err != nil {
-				return nil, err
-			}
-			out, err := core.NewGather(th, 0)
-			if err != nil {
-				return nil, err
-			}
-			err = core.ForEach(th, it, func(v starlark.Value) error {
-				a, err := core.Collect(th, v)
-				if err != nil {
-					return err
-				}
-				r, err := starlark.Call(th, f, starlark.Tuple(a), nil)
-				if err != nil {
-					return err
-				}
-				return out.Add(r)
-			})
-			if err != nil {
-				return nil, err
-			}
-			vals, err := out.Done()
-			return core.SliceIterator("itertools.starmap", vals), err
-		}),
-		"compress": core.Fn("compress", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var data, sel starlark.Value
-			if err := starlark.UnpackArgs("compress", args, kwargs, "data", &data, "selectors", &sel); err != nil {
-				return nil, err
-			}
-			d, err := core.PyIter(th, data)
-			if err != nil {
-				return nil, err
-			}
-			s, err := core.PyIter(th, sel)
-			if err != nil {
-				return nil, err
-			}
-			return core.NewIterator("itertools.compress", func() (starlark.Value, bool, error) {
-				for {
-					v, ok, err := d.Next()
-					if !ok || err != nil {
-						return nil, false, err
-					}
-					b, ok, err := s.Next()
-					if !ok || err != nil {
-						return nil, false, err
-					}
-					if b.Truth() {
-						return v, true, nil
-					}
-				}
-			}), nil
-		}),
-		"groupby": core.Fn("groupby", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var it, key starlark.Value = nil, starlark.None
-			if err := starlark.UnpackArgs("groupby", args, kwargs, "iterable", &it, "key?", &key); err != nil {
-				return nil, err
-			}
-			// Eager: every group's elements are held, each charged its
-			// slot, each group a tuple and an iterator.
-			out, err := core.NewGather(th, 0)
-			if err != nil {
-				return nil, err
-			}
-			var curKey starlark.Value
-			var group []starlark.Value
-			flush := func() error {
-				if group != nil {
-					return out.Add(starlark.Tuple{curKey, core.SliceIterator("itertools._grouper", group)})
-				}
-				return nil
-			}
-			err = core.ForEach(th, it, func(v starlark.Value) error {
-				k := v
-				if key != starlark.None {
-					r, err := starlark.Call(th, key, starlark.Tuple{v}, nil)
-					if err != nil {
-						return err
-					}
-					k = r
-				}
-				if group != nil {
-					if eq, err := core.Equal(k, curKey); err != nil {
-						return err
-					} else if eq {
-						group = append(group, v)
-						return out.Charger.Add(2*core.SlotSize + core.ValueSize(v))
-					}
-				}
-				if err := flush(); err != nil {
-					return err
-				}
-				curKey, group = k, []starlark.Value{v}
-				return out.Charger.Add(groupSize + core.ValueSize(k) + core.ValueSize(v))
-			})
-			if err != nil {
-				return nil, err
-			}
-			if err := flush(); err != nil {
-				return nil, err
-			}
-			vals, err := out.Done()
-			return core.SliceIterator("itertools.groupby", vals), err
-		}),
-		"tee": core.Fn("tee", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			var it starlark.Value
-			n := 2
-			if err := starlark.UnpackPositionalArgs("tee", args, kwargs, 1, &it, &n); err != nil {
-				return nil, err
-			}
-			vals, err := core.Collect(th, it)
-			if err != nil {
-				return nil, err
-			}
-			out := make(starlark.Tuple, n)
-			for i := range out {
-				out[i] = core.SliceIterator("itertools._tee", vals)
-			}
-			return out, nil
-		}),
+		}
+		first = false
+		t := make(starlark.Tuple, r)
+		for k, i := range idx {
+			t[k] = pool[i]
+		}
+		return t, true, nil
+	}), nil
+}
+
+func accumulate(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var it, f, initial starlark.Value = nil, starlark.None, starlark.None
+	if err := starlark.UnpackArgs("accumulate", args, kwargs, "iterable", &it, "func?", &f, "initial?", &initial); err != nil {
+		return nil, err
 	}
+	// Eager: its results (new numbers, strings, tuples) are
+	// charged as they are made.
+	out, err := core.NewGather(th, 0)
+	if err != nil {
+		return nil, err
+	}
+	var acc starlark.Value
+	if initial != starlark.None {
+		acc = initial
+		if err := out.Add(acc); err != nil {
+			return nil, err
+		}
+	}
+	err = core.ForEach(th, it, func(v starlark.Value) error {
+		if acc == nil {
+			acc = v
+		} else if f == starlark.None {
+			r, err := addValues(acc, v)
+			if err != nil {
+				return err
+			}
+			acc = r
+		} else {
+			r, err := starlark.Call(th, f, starlark.Tuple{acc, v}, nil)
+			if err != nil {
+				return err
+			}
+			acc = r
+		}
+		return out.Add(acc)
+	})
+	if err != nil {
+		return nil, err
+	}
+	vals, err := out.Done()
+	return core.SliceIterator("itertools.accumulate", vals), err
+}
+
+func takewhile(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return filterWhile(th, fn.Name(), true, args, kwargs)
+}
+
+func dropwhile(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	return filterWhile(th, fn.Name(), false, args, kwargs)
+}
+
+// filterWhile is takewhile(pred, iterable) when take is set, dropwhile
+// otherwise; eager, as pred is user code.
+func filterWhile(th *starlark.Thread, name string, take bool, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var f, it starlark.Value
+	if err := starlark.UnpackPositionalArgs(name, args, kwargs, 2, &f, &it); err != nil {
+		return nil, err
+	}
+	src, err := core.PyIter(th, it)
+	if err != nil {
+		return nil, err
+	}
+	out, err := core.NewGather(th, 0)
+	if err != nil {
+		return nil, err
+	}
+	dropping := true
+	for n := 1; ; n++ {
+		if n%core.CheckEvery == 0 {
+			if err := core.Interrupted(th); err != nil {
+				return nil, err
+			}
+		}
+		v, ok, err := src.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		if take || dropping {
+			r, err := starlark.Call(th, f, starlark.Tuple{v}, nil)
+			if err != nil {
+				return nil, err
+			}
+			if take {
+				if !r.Truth() {
+					break
+				}
+			} else if r.Truth() {
+				continue
+			}
+			dropping = false
+		}
+		if err := out.Add(v); err != nil {
+			return nil, err
+		}
+	}
+	vals, err := out.Done()
+	return core.SliceIterator("itertools."+name, vals), err
+}
+
+func filterfalse(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var f, it starlark.Value
+	if err := starlark.UnpackPositionalArgs("filterfalse", args, kwargs, 2, &f, &it); err != nil {
+		return nil, err
+	}
+	out, err := core.NewGather(th, 0)
+	if err != nil {
+		return nil, err
+	}
+	err = core.ForEach(th, it, func(v starlark.Value) error {
+		keep := v.Truth()
+		if f != starlark.None {
+			r, err := starlark.Call(th, f, starlark.Tuple{v}, nil)
+			if err != nil {
+				return err
+			}
+			keep = r.Truth()
+		}
+		if !keep {
+			return out.Add(v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	vals, err := out.Done()
+	return core.SliceIterator("itertools.filterfalse", vals), err
+}
+
+func starmap(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var f, it starlark.Value
+	if err := starlark.UnpackPositionalArgs("starmap", args, kwargs, 2, &f, &it); err != nil {
+		return nil, err
+	}
+	out, err := core.NewGather(th, 0)
+	if err != nil {
+		return nil, err
+	}
+	err = core.ForEach(th, it, func(v starlark.Value) error {
+		a, err := core.Collect(th, v)
+		if err != nil {
+			return err
+		}
+		r, err := starlark.Call(th, f, starlark.Tuple(a), nil)
+		if err != nil {
+			return err
+		}
+		return out.Add(r)
+	})
+	if err != nil {
+		return nil, err
+	}
+	vals, err := out.Done()
+	return core.SliceIterator("itertools.starmap", vals), err
+}
+
+func compress(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var data, sel starlark.Value
+	if err := starlark.UnpackArgs("compress", args, kwargs, "data", &data, "selectors", &sel); err != nil {
+		return nil, err
+	}
+	d, err := core.PyIter(th, data)
+	if err != nil {
+		return nil, err
+	}
+	s, err := core.PyIter(th, sel)
+	if err != nil {
+		return nil, err
+	}
+	return core.NewIterator("itertools.compress", func() (starlark.Value, bool, error) {
+		for {
+			v, ok, err := d.Next()
+			if !ok || err != nil {
+				return nil, false, err
+			}
+			b, ok, err := s.Next()
+			if !ok || err != nil {
+				return nil, false, err
+			}
+			if b.Truth() {
+				return v, true, nil
+			}
+		}
+	}), nil
+}
+
+func groupby(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var it, key starlark.Value = nil, starlark.None
+	if err := starlark.UnpackArgs("groupby", args, kwargs, "iterable", &it, "key?", &key); err != nil {
+		return nil, err
+	}
+	// Eager: every group's elements are held, each charged its
+	// slot, each group a tuple and an iterator.
+	out, err := core.NewGather(th, 0)
+	if err != nil {
+		return nil, err
+	}
+	var curKey starlark.Value
+	var group []starlark.Value
+	flush := func() error {
+		if group != nil {
+			return out.Add(starlark.Tuple{curKey, core.SliceIterator("itertools._grouper", group)})
+		}
+		return nil
+	}
+	err = core.ForEach(th, it, func(v starlark.Value) error {
+		k := v
+		if key != starlark.None {
+			r, err := starlark.Call(th, key, starlark.Tuple{v}, nil)
+			if err != nil {
+				return err
+			}
+			k = r
+		}
+		if group != nil {
+			if eq, err := core.Equal(k, curKey); err != nil {
+				return err
+			} else if eq {
+				group = append(group, v)
+				return out.Charger.Add(2*core.SlotSize + core.ValueSize(v))
+			}
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		curKey, group = k, []starlark.Value{v}
+		return out.Charger.Add(groupSize + core.ValueSize(k) + core.ValueSize(v))
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	vals, err := out.Done()
+	return core.SliceIterator("itertools.groupby", vals), err
+}
+
+func tee(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var it starlark.Value
+	n := 2
+	if err := starlark.UnpackPositionalArgs("tee", args, kwargs, 1, &it, &n); err != nil {
+		return nil, err
+	}
+	vals, err := core.Collect(th, it)
+	if err != nil {
+		return nil, err
+	}
+	out := make(starlark.Tuple, n)
+	for i := range out {
+		out[i] = core.SliceIterator("itertools._tee", vals)
+	}
+	return out, nil
 }
 
 func chainOf(th *starlark.Thread, its *core.Iterator) (starlark.Value, error) {
@@ -526,120 +702,6 @@ func addValues(a, b starlark.Value) (starlark.Value, error) {
 		return nil, core.BinaryError("+", a, b, err)
 	}
 	return r, nil
-}
-
-func combinationsFn(name string, replace bool) *starlark.Builtin {
-	return core.Fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		var it starlark.Value
-		var r int
-		if err := starlark.UnpackArgs(name, args, kwargs, "iterable", &it, "r", &r); err != nil {
-			return nil, err
-		}
-		if r < 0 {
-			return nil, core.Errorf(pyexc.ValueError, "r must be non-negative")
-		}
-		pool, err := core.Collect(th, it)
-		if err != nil {
-			return nil, err
-		}
-		n := len(pool)
-		idx := make([]int, r)
-		if !replace {
-			for i := range idx {
-				idx[i] = i
-			}
-		}
-		done := (!replace && r > n) || (replace && n == 0 && r > 0)
-		first := true
-		return core.NewIterator("itertools."+name, func() (starlark.Value, bool, error) {
-			if done {
-				return nil, false, nil
-			}
-			if !first {
-				i := r - 1
-				if replace {
-					for ; i >= 0 && idx[i] == n-1; i-- {
-					}
-					if i < 0 {
-						done = true
-						return nil, false, nil
-					}
-					v := idx[i] + 1
-					for j := i; j < r; j++ {
-						idx[j] = v
-					}
-				} else {
-					for ; i >= 0 && idx[i] == i+n-r; i-- {
-					}
-					if i < 0 {
-						done = true
-						return nil, false, nil
-					}
-					idx[i]++
-					for j := i + 1; j < r; j++ {
-						idx[j] = idx[j-1] + 1
-					}
-				}
-			}
-			first = false
-			t := make(starlark.Tuple, r)
-			for k, i := range idx {
-				t[k] = pool[i]
-			}
-			return t, true, nil
-		}), nil
-	})
-}
-
-func whileFn(name string, take bool) *starlark.Builtin {
-	return core.Fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		var f, it starlark.Value
-		if err := starlark.UnpackPositionalArgs(name, args, kwargs, 2, &f, &it); err != nil {
-			return nil, err
-		}
-		src, err := core.PyIter(th, it)
-		if err != nil {
-			return nil, err
-		}
-		out, err := core.NewGather(th, 0)
-		if err != nil {
-			return nil, err
-		}
-		dropping := true
-		for n := 1; ; n++ {
-			if n%core.CheckEvery == 0 {
-				if err := core.Interrupted(th); err != nil {
-					return nil, err
-				}
-			}
-			v, ok, err := src.Next()
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				break
-			}
-			if take || dropping {
-				r, err := starlark.Call(th, f, starlark.Tuple{v}, nil)
-				if err != nil {
-					return nil, err
-				}
-				if take {
-					if !r.Truth() {
-						break
-					}
-				} else if r.Truth() {
-					continue
-				}
-				dropping = false
-			}
-			if err := out.Add(v); err != nil {
-				return nil, err
-			}
-		}
-		vals, err := out.Done()
-		return core.SliceIterator("itertools."+name, vals), err
-	})
 }
 
 // groupSize is a group of groupby beyond its elements: its (key, group)

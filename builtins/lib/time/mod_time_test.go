@@ -1,27 +1,14 @@
-package builtins
+package time_test
 
 import (
-	"encoding/json"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/builtins/core"
-	"github.com/star-agent/star-agent/internal/cpythontest"
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"go.starlark.net/starlark"
 )
-
-// pythonJSON decodes the JSON value a Python program prints, stored in
-// testdata/cpython/<test name>.json.gz (see Golden). CPython runs it with
-// TZ=UTC, as in the corpus harness.
-func pythonJSON(t *testing.T, prog string, v any) {
-	t.Helper()
-	path := filepath.Join("testdata", "cpython", t.Name()+".json.gz")
-	out := cpythontest.Golden(t, path, func(py string) ([]byte, error) { return cpythontest.Run(py, prog, "TZ=UTC") })
-	if err := json.Unmarshal(out, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-}
 
 // outcome is a result or "!Type: message".
 func outcome(v starlark.Value, err error) string {
@@ -68,15 +55,15 @@ func TestStrftimeMatrixWithCPython(t *testing.T) {
 	}
 	var want [][]string
 	prog := pyOutcome + "formats = " + pyList(formats) + "\nprint(json.dumps([[outcome(lambda: time.strftime(f, " + "t)) for f in formats] for t in [" + strings.Join(tuples, ", ") + "]]))"
-	pythonJSON(t, prog, &want)
-	m, _ := Module("time")
+	builtinstest.PythonJSON(t, prog, &want)
+	m, _ := builtins.Module("time")
 	strftime, _ := m.(*core.PyModule).Attr("strftime")
 	env := starlark.StringDict{"time": m}
 	failed := 0
 	for i, tup := range tuples {
 		th := &starlark.Thread{}
 		core.SetBudget(th, &core.Budget{Limit: 1 << 30})
-		tv, err := starlark.EvalOptions(fileOpts, th, "t", strings.ReplaceAll(tup, "2**40", "1099511627776"), env)
+		tv, err := starlark.EvalOptions(builtinstest.FileOptions, th, "t", strings.ReplaceAll(tup, "2**40", "1099511627776"), env)
 		if err != nil {
 			t.Fatalf("%s: %v", tup, err)
 		}
@@ -91,7 +78,7 @@ func TestStrftimeMatrixWithCPython(t *testing.T) {
 }
 
 func time0() string {
-	m, _ := Module("time")
+	m, _ := builtins.Module("time")
 	v, _ := m.(*core.PyModule).Attr("tzname")
 	return core.Str(v.(starlark.Tuple)[0])
 }
@@ -141,9 +128,9 @@ def tp(s, f):
     st = time.strptime(s, f) if f else time.strptime(s)
     return (st, st.tm_zone, st.tm_gmtoff)
 print(json.dumps([[outcome(lambda: tp(s, f)), outcome(lambda: datetime.datetime.strptime(s, f or "%a %b %d %H:%M:%S %Y"))] for s, f in zip(data, formats)]))`
-	pythonJSON(t, prog, &want)
-	tm, _ := Module("time")
-	dt, _ := Module("datetime")
+	builtinstest.PythonJSON(t, prog, &want)
+	tm, _ := builtins.Module("time")
+	dt, _ := builtins.Module("datetime")
 	env := starlark.StringDict{"time": tm, "datetime": dt}
 	for i, c := range cases {
 		th := &starlark.Thread{}
@@ -152,7 +139,7 @@ print(json.dumps([[outcome(lambda: tp(s, f)), outcome(lambda: datetime.datetime.
 		if c[1] == "" {
 			expr = "(lambda st: (st, st.tm_zone, st.tm_gmtoff))(time.strptime(s))"
 		}
-		got := outcome(starlark.EvalOptions(fileOpts, th, "t", expr, env))
+		got := outcome(starlark.EvalOptions(builtinstest.FileOptions, th, "t", expr, env))
 		if got != want[i][0] {
 			t.Errorf("time.strptime(%q, %q) = %s, CPython %s", c[0], c[1], got, want[i][0])
 		}
@@ -160,7 +147,7 @@ print(json.dumps([[outcome(lambda: tp(s, f)), outcome(lambda: datetime.datetime.
 		if c[1] == "" {
 			env["f"] = starlark.String("%a %b %d %H:%M:%S %Y")
 		}
-		got = outcome(starlark.EvalOptions(fileOpts, th, "t", "datetime.datetime.strptime(s, f)", env))
+		got = outcome(starlark.EvalOptions(builtinstest.FileOptions, th, "t", "datetime.datetime.strptime(s, f)", env))
 		if got != want[i][1] {
 			t.Errorf("datetime.strptime(%q, %q) = %s, CPython %s", c[0], c[1], got, want[i][1])
 		}

@@ -1,14 +1,18 @@
-package builtins_test
+package functools_test
 
-import "testing"
+import (
+	"testing"
 
-func TestLruCache(t *testing.T) { runCases(t, lruCases) }
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
+)
+
+func TestLruCache(t *testing.T) { builtinstest.RunCases(t, lruCases) }
 
 // lruCases check lru_cache's keys (a lone int is its own key, so f(1)
 // and f(1.0) are cached apart), its eviction of the least recently used
 // entry, and cache_info()'s CacheInfo.
-var lruCases = []pyCase{
-	{"lru", `from functools import lru_cache, cache
+var lruCases = []builtinstest.Case{
+	{Name: "lru", Src: `from functools import lru_cache, cache
 @lru_cache(maxsize=3)
 def sq(x):
     return x * x
@@ -38,5 +42,5 @@ def z(x):
     return x
 z(1); z(1)
 print(z.cache_info())
-`, "CacheInfo(hits=2, misses=11, maxsize=3, currsize=3) {'maxsize': 3, 'typed': False}\n(1, 0) (1.0, 0) (1, 2) (1, 2) (1, 2) CacheInfo(hits=0, misses=5, maxsize=2, currsize=2)\n832040 CacheInfo(hits=28, misses=31, maxsize=128, currsize=31)\nCacheInfo(hits=0, misses=0, maxsize=128, currsize=0) CacheInfo 128\nTrue CacheInfo(hits=1, misses=1, maxsize=None, currsize=1)\nTypeError unhashable type: 'list'\nCacheInfo(hits=0, misses=2, maxsize=0, currsize=0)\n"},
+`, Want: "CacheInfo(hits=2, misses=11, maxsize=3, currsize=3) {'maxsize': 3, 'typed': False}\n(1, 0) (1.0, 0) (1, 2) (1, 2) (1, 2) CacheInfo(hits=0, misses=5, maxsize=2, currsize=2)\n832040 CacheInfo(hits=28, misses=31, maxsize=128, currsize=31)\nCacheInfo(hits=0, misses=0, maxsize=128, currsize=0) CacheInfo 128\nTrue CacheInfo(hits=1, misses=1, maxsize=None, currsize=1)\nTypeError unhashable type: 'list'\nCacheInfo(hits=0, misses=2, maxsize=0, currsize=0)\n"},
 }

@@ -1,11 +1,13 @@
-package builtins
+package math_test
 
 import (
 	"math/big"
 	"strconv"
 	"testing"
 
+	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/builtins/core"
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"go.starlark.net/starlark"
 )
 
@@ -16,7 +18,7 @@ import (
 // and log of subnormals and of ints beyond float range.
 func TestLibmWithCPython(t *testing.T) {
 	var want [][]string
-	pythonJSON(t, `
+	builtinstest.PythonJSON(t, `
 import json, math, random
 random.seed(7)
 xs = [27.0, 8.0, 0.125, -27.0, 1e-310, 5e-324, 1e308, 0.5, 10.0, 2.0 ** -1074]
@@ -36,7 +38,7 @@ rows += [[x.hex(), "", "", "", h(math.log, x), ""] for x in [1e-310, 5e-324, 2.0
 rows += [[str(n), "", "", "", h(math.log, n), h(math.log10, n)] for n in [10**400, 3**1000 + 1, 2**1024, 2**1024 - 1, 7 * 10**308, 0, -5]]
 print(json.dumps(rows))
 `, &want)
-	m, _ := Module("math")
+	m, _ := builtins.Module("math")
 	names := []string{"cbrt", "gamma", "lgamma", "log", "log10"}
 	bad := 0
 	for _, row := range want {

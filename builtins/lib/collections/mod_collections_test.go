@@ -1,9 +1,11 @@
-package builtins
+package collections_test
 
 import (
 	"testing"
 
+	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/builtins/contract"
+	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"go.starlark.net/starlark"
 )
 
@@ -11,8 +13,8 @@ import (
 // __sa_eq) compares namedtuples and struct_time as the plain tuples of
 // their items, as CPython does: Point(3, 4) == (3, 4).
 func TestTupleSubclassEquality(t *testing.T) {
-	env := starlarkEnv()
-	env["EQ"] = Runtime()[contract.HelperEq]
+	env := builtinstest.Env()
+	env["EQ"] = builtins.Runtime()[contract.HelperEq]
 	cases := map[string]bool{
 		`EQ(collections.namedtuple("P", "x y")(3, 4), (3, 4))`:                                   true,
 		`EQ((3, 4), collections.namedtuple("P", "x y")(3, 4))`:                                   true,
@@ -23,7 +25,7 @@ func TestTupleSubclassEquality(t *testing.T) {
 		`EQ([collections.namedtuple("P", "x y")(1, True)], [(1, 1)])`:                            true,
 	}
 	for expr, want := range cases {
-		v, err := starlark.EvalOptions(fileOpts, &starlark.Thread{}, "t", expr, env)
+		v, err := starlark.EvalOptions(builtinstest.FileOptions, &starlark.Thread{}, "t", expr, env)
 		if err != nil {
 			t.Errorf("%s: %v", expr, err)
 			continue
