@@ -104,7 +104,7 @@ func (o *output) close() (string, bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if !o.closed && o.live != nil && !o.truncated() && len(o.tail) > 0 {
-		io.WriteString(o.live, string(o.tail))
+		o.live.Write(o.tail)
 	}
 	o.closed = true
 	return o.String(), o.truncated()
