@@ -21,7 +21,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/star-agent/star-agent/executors/starlarkexec"
+	"github.com/star-agent/star-agent/executors/isolation"
 	"github.com/star-agent/star-agent/executors/wasm"
 	"github.com/star-agent/star-agent/internal/gctune"
 )
@@ -105,7 +105,7 @@ func main() {
 	// Go's own, as its heap is mostly the sandbox's linear memory.
 	wasm.RunChildIfRequested()
 	gctune.Apply()
-	starlarkexec.RunChildIfRequested()
+	isolation.RunChildIfRequested()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -19,14 +19,14 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/star-agent/star-agent/executors/e2b/e2bfake"
-	"github.com/star-agent/star-agent/executors/starlarkexec"
+	"github.com/star-agent/star-agent/executors/isolation"
 	"github.com/star-agent/star-agent/executors/wasm"
 	"github.com/star-agent/star-agent/tools/mcp/mcptest"
 )
 
 func TestMain(m *testing.M) {
 	// The commands' sandbox and engine children are copies of this binary.
-	starlarkexec.RunChildIfRequested()
+	isolation.RunChildIfRequested()
 	wasm.RunChildIfRequested()
 	testscript.Main(m, map[string]func(){
 		"star-agent": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
