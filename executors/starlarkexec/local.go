@@ -1,6 +1,6 @@
-// Package starlarkexec is the Starlark engine: it runs model-written Python in
-// go.starlark.net, in process, under step, time, memory, output and
-// recursion limits.
+// Package starlarkexec is the Starlark engine: it runs model-written
+// Python in go.starlark.net, in process, under step, time, memory, output
+// and recursion limits.
 //
 // Python is parsed and lowered to Starlark by the front end (pyfront); the
 // Python-compatible builtins and modules come from package builtins; this
