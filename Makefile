@@ -54,7 +54,7 @@ test: vet staticcheck ## vet, gofmt, staticcheck, every test, and the race detec
 # dependency with -race.
 race: ## the race detector on the concurrent code (part of make test)
 	$(GO) test -count=1 -p $(TESTP) -race ./starlarkagent/ ./starlarkagent/serve/ ./tools/mcp/ ./tools/web/
-	$(GO) test -count=1 -p $(TESTP) -race -run 'Cancel|Timeout|Generator|Tool' ./executors/starlarkexec/ ./builtins/
+	$(GO) test -count=1 -p $(TESTP) -race -run 'Cancel|Timeout|Generator|Tool' ./executors/starlarkexec/ ./executors/isolation/ ./builtins/
 
 cover: ## total statement coverage
 	$(GO) test -count=1 -coverpkg=./... -coverprofile=coverage.out ./... >/dev/null
@@ -62,7 +62,7 @@ cover: ## total statement coverage
 
 bench: ## benchmarks, side by side with CPython where python3 exists, then the table of ratios (bench-table)
 	@mkdir -p $(dir $(BENCH_OUT)) && : > $(BENCH_OUT)
-	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./executors/starlarkexec/ ./pyfront/ ./starlarkagent/ 2>&1 | tee -a $(BENCH_OUT)
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./executors/starlarkexec/ ./executors/isolation/ ./pyfront/ ./starlarkagent/ 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench . -skip 'FirstResult/cold' -benchtime 20x -count=1 ./executors/wasm/ 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench 'FirstResult/cold' -benchtime 3x -count=1 ./executors/wasm/ 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench . -benchtime 10x -count=1 ./executors/docker/ ./executors/e2b/ ./executors/modal/ 2>&1 | tee -a $(BENCH_OUT)

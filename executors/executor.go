@@ -1,9 +1,10 @@
 // Package executors defines the Executor contract that runs one code action
 // of an agent, and the limits and import policy every executor shares.
 //
-// Implementations live in subpackages: local (the Starlark engine with a
-// Python front end), and the full-Python executors (wasm, docker, e2b, modal)
-// that speak the runner protocol. An Executor keeps state (variables,
+// Implementations live in subpackages: starlarkexec (the Starlark engine
+// with a Python front end, in process), isolation (an in-process engine in
+// a child process under OS limits), and the full-Python executors (wasm,
+// docker, e2b, modal) that speak the runner protocol. An Executor keeps state (variables,
 // functions) across Execute calls; a failure of the user's code is a Result
 // with Err set, never a Go error.
 package executors

@@ -15,7 +15,7 @@ import (
 	"os"
 
 	"github.com/star-agent/star-agent/cmd/star-agent/cli"
-	"github.com/star-agent/star-agent/executors/starlarkexec"
+	"github.com/star-agent/star-agent/executors/isolation"
 	"github.com/star-agent/star-agent/executors/wasm"
 	"github.com/star-agent/star-agent/internal/gctune"
 )
@@ -29,6 +29,6 @@ func main() {
 	// Go's own, as its heap is mostly the sandbox's linear memory.
 	wasm.RunChildIfRequested()
 	gctune.Apply()
-	starlarkexec.RunChildIfRequested()
+	isolation.RunChildIfRequested()
 	os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, cli.Config{}))
 }

@@ -20,14 +20,14 @@ import (
 
 	"github.com/star-agent/star-agent/cmd/star-agent/cli"
 	"github.com/star-agent/star-agent/executors/e2b/e2bfake"
-	"github.com/star-agent/star-agent/executors/starlarkexec"
+	"github.com/star-agent/star-agent/executors/isolation"
 	"github.com/star-agent/star-agent/executors/wasm"
 	"github.com/star-agent/star-agent/tools/mcp/mcptest"
 )
 
 func TestMain(m *testing.M) {
 	// The commands' sandbox and engine children are copies of this binary.
-	starlarkexec.RunChildIfRequested()
+	isolation.RunChildIfRequested()
 	wasm.RunChildIfRequested()
 	testscript.Main(m, map[string]func(){
 		"star-agent": func() { os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, cli.Config{})) },

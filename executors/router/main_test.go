@@ -4,13 +4,13 @@ import (
 	"os"
 	"testing"
 
-	"github.com/star-agent/star-agent/executors/starlarkexec"
+	"github.com/star-agent/star-agent/executors/isolation"
 	"github.com/star-agent/star-agent/executors/wasm"
 )
 
 // Sandbox and engine children are copies of this test binary.
 func TestMain(m *testing.M) {
-	starlarkexec.RunChildIfRequested()
+	isolation.RunChildIfRequested()
 	wasm.RunChildIfRequested()
 	os.Exit(m.Run())
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/isolation"
 	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/executors/wasm"
 )
@@ -40,9 +41,12 @@ type Config struct {
 	// Mounts are host directories the full-Python executor's code may
 	// see, read-only unless marked writable.
 	Mounts []wasm.Mount
-	// Isolation is where the Starlark engine runs: "" or "none" in this
-	// process, "process" in a child process under OS limits (see
-	// starlarkexec.Options.Isolation).
+	// Isolation is where the Starlark engine runs: "" or isolation.None
+	// in this process, isolation.Process in a child process under OS
+	// limits, so that a crash, a stack overflow, memory the engine's
+	// accounting missed or a builtin that ignores the deadline ends the
+	// child, not this process (see package isolation). Tools still run in
+	// this process.
 	Isolation string
 }
 
@@ -117,8 +121,22 @@ func Open(cfg Config) (executors.Executor, error) {
 	}
 	// rerun: a router above the engine runs in full Python the steps the
 	// engine stops at (starlarkexec.Options.Rerun).
-	newLocal := func(rerun bool) (*starlarkexec.Executor, error) {
-		return starlarkexec.New(starlarkexec.Options{Limits: cfg.Limits, AuthorizedImports: cfg.Imports, Stdout: cfg.Stdout, Isolation: cfg.Isolation, Rerun: rerun})
+	newLocal := func(rerun bool) (Local, error) {
+		switch cfg.Isolation {
+		case "", isolation.None:
+			l, err := starlarkexec.New(starlarkexec.Options{Limits: cfg.Limits, AuthorizedImports: cfg.Imports, Stdout: cfg.Stdout, Rerun: rerun})
+			if err != nil {
+				return nil, err
+			}
+			return l, nil
+		case isolation.Process:
+			l, err := isolation.New(isolation.Options{Limits: cfg.Limits, AuthorizedImports: cfg.Imports, Stdout: cfg.Stdout, Rerun: rerun})
+			if err != nil {
+				return nil, err
+			}
+			return l, nil
+		}
+		return nil, fmt.Errorf("isolation %q is not known: use %s (the engine in a child process) or %s (in this process)", cfg.Isolation, isolation.Process, isolation.None)
 	}
 	newPython := func() (Python, error) {
 		switch cfg.Executor {

@@ -46,9 +46,18 @@ type Python interface {
 	executors.StateExporter
 }
 
+// Local is the engine a Router tries first: the Starlark engine, in this
+// process (*starlarkexec.Executor) or in a child process
+// (*isolation.Executor).
+type Local interface {
+	executors.Executor
+	executors.StateExporter
+	executors.SyntaxChecker
+}
+
 // Router is an Executor that routes each action to the right engine.
 type Router struct {
-	local  *starlarkexec.Executor
+	local  Local
 	python Python
 
 	// last is the engine that ran the previous action: state flows from it
@@ -70,10 +79,11 @@ type CarryBudgeter interface {
 var defaultCarryBudget = runner.Config{}.Limits().MaxMessage / 2
 
 // New returns a Router over a local engine and a Python executor. The
-// Router owns both: Close closes them. Make the local engine with
-// starlarkexec.Options.Rerun set, so that a step it stops at while running (a
-// construct it finds it cannot run only then) runs again in Python.
-func New(l *starlarkexec.Executor, p Python) *Router {
+// Router owns both: Close closes them. Make the local engine with Rerun set
+// (starlarkexec.Options.Rerun, isolation.Options.Rerun), so that a step it
+// stops at while running (a construct it finds it cannot run only then)
+// runs again in Python.
+func New(l Local, p Python) *Router {
 	return &Router{local: l, python: p, last: starlarkexec.Engine, pythonOnly: map[string]string{}, localOnly: map[string]string{}}
 }
 

@@ -2,12 +2,14 @@ package router
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/isolation"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
 	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/executors/wasm"
@@ -16,15 +18,21 @@ import (
 
 func newRouter(t *testing.T) *Router {
 	t.Helper()
-	return newRouterIn(t, starlarkexec.IsolationNone)
+	return newRouterIn(t, isolation.None)
 }
 
 // newRouterIn is newRouter with the Starlark engine in the given
-// isolation.
-func newRouterIn(t *testing.T, isolation string) *Router {
+// isolation mode.
+func newRouterIn(t *testing.T, mode string) *Router {
 	t.Helper()
 	imports := []string{"difflib"}
-	l, err := starlarkexec.New(starlarkexec.Options{AuthorizedImports: imports, Isolation: isolation, Rerun: true})
+	var l Local
+	var err error
+	if mode == isolation.Process {
+		l, err = isolation.New(isolation.Options{AuthorizedImports: imports, Rerun: true})
+	} else {
+		l, err = starlarkexec.New(starlarkexec.Options{AuthorizedImports: imports, Rerun: true})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,9 +166,9 @@ func TestAliasedValueBomb(t *testing.T) {
 // world saw or build on a value it changed in place. In both isolations:
 // the child of an isolated engine undoes the step itself.
 func TestRunTimeRouting(t *testing.T) {
-	for _, isolation := range []string{starlarkexec.IsolationNone, starlarkexec.IsolationProcess} {
-		t.Run(isolation, func(t *testing.T) {
-			r := newRouterIn(t, isolation)
+	for _, mode := range []string{isolation.None, isolation.Process} {
+		t.Run(mode, func(t *testing.T) {
+			r := newRouterIn(t, mode)
 			echo, err := tool.New("echo", "returns its text", func(_ context.Context, a struct {
 				Text string `json:"text"`
 			}) (string, error) {
@@ -245,5 +253,23 @@ func TestGuardedImportGoesToPython(t *testing.T) {
 	res, err := l.Execute(context.Background(), code)
 	if err != nil || res.Err != nil || res.Stdout != "fallback\n" || !slices.Contains(res.Imports, "difflib") {
 		t.Errorf("engine alone: %v %+v", err, res)
+	}
+}
+
+// TestOpenIsolation: Config.Isolation chooses where the Starlark engine
+// runs, and an unknown mode is refused with the ones there are.
+func TestOpenIsolation(t *testing.T) {
+	if _, err := Open(Config{Isolation: "vm"}); err == nil || !strings.Contains(err.Error(), "use process") {
+		t.Errorf("Open with isolation vm: %v", err)
+	}
+	for mode, want := range map[string]string{"": "*starlarkexec.Executor", isolation.None: "*starlarkexec.Executor", isolation.Process: "*isolation.Executor"} {
+		e, err := Open(Config{Isolation: mode})
+		if err != nil {
+			t.Fatalf("isolation %q: %v", mode, err)
+		}
+		if got := fmt.Sprintf("%T", e); got != want {
+			t.Errorf("isolation %q: %s, want %s", mode, got, want)
+		}
+		e.Close()
 	}
 }

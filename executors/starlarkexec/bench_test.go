@@ -263,7 +263,7 @@ func BenchmarkMemoryBombs(b *testing.B) {
 func benchBomb(b *testing.B, code string, want []string) {
 	var worst int64
 	for i := 0; i < b.N; i++ {
-		res := runBomb(b, code, executors.DefaultMaxMemory, 30*time.Second)
+		res := runBomb(b, code, executors.DefaultMaxMemory, 30*time.Second, false)
 		if !slices.Contains(want, res.ErrType) {
 			b.Fatalf("ended in %q (%s), want one of %q", res.ErrType, res.Message, want)
 		}

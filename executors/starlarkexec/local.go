@@ -1,6 +1,6 @@
-// Package local is the Starlark engine: it runs model-written Python in
-// go.starlark.net, in process, under step, time, memory, output and
-// recursion limits.
+// Package starlarkexec is the Starlark engine: it runs model-written
+// Python in go.starlark.net, in process, under step, time, memory, output
+// and recursion limits.
 //
 // Python is parsed and lowered to Starlark by the front end (pyfront); the
 // Python-compatible builtins and modules come from package builtins; this
@@ -13,12 +13,8 @@
 // engine does not have, syntax the front end cannot lower) fails with an
 // ExecError whose NeedsPython is set, so a router can send it elsewhere.
 //
-// With Options.Isolation "process" the engine runs in a child process: the
-// program re-executes itself (os.Executable) with the environment variable
-// STAR_AGENT_LOCAL_CHILD set, and RunChildIfRequested, which such a
-// program calls first thing in main (a go test binary: in TestMain), turns
-// that process into the engine's child. A program that does not call it
-// gets an error from Execute that says so.
+// This package runs the engine in the calling process; package isolation
+// runs it in a child process under OS limits.
 package starlarkexec
 
 import (
@@ -62,18 +58,17 @@ type Options struct {
 	// Stdout, if set, receives printed output as it is produced (capped
 	// like Result.Stdout).
 	Stdout io.Writer
-	// Isolation is where the engine runs: "" or "none" in this process,
-	// "process" in a child process of this program under OS limits, so
-	// that a crash, a stack overflow, memory the engine's accounting
-	// missed or a builtin that ignores the deadline ends the child, not
-	// the host (see isolate.go). Tools still run in this process.
-	Isolation string
 	// Rerun says that a router above the engine runs in full Python a
 	// step the engine stops at run time at a construct it cannot run:
 	// then the engine undoes what such a step bound and marks its error
 	// NeedsPython, unless the step printed, called a tool or changed a
 	// value in place (see rerun.go).
 	Rerun bool
+	// Batch, if set, runs the calls of a parallel() in place of the
+	// engine, which runs them on goroutines of its own otherwise: the
+	// engine in an isolation child sends them to its host in one message.
+	// It returns one result per call, in order.
+	Batch func(ctx context.Context, calls []Call, workers int) []CallResult
 }
 
 // Executor runs code actions in the Starlark engine. It keeps variables and
@@ -104,8 +99,6 @@ type Executor struct {
 
 	abandoned atomic.Int32 // abandoned executions whose work still runs
 
-	iso *isolated // set when the engine runs in a child process (isolate.go)
-
 	rerun bool // Options.Rerun
 
 	// toolValues maps the builtins bound to tools to their tools, so that
@@ -113,9 +106,8 @@ type Executor struct {
 	// known. Executions read it; SetTools and fresh states add to it.
 	toolValues sync.Map // *starlark.Builtin -> tool.Tool
 	toolNames  sync.Map // name -> tool.Tool, the latest of that name
-	// batch, when set, runs the calls of parallel() (the child of an
-	// isolated engine sends them to its host in one message).
-	batch func(ctx context.Context, calls []boundCall, workers int) []callResult
+	// batch, when set, runs the calls of parallel() (Options.Batch).
+	batch func(ctx context.Context, calls []Call, workers int) []CallResult
 }
 
 // state is what the code of an executor defines and reaches. An abandoned
@@ -135,9 +127,6 @@ type state struct {
 
 // New returns an Executor with the given options.
 func New(opts Options) (*Executor, error) {
-	if opts.Isolation != "" {
-		return newIsolated(opts) // isolate.go
-	}
 	if err := opts.Limits.Validate(); err != nil {
 		return nil, fmt.Errorf("local: %w", err)
 	}
@@ -148,6 +137,7 @@ func New(opts Options) (*Executor, error) {
 		tools:  map[string]tool.Tool{},
 		vars:   map[string]any{},
 		rerun:  opts.Rerun,
+		batch:  opts.Batch,
 	}
 	e.st = e.newState()
 	return e, nil
@@ -287,13 +277,9 @@ func needsPythonMessage(module string) string {
 }
 
 // SetTools makes tools callable from code as functions, by their names.
-// Arguments may be positional (in input order) or keyword. ctx bounds
-// telling the engine's process when the executor is isolated; in process
-// there is nothing to wait for.
+// Arguments may be positional (in input order) or keyword. ctx is part of
+// the Executor contract; in process there is nothing to wait for.
 func (e *Executor) SetTools(ctx context.Context, tools []tool.Tool) error {
-	if e.iso != nil {
-		return e.iso.setTools(ctx, tools)
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
@@ -326,9 +312,6 @@ const ctxKey = "star-agent.ctx"
 // Variables returns them), or anything that marshals to JSON. They are
 // bound again if the executor has to start afresh. ctx is as for SetTools.
 func (e *Executor) SetVariables(ctx context.Context, vars map[string]any) error {
-	if e.iso != nil {
-		return e.iso.setVariables(ctx, vars)
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
@@ -354,9 +337,6 @@ func (e *Executor) SetVariables(ctx context.Context, vars map[string]any) error 
 // to another engine. All of them together take at most the memory limit
 // as JSON.
 func (e *Executor) Variables(ctx context.Context) (vars map[string]any, skipped map[string]string, err error) {
-	if e.iso != nil {
-		return e.iso.variables(ctx)
-	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	vars, skipped = map[string]any{}, map[string]string{}
@@ -394,13 +374,15 @@ func (e *Executor) Variables(ctx context.Context) (vars map[string]any, skipped 
 	return vars, skipped, nil
 }
 
+// Abandoned reports whether work of an execution the executor abandoned
+// at its deadline still runs: the executor started afresh, but the work
+// takes CPU and memory until it ends, if it ends.
+func (e *Executor) Abandoned() bool { return e.abandoned.Load() > 0 }
+
 // Close releases the executor. Later executions fail. It stops an
 // execution in progress and does not wait for work an execution
 // abandoned.
 func (e *Executor) Close() error {
-	if e.iso != nil {
-		return e.iso.close()
-	}
 	e.stopMu.Lock()
 	if e.stop != nil {
 		e.stop()
@@ -434,9 +416,6 @@ const abandonGrace = 50 * time.Millisecond
 // All of it runs on one goroutine, which Execute abandons when it has not
 // stopped shortly after the deadline.
 func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, error) {
-	if e.iso != nil {
-		return e.iso.execute(ctx, code)
-	}
 	start := time.Now()
 	res := executors.Result{Engine: Engine}
 	e.mu.Lock()

@@ -52,7 +52,7 @@ type stepOutcome struct {
 // time in one executor, as an agent's code actions, and compares each
 // step's output and exception type with what CPython printed running the
 // same steps in one module namespace (testdata/steps.out; -update
-// regenerates it). The executor runs in process and isolated in a child
+// regenerates it). Package isolation runs the same files in a child
 // process.
 func TestStepsMatchCPython(t *testing.T) {
 	files, err := filepath.Glob("testdata/steps/*.py")
@@ -74,39 +74,32 @@ func TestStepsMatchCPython(t *testing.T) {
 		}
 		want[o.File] = append(want[o.File], o)
 	}
-	for _, isolation := range []string{"", IsolationProcess} {
-		t.Run("isolation="+isolation, func(t *testing.T) {
-			if isolation != "" && testing.Short() {
-				t.Skip("starts child processes")
+	for _, path := range files {
+		name := filepath.Base(path)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := strings.Split(string(src), stepSep)
+		if len(want[name]) != len(steps) {
+			t.Errorf("%s: %d steps, testdata/steps.out has %d (regenerate it with -update)", name, len(steps), len(want[name]))
+			continue
+		}
+		e := newTestExecutor(t, Options{})
+		for i, step := range steps {
+			res, err := e.Execute(context.Background(), step)
+			if err != nil {
+				t.Fatalf("%s step %d: %v", name, i+1, err)
 			}
-			for _, path := range files {
-				name := filepath.Base(path)
-				src, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatal(err)
-				}
-				steps := strings.Split(string(src), stepSep)
-				if len(want[name]) != len(steps) {
-					t.Errorf("%s: %d steps, testdata/steps.out has %d (regenerate it with -update)", name, len(steps), len(want[name]))
-					continue
-				}
-				e := newTestExecutor(t, Options{Isolation: isolation})
-				for i, step := range steps {
-					res, err := e.Execute(context.Background(), step)
-					if err != nil {
-						t.Fatalf("%s step %d: %v", name, i+1, err)
-					}
-					exc, msg := "", ""
-					if res.Err != nil {
-						exc, msg = res.Err.Type, res.Err.Message
-					}
-					w := want[name][i]
-					if res.Stdout != w.Stdout || exc != w.Exc {
-						t.Errorf("%s step %d:\n got stdout %q exception %q (%s)\nwant stdout %q exception %q (CPython)", name, i+1, res.Stdout, exc, msg, w.Stdout, w.Exc)
-					}
-				}
+			exc, msg := "", ""
+			if res.Err != nil {
+				exc, msg = res.Err.Type, res.Err.Message
 			}
-		})
+			w := want[name][i]
+			if res.Stdout != w.Stdout || exc != w.Exc {
+				t.Errorf("%s step %d:\n got stdout %q exception %q (%s)\nwant stdout %q exception %q (CPython)", name, i+1, res.Stdout, exc, msg, w.Stdout, w.Exc)
+			}
+		}
 	}
 }
 

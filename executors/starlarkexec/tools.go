@@ -141,16 +141,16 @@ const (
 	MaxParallelCalls = 1000
 )
 
-// boundCall is one call of parallel(), its arguments bound.
-type boundCall struct {
-	tool tool.Tool
-	args map[string]any
+// Call is one tool call of a parallel(), its arguments bound.
+type Call struct {
+	Tool tool.Tool
+	Args map[string]any
 }
 
-// callResult is what one call gave.
-type callResult struct {
-	value any
-	err   error
+// CallResult is what one call of a parallel() gave: a value or an error.
+type CallResult struct {
+	Value any
+	Err   error
 }
 
 // parallel is parallel(tool, arguments, max_workers=8, raise_errors=False)
@@ -234,8 +234,8 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 		}
 	}
 
-	calls := make([]boundCall, len(todo))
-	results := make([]callResult, len(todo))
+	calls := make([]Call, len(todo))
+	results := make([]CallResult, len(todo))
 	for i, p := range todo {
 		var pos starlark.Tuple
 		var kw []starlark.Tuple
@@ -249,19 +249,19 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 			if !core.Catchable(err) {
 				return nil, err
 			}
-			results[i].err = err
+			results[i].Err = err
 			continue
 		}
-		calls[i] = boundCall{tool: p.t, args: bound}
+		calls[i] = Call{Tool: p.t, Args: bound}
 	}
 
 	ctx := toolContext(thread)
 	markToolCall(thread)
 	if e.batch != nil {
 		var idx []int
-		var run []boundCall
+		var run []Call
 		for i, c := range calls {
-			if c.tool != nil {
+			if c.Tool != nil {
 				idx = append(idx, i)
 				run = append(run, c)
 			}
@@ -278,12 +278,12 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 	out := make([]starlark.Value, len(todo))
 	var failed []string
 	for i, r := range results {
-		err := r.err
+		err := r.Err
 		var v starlark.Value
 		if err == nil {
-			v, err = toolResult(ctx, calls[i].tool.Spec().Name, r.value, nil)
-		} else if calls[i].tool != nil {
-			_, err = toolResult(ctx, calls[i].tool.Spec().Name, nil, err)
+			v, err = toolResult(ctx, calls[i].Tool.Spec().Name, r.Value, nil)
+		} else if calls[i].Tool != nil {
+			_, err = toolResult(ctx, calls[i].Tool.Spec().Name, nil, err)
 		}
 		if err != nil {
 			if !core.Catchable(err) {
@@ -328,12 +328,12 @@ func (e *Executor) toolFor(v starlark.Value) (tool.Tool, bool) {
 // runCalls runs the calls that are set on goroutines, at most workers at
 // a time, and waits for them all, or for ctx to end: calls that ignore
 // their context are then left to finish on their own.
-func runCalls(ctx context.Context, calls []boundCall, results []callResult, workers int) error {
+func runCalls(ctx context.Context, calls []Call, results []CallResult, workers int) error {
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
 	var mu sync.Mutex // results written by the goroutines, read after
 	for i, c := range calls {
-		if c.tool == nil {
+		if c.Tool == nil {
 			continue
 		}
 		select {
@@ -345,9 +345,9 @@ func runCalls(ctx context.Context, calls []boundCall, results []callResult, work
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			v, err := c.tool.Call(ctx, c.args)
+			v, err := c.Tool.Call(ctx, c.Args)
 			mu.Lock()
-			results[i] = callResult{v, err}
+			results[i] = CallResult{v, err}
 			mu.Unlock()
 		}()
 	}

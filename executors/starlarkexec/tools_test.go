@@ -12,9 +12,3 @@ func TestToolCalls(t *testing.T) {
 		return newTestExecutor(t, Options{})
 	})
 }
-
-func TestToolCallsIsolated(t *testing.T) {
-	runnertest.ToolCalls(t, func(t *testing.T) executors.Executor {
-		return newIsolatedTest(t, Options{}, nil)
-	})
-}

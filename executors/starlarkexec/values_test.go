@@ -110,7 +110,7 @@ func TestSmallValuesAreWhole(t *testing.T) {
 
 // TestResultValuesAreFaithful: a result keeps the Python type of its
 // value as pyvalue's types say it (a tuple is not a list, 32.0 is not 32,
-// int keys stay ints in their order), in both isolation modes, and its
+// int keys stay ints in their order), and its
 // JSON form (pyvalue.Marshal) is the documented one, NaN included.
 func TestResultValuesAreFaithful(t *testing.T) {
 	code := `import datetime
@@ -127,34 +127,30 @@ final_answer([32.0, float('nan'), (1, 'a'), {3}, frozenset(), b'\x00a', {2: 'b',
 	wantRepr := `[32.0, nan, (1, 'a'), {3}, frozenset(), b'\x00a', {2: 'b', 1: 'a'}, {'k': (1,)}, 9007199254740993, ` +
 		`1267650600228229401496703205376, datetime.date(2024, 5, 1), datetime.datetime(2024, 5, 1, 13, 45, 0, 250), ` +
 		`datetime.timedelta(seconds=90), P(), range(0, 2)]`
-	for _, iso := range []string{IsolationNone, IsolationProcess} {
-		t.Run(iso, func(t *testing.T) {
-			e := newTestExecutor(t, Options{Isolation: iso})
-			res := run(t, e, code)
-			if res.Err != nil || !res.IsFinal {
-				t.Fatalf("%+v", res.Err)
-			}
-			if res.Repr != wantRepr {
-				t.Errorf("repr %s\nwant %s", res.Repr, wantRepr)
-			}
-			l, ok := res.Value.([]any)
-			if !ok {
-				t.Fatalf("value %T", res.Value)
-			}
-			if f, ok := l[0].(float64); !ok || f != 32 {
-				t.Errorf("32.0 came back as %#v", l[0])
-			}
-			if _, ok := l[2].(pyvalue.Tuple); !ok {
-				t.Errorf("a tuple came back as %T", l[2])
-			}
-			if d, ok := l[6].(pyvalue.Dict); !ok || d[0].Key != int64(2) {
-				t.Errorf("a dict with int keys came back as %#v", l[6])
-			}
-			data, err := pyvalue.Marshal(res.Value)
-			if err != nil || string(data) != want {
-				t.Errorf("JSON %s, %v\nwant %s", data, err, want)
-			}
-		})
+	e := newTestExecutor(t, Options{})
+	res := run(t, e, code)
+	if res.Err != nil || !res.IsFinal {
+		t.Fatalf("%+v", res.Err)
+	}
+	if res.Repr != wantRepr {
+		t.Errorf("repr %s\nwant %s", res.Repr, wantRepr)
+	}
+	l, ok := res.Value.([]any)
+	if !ok {
+		t.Fatalf("value %T", res.Value)
+	}
+	if f, ok := l[0].(float64); !ok || f != 32 {
+		t.Errorf("32.0 came back as %#v", l[0])
+	}
+	if _, ok := l[2].(pyvalue.Tuple); !ok {
+		t.Errorf("a tuple came back as %T", l[2])
+	}
+	if d, ok := l[6].(pyvalue.Dict); !ok || d[0].Key != int64(2) {
+		t.Errorf("a dict with int keys came back as %#v", l[6])
+	}
+	data, err := pyvalue.Marshal(res.Value)
+	if err != nil || string(data) != want {
+		t.Errorf("JSON %s, %v\nwant %s", data, err, want)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,10 +107,6 @@ func TestProgramsCompile(t *testing.T) {
 	for i, s := range all {
 		t.Run(s.name(), func(t *testing.T) {
 			code := s.code
-			if pkg, standIn, ok := pendingImport(code); ok {
-				t.Logf("%s has not landed yet: compiled against %s, whose API it takes over", pkg, standIn)
-				code = standInFor(code, pkg, standIn)
-			}
 			dir := filepath.Join(tmp, fmt.Sprintf("p%d", i))
 			if err := os.Mkdir(dir, 0o755); err != nil {
 				t.Fatal(err)
@@ -127,36 +122,6 @@ func TestProgramsCompile(t *testing.T) {
 	}
 }
 
-// pending maps packages the documentation is written for before they
-// land (the docs describe the final API) to the package whose API they
-// take over. While a pending package's directory is missing, a program
-// that imports it is compiled against its stand-in; once it exists, as
-// written. Remove an entry when its package has landed.
-var pending = map[string]string{
-	// Process isolation moves out of starlarkexec into a wrapper:
-	// isolation.New(isolation.Options{Limits, AuthorizedImports, Stdout,
-	// Rerun}) and isolation.RunChildIfRequested().
-	"executors/isolation": "executors/starlarkexec",
-}
-
-func pendingImport(code string) (pkg, standIn string, ok bool) {
-	for p, in := range pending {
-		if !strings.Contains(code, `"`+module+"/"+p+`"`) {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err != nil {
-			return p, in, true
-		}
-	}
-	return "", "", false
-}
-
-// standInFor rewrites code to import standIn for pkg, and its qualified
-// names to match.
-func standInFor(code, pkg, standIn string) string {
-	code = strings.ReplaceAll(code, `"`+module+"/"+pkg+`"`, `"`+module+"/"+standIn+`"`)
-	return strings.ReplaceAll(code, path.Base(pkg)+".", path.Base(standIn)+".")
-}
 
 // module is star-agent's module path.
 const module = "github.com/star-agent/star-agent"

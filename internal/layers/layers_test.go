@@ -103,3 +103,53 @@ func TestOf(t *testing.T) {
 		t.Error("a path outside the module, or one that only shares a prefix, stands on a floor")
 	}
 }
+
+// TestInProcessEnginesSpeakNoProtocol fails when a package of the engine
+// floor or below, or the in-process engine executor, imports the runner
+// protocol (executors/runner), directly or through another package of
+// star-agent. The protocol is for sandboxes in other processes; on the
+// in-process side only executors/isolation, which runs an engine in a
+// child process, speaks it.
+func TestInProcessEnginesSpeakNoProtocol(t *testing.T) {
+	const runner = Module + "/executors/runner"
+	engine := Of(Module + "/builtins")
+	pkgs := list(t)
+	imports := map[string][]string{}
+	for _, p := range pkgs {
+		imports[p.ImportPath] = p.Imports
+	}
+	// path returns a chain of imports from p to the runner, or nil.
+	seen := map[string]bool{}
+	var path func(p string) []string
+	path = func(p string) []string {
+		if p == runner || strings.HasPrefix(p, runner+"/") {
+			return []string{p}
+		}
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		for _, imp := range imports[p] {
+			if chain := path(imp); chain != nil {
+				return append([]string{p}, chain...)
+			}
+		}
+		return nil
+	}
+	checked := 0
+	for _, p := range pkgs {
+		from := Of(p.ImportPath)
+		starlarkexec := p.ImportPath == Module+"/executors/starlarkexec" || strings.HasPrefix(p.ImportPath, Module+"/executors/starlarkexec/")
+		if from < 0 || (from > engine && !starlarkexec) {
+			continue
+		}
+		checked++
+		clear(seen)
+		if chain := path(p.ImportPath); chain != nil {
+			t.Errorf("%s imports the runner protocol: %s", p.ImportPath, strings.Join(chain, " -> "))
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("checked %d packages: the engine floor was not found", checked)
+	}
+}

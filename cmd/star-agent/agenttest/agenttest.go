@@ -31,7 +31,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/star-agent/star-agent/cmd/star-agent/cli"
-	"github.com/star-agent/star-agent/executors/starlarkexec"
+	"github.com/star-agent/star-agent/executors/isolation"
 	"github.com/star-agent/star-agent/executors/wasm"
 )
 
@@ -52,9 +52,9 @@ func Commands(cfg cli.Config) map[string]func() {
 // Main registers the star-agent command with testscript and runs the
 // tests. Call it from TestMain. The command's engine and sandbox children
 // are copies of the test binary, which Main serves first (see
-// starlarkexec.RunChildIfRequested).
+// isolation.RunChildIfRequested).
 func Main(m *testing.M, cfg cli.Config) {
-	starlarkexec.RunChildIfRequested()
+	isolation.RunChildIfRequested()
 	wasm.RunChildIfRequested()
 	testscript.Main(m, Commands(cfg))
 }

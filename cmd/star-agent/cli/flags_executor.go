@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/isolation"
 	"github.com/star-agent/star-agent/executors/router"
-	"github.com/star-agent/star-agent/executors/starlarkexec"
 )
 
 // ExecutorFlags are the flags that choose and configure where code runs,
@@ -36,7 +36,7 @@ type ExecutorFlags struct {
 func (f *ExecutorFlags) Register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.Engine, "engine", "", "where code runs: starlark, python, or auto (Starlark unless the code needs CPython); default auto with --executor, else starlark")
 	fl.StringVar(&f.Executor, "executor", "", "full-Python executor for --engine python|auto: wasm (CPython in WebAssembly, in process), docker (a hardened local container), e2b or modal (cloud sandboxes)")
-	fl.StringVar(&f.Isolation, "isolation", starlarkexec.IsolationProcess, "where the Starlark engine runs: process (a child process under OS memory and CPU limits, so that code which crashes the engine or outruns its limits is killed, never star-agent; tools and managed agents still run in star-agent) or none (in star-agent's own process)")
+	fl.StringVar(&f.Isolation, "isolation", isolation.Process, "where the Starlark engine runs: process (a child process under OS memory and CPU limits, so that code which crashes the engine or outruns its limits is killed, never star-agent; tools and managed agents still run in star-agent) or none (in star-agent's own process)")
 	fl.StringArrayVar(&f.Packages, "packages", nil, "directory of pure-Python packages (wheels unpacked) importable in the CPython sandbox once authorized with --imports; repeatable")
 	fl.StringArrayVar(&f.Mounts, "mount", nil, "host directory the CPython sandbox may see, HOST:GUEST (read-only) or HOST:GUEST:rw, e.g. ./data:/data; repeatable")
 	fl.DurationVar(&f.SandboxTimeout, "sandbox-timeout", 0, "lifetime of a cloud sandbox (--executor e2b or modal) between extensions; star-agent extends it while the agent runs and ends it on exit (0: the executor's default)")
@@ -48,7 +48,7 @@ func (f *ExecutorFlags) Register(fl *pflag.FlagSet) {
 // IsDefault reports whether the flags leave the agent's default executor
 // (the Starlark engine in this process) in place.
 func (f *ExecutorFlags) IsDefault() bool {
-	return f.Engine == "" && f.Executor == "" && len(f.Packages) == 0 && len(f.Mounts) == 0 && f.Isolation == starlarkexec.IsolationNone
+	return f.Engine == "" && f.Executor == "" && len(f.Packages) == 0 && len(f.Mounts) == 0 && f.Isolation == isolation.None
 }
 
 // CheckImports validates the modules given to --imports for the engines

@@ -4,14 +4,14 @@ import (
 	"os"
 	"testing"
 
-	"github.com/star-agent/star-agent/executors/starlarkexec"
+	"github.com/star-agent/star-agent/executors/isolation"
 	"github.com/star-agent/star-agent/executors/wasm"
 )
 
 // The run command's engine and sandbox children are copies of this test
 // binary.
 func TestMain(m *testing.M) {
-	starlarkexec.RunChildIfRequested()
+	isolation.RunChildIfRequested()
 	wasm.RunChildIfRequested()
 	os.Exit(m.Run())
 }

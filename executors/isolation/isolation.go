@@ -1,20 +1,24 @@
-package starlarkexec
-
-// Process isolation: Options.Isolation = "process" runs the Starlark engine
-// in a child process of the same program, so that what the engine's own
-// limits cannot stop (a builtin that cannot be pre-empted, a Go stack
-// overflow, memory the accounting missed) ends in the child, under OS limits,
-// and never in the host.
+// Package isolation runs an in-process engine (the Starlark engine of
+// package starlarkexec) in a child process of the same program, under OS
+// limits, so that what the engine's own limits cannot stop (a builtin that
+// cannot be pre-empted, a Go stack overflow, memory the accounting missed)
+// ends in the child and never in the host. A crash becomes an error result
+// and a fresh child, and the model is told that its state was lost.
 //
 // The host speaks the runner protocol (package runner, the same Session the
 // Python sandboxes use) on two pipes of the child (fds 3 and 4, out of reach
 // of anything the engine runs, which has no file access anyway). The child
-// drives an ordinary in-process Executor; its tools are stubs that send a
-// call message and wait for the return, so tools and managed agents run in
-// the host. A third pipe (fd 5) carries what the runner protocol has no
-// field for: printed output as it is produced, and after each execution a
-// trailer with the step count, NeedsPython and whether work the engine
-// abandoned still runs (see isolate_child.go).
+// drives an ordinary in-process engine (an Engine, built by name); its
+// tools are stubs that send a call message and wait for the return, so
+// tools and managed agents run in the host. A third pipe (fd 5) carries
+// what the runner protocol has no field for: printed output as it is
+// produced, and after each execution a trailer with the step count,
+// NeedsPython and whether work the engine abandoned still runs (see
+// child.go).
+//
+// The child is a copy of the program itself: a program that uses this
+// package calls RunChildIfRequested first thing in main.
+package isolation
 
 import (
 	"bufio"
@@ -27,6 +31,8 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,20 +42,22 @@ import (
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/internal/spawn"
 	"github.com/star-agent/star-agent/executors/runner"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/pyvalue"
 	"github.com/star-agent/star-agent/tool"
 )
 
-// Isolation modes of Options.Isolation.
+// Isolation modes, as a router's configuration and the CLI's --isolation
+// flag name them.
 const (
-	// IsolationNone runs the engine in the calling process (the default).
-	IsolationNone = "none"
-	// IsolationProcess runs the engine in a child process under OS limits.
-	IsolationProcess = "process"
+	// None runs the engine in the calling process.
+	None = "none"
+	// Process runs the engine in a child process under OS limits.
+	Process = "process"
 )
 
 // childEnv names the variable that turns a process into an engine child;
-// its value is the JSON childSpec. RunChildIfRequested (isolate_child.go)
+// its value is the JSON childSpec. RunChildIfRequested (child.go)
 // checks it, which is why any program that calls it first thing in main
 // (a go test binary: in TestMain) can serve as the child.
 const childEnv = "STAR_AGENT_LOCAL_CHILD"
@@ -72,6 +80,7 @@ const stateLost = "the Starlark engine was restarted in a new process: variables
 
 // childSpec is what a child needs before it serves requests.
 type childSpec struct {
+	Engine       string           `json:"engine"`
 	Limits       executors.Limits `json:"limits"`
 	Imports      []string         `json:"imports"`
 	ParentPID    int              `json:"parent_pid"`
@@ -83,11 +92,32 @@ type childSpec struct {
 	Rerun        bool             `json:"rerun,omitempty"`       // Options.Rerun
 }
 
-// isolated is the host side of an Executor whose engine runs in a child.
-type isolated struct {
-	spec  childSpec
-	live  io.Writer
-	limit memoryLimit // the OS memory limit chosen for children
+// Options configures an Executor. The zero value is usable.
+type Options struct {
+	// Engine names the in-process engine the child runs; "" means
+	// "starlark" (package starlarkexec), the only one today.
+	Engine string
+	// Limits bound each execution; zero fields take the defaults. The
+	// engine in the child enforces them; the OS limits of the child are
+	// derived from them.
+	Limits executors.Limits
+	// AuthorizedImports extends executors.DefaultAuthorizedImports.
+	AuthorizedImports []string
+	// Stdout, if set, receives printed output as the child produces it.
+	Stdout io.Writer
+	// Rerun is passed to the engine (see starlarkexec.Options.Rerun).
+	Rerun bool
+}
+
+// Executor runs an in-process engine in a child process of this program
+// under OS limits. Tools and the variables the caller sets live in this
+// process and are installed again in a fresh child when one has to be
+// started. Executions of one Executor are serialised.
+type Executor struct {
+	spec   childSpec
+	engine engine // the engine's entry in the table (engine.go)
+	live   io.Writer
+	limit  memoryLimit // the OS memory limit chosen for children
 
 	mu     sync.Mutex
 	child  *child
@@ -104,28 +134,30 @@ type isolated struct {
 	lost string
 }
 
-func newIsolated(opts Options) (*Executor, error) { return newIsolatedWith(opts, nil) }
+// New returns an Executor that runs the engine opts names in a child
+// process, started at the first request that needs it.
+func New(opts Options) (*Executor, error) { return newWith(opts, nil) }
 
-// newIsolatedWith is newIsolated with a hook that tests use to change the
-// child's limits before any child starts.
-func newIsolatedWith(opts Options, tweak func(*isolated)) (*Executor, error) {
-	switch opts.Isolation {
-	case "", IsolationNone:
-		opts.Isolation = ""
-		return New(opts)
-	case IsolationProcess:
-	default:
-		return nil, fmt.Errorf("isolation %q is not known: use %s (the engine in a child process) or %s (in this process)", opts.Isolation, IsolationProcess, IsolationNone)
+// newWith is New with a hook that tests use to change the child's limits
+// before any child starts.
+func newWith(opts Options, tweak func(*Executor)) (*Executor, error) {
+	if opts.Engine == "" {
+		opts.Engine = starlarkexec.Engine
+	}
+	eng, ok := engines[opts.Engine]
+	if !ok {
+		return nil, fmt.Errorf("isolation: engine %q is not known: use %s", opts.Engine, strings.Join(slices.Sorted(maps.Keys(engines)), ", "))
 	}
 	if err := opts.Limits.Validate(); err != nil {
 		return nil, fmt.Errorf("local: %w", err)
 	}
 	limits := opts.Limits.WithDefaults()
-	x := &isolated{
-		spec:  childSpec{Limits: limits, Imports: opts.AuthorizedImports, ParentPID: os.Getpid(), Rerun: opts.Rerun},
-		live:  opts.Stdout,
-		limit: chooseMemoryLimit(limits.MaxMemory),
-		vars:  map[string]any{},
+	x := &Executor{
+		spec:   childSpec{Engine: opts.Engine, Limits: limits, Imports: opts.AuthorizedImports, ParentPID: os.Getpid(), Rerun: opts.Rerun},
+		engine: eng,
+		live:   opts.Stdout,
+		limit:  chooseMemoryLimit(limits.MaxMemory),
+		vars:   map[string]any{},
 	}
 	x.spec.CPUPerExec = cpuPerExec(limits.Timeout)
 	if tweak != nil {
@@ -133,38 +165,31 @@ func newIsolatedWith(opts Options, tweak func(*isolated)) (*Executor, error) {
 	}
 	x.spec.MemoryLimit = x.limit.goLimit
 	x.spec.AddressSpace = x.limit.addressSpace
-	return &Executor{
-		limits: limits,
-		policy: executors.NewImportPolicy(opts.AuthorizedImports, executors.NeverImportable),
-		iso:    x,
-	}, nil
+	return x, nil
 }
 
-// Mechanism says how the OS bounds the memory of an isolated executor's
-// child on this machine: "cgroup" (a cgroup v2 memory.max of its own),
-// "rlimit" (RLIMIT_AS) or "none"; "" for an executor that is not isolated.
-func (e *Executor) Mechanism() string {
-	if e.iso == nil {
-		return ""
-	}
-	return e.iso.limit.mechanism
-}
+// Mechanism says how the OS bounds the memory of the executor's child on
+// this machine: "cgroup" (a cgroup v2 memory.max of its own), "rlimit"
+// (RLIMIT_AS) or "none".
+func (x *Executor) Mechanism() string { return x.limit.mechanism }
 
-// ChildPID returns the process id of an isolated executor's child, or 0
-// when none runs (not isolated, not started yet, or replaced after a crash).
-func (e *Executor) ChildPID() int {
-	if e.iso == nil {
-		return 0
-	}
-	c := e.iso.running.Load()
+// ChildPID returns the process id of the executor's child, or 0 when none
+// runs (not started yet, or replaced after a crash).
+func (x *Executor) ChildPID() int {
+	c := x.running.Load()
 	if c == nil {
 		return 0
 	}
 	return c.cmd.Process.Pid
 }
 
+// CheckSyntax reports whether code parses as Python (see
+// executors.SyntaxChecker), with the engine's front end in this process:
+// it starts no child.
+func (x *Executor) CheckSyntax(code string) error { return x.engine.checkSyntax(code) }
+
 // ensure starts a child if none runs and installs the tools and variables.
-func (x *isolated) ensure(ctx context.Context) error {
+func (x *Executor) ensure(ctx context.Context) error {
 	if x.closed {
 		return errors.New("local: executor is closed")
 	}
@@ -189,7 +214,7 @@ func (x *isolated) ensure(ctx context.Context) error {
 	return nil
 }
 
-func (x *isolated) setUp(ctx context.Context, c *child) error {
+func (x *Executor) setUp(ctx context.Context, c *child) error {
 	if _, err := c.sess.Ready(ctx); err != nil {
 		return err
 	}
@@ -212,7 +237,7 @@ func (x *isolated) setUp(ctx context.Context, c *child) error {
 }
 
 // replace kills the child and forgets it; the next request starts another.
-func (x *isolated) replace() {
+func (x *Executor) replace() {
 	if x.child != nil {
 		x.child.kill()
 		x.child.exitReason(5 * time.Second) // reap it
@@ -221,11 +246,14 @@ func (x *isolated) replace() {
 	}
 }
 
-func (x *isolated) execute(ctx context.Context, code string) (executors.Result, error) {
+// Execute runs code in the child, starting one if none runs. A child that
+// crashed, ran out of memory or did not stop at the deadline is replaced
+// by a fresh one; the result says so, and that the code's state is gone.
+func (x *Executor) Execute(ctx context.Context, code string) (executors.Result, error) {
 	start := time.Now()
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	res := executors.Result{Engine: Engine}
+	res := executors.Result{Engine: x.spec.Engine}
 	if err := x.ensure(ctx); err != nil {
 		return res, err
 	}
@@ -239,7 +267,7 @@ func (x *isolated) execute(ctx context.Context, code string) (executors.Result, 
 	if err == nil {
 		tr, terr := c.trailer(2 * time.Second)
 		if terr == nil {
-			out.Engine = Engine
+			out.Engine = x.spec.Engine
 			out.Steps = tr.Steps
 			if out.Err != nil {
 				out.Err.NeedsPython = tr.NeedsPython
@@ -337,7 +365,10 @@ func crashError(why string, err error, oom bool, budget int64, limit memoryLimit
 	return &executors.ExecError{Type: "SystemError", Message: "the Starlark engine's process ended unexpectedly (" + why + ")"}
 }
 
-func (x *isolated) setTools(ctx context.Context, tools []tool.Tool) error {
+// SetTools makes tools callable from the code. They run in this process:
+// the child's tools are stubs that call them here. Later calls add to and
+// replace earlier tools by name.
+func (x *Executor) SetTools(ctx context.Context, tools []tool.Tool) error {
 	for _, t := range tools {
 		if err := checkToolName(t.Spec().Name); err != nil {
 			return err
@@ -378,6 +409,10 @@ func hasTool(tools []tool.Tool, name string) bool {
 	return false
 }
 
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func isIdentifier(s string) bool { return identRE.MatchString(s) }
+
 // checkToolName refuses the tool names SetTools refuses in process.
 func checkToolName(name string) error {
 	if !isIdentifier(name) || strings.HasPrefix(name, "__") {
@@ -389,7 +424,9 @@ func checkToolName(name string) error {
 	return nil
 }
 
-func (x *isolated) setVariables(ctx context.Context, vars map[string]any) error {
+// SetVariables binds values as global variables of the code, in the child
+// that runs and in any child started later.
+func (x *Executor) SetVariables(ctx context.Context, vars map[string]any) error {
 	for name, v := range vars {
 		if !isIdentifier(name) || strings.HasPrefix(name, "__") {
 			return fmt.Errorf("local: variable name %q is not a valid Python identifier", name)
@@ -419,7 +456,9 @@ func (x *isolated) setVariables(ctx context.Context, vars map[string]any) error 
 	return nil
 }
 
-func (x *isolated) variables(ctx context.Context) (map[string]any, map[string]string, error) {
+// Variables returns the code's global variables, as the engine in the
+// child exports them (see executors.StateExporter).
+func (x *Executor) Variables(ctx context.Context) (map[string]any, map[string]string, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if err := x.ensure(ctx); err != nil {
@@ -439,7 +478,9 @@ func (x *isolated) variables(ctx context.Context) (map[string]any, map[string]st
 	return vars, skipped, nil
 }
 
-func (x *isolated) close() error {
+// Close kills the child, at once even while an execution runs, and
+// releases the executor. Later executions fail.
+func (x *Executor) Close() error {
 	// Kill first: an execution in progress then ends at once instead of
 	// holding the lock until its deadline.
 	x.closing.Store(true)
@@ -486,7 +527,7 @@ func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int
 	if _, ok := os.LookupEnv(childEnv); ok {
 		// This process is a child whose main did not take over: without
 		// this, it would start children of its own without end.
-		return nil, errors.New("this process was started as an engine child, but its main did not call starlarkexec.RunChildIfRequested")
+		return nil, errors.New("this process was started as an engine child, but its main did not call isolation.RunChildIfRequested")
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -644,7 +685,7 @@ func (c *child) exitReason(d time.Duration) string {
 	}
 	msg := strings.TrimSpace(c.stderr.String())
 	if c.handshake.Failed(time.Second) {
-		return spawn.NotStarted("starlarkexec.RunChildIfRequested()", msg)
+		return spawn.NotStarted("isolation.RunChildIfRequested()", msg)
 	}
 	var exit *exec.ExitError
 	if !errors.As(c.waitErr, &exit) {

@@ -1,4 +1,4 @@
-package starlarkexec
+package isolation
 
 // OS limits of an isolated engine's child on Linux. Memory: a cgroup v2
 // memory.max of the child's own where this process may create cgroups

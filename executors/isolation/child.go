@@ -1,4 +1,4 @@
-package starlarkexec
+package isolation
 
 import (
 	"bufio"
@@ -26,23 +26,23 @@ import (
 )
 
 // The child side of process isolation: the runner protocol served in Go by
-// an ordinary in-process Executor (see isolate.go for the host side).
+// an ordinary in-process engine (see isolation.go for the host side).
 
 // RunChildIfRequested runs this process as an engine child, and exits,
-// when an Executor with IsolationProcess in a parent process started it as
-// one; otherwise it returns at once. Such an executor runs the engine in a
-// copy of the program itself, so a program that uses IsolationProcess must
-// call RunChildIfRequested first thing in main, before it reads flags or
-// starts anything (a test binary: in TestMain):
+// when an Executor in a parent process started it as one; otherwise it
+// returns at once. An Executor runs the engine in a copy of the program
+// itself, so a program that uses one must call RunChildIfRequested first
+// thing in main, before it reads flags or starts anything (a test binary:
+// in TestMain):
 //
 //	func main() {
-//		starlarkexec.RunChildIfRequested()
+//		isolation.RunChildIfRequested()
 //		...
 //	}
 //
 // If main does not call it, the copy runs as the program itself, with one
 // unknown flag as its arguments, and the parent's Execute fails with an
-// error saying that main must call starlarkexec.RunChildIfRequested: at once when
+// error saying that main must call isolation.RunChildIfRequested: at once when
 // the program exits on the unknown flag, after the start timeout when it
 // runs on. A copy started that way never starts engine children of its own.
 func RunChildIfRequested() {
@@ -83,16 +83,22 @@ func runChild(data string) int {
 		return 2
 	}
 	s := &childServer{out: out, side: side, msgs: make(chan request, 1), cpu: spec.CPUPerExec}
+	eng, ok := engines[spec.Engine]
+	if !ok {
+		fmt.Fprintf(os.Stderr, "star-agent engine: engine %q is not known\n", spec.Engine)
+		return 2
+	}
+	limits := spec.Limits
+	if spec.Unaccounted {
+		// Tests only: the OS limit alone must stop a memory bomb.
+		limits.MaxMemory = 1 << 50
+	}
 	// Printed output goes to the host as it is printed, for its live
 	// writer and for the result of an execution the host has to kill.
-	e, err := New(Options{Limits: spec.Limits, AuthorizedImports: spec.Imports, Stdout: sideOutput{s}, Rerun: spec.Rerun})
+	e, err := eng.open(EngineOptions{Limits: limits, AuthorizedImports: spec.Imports, Stdout: sideOutput{s}, Rerun: spec.Rerun, Batch: s.callBatch})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "star-agent engine:", err)
 		return 2
-	}
-	if spec.Unaccounted {
-		// Tests only: the OS limit alone must stop a memory bomb.
-		e.limits.MaxMemory = 1 << 50
 	}
 	if spec.TestTools {
 		// Tests only: what the engine cannot stop or survive, in the
@@ -100,7 +106,6 @@ func runChild(data string) int {
 		e.SetTools(context.Background(), []tool.Tool{blockTool{}, overflowTool{}})
 	}
 	s.e = e
-	e.batch = s.callBatch
 	go s.read(in)
 	if err := s.send(map[string]any{"op": "ready", "protocol": 1, "python": "starlark"}); err != nil {
 		return 2
@@ -154,7 +159,7 @@ type childError struct {
 }
 
 type childServer struct {
-	e    *Executor
+	e    Engine
 	msgs chan request
 	cpu  time.Duration // CPU time allowed per execution (RLIMIT_CPU)
 
@@ -318,7 +323,7 @@ func (s *childServer) exec(m request) error {
 	if err != nil {
 		return err
 	}
-	tr := trailer{Steps: res.Steps, Stuck: s.e.stuck()}
+	tr := trailer{Steps: res.Steps, Stuck: s.e.Abandoned()}
 	if res.Err != nil {
 		tr.NeedsPython, tr.Hint = res.Err.NeedsPython, res.Err.Hint
 	}
@@ -348,11 +353,6 @@ func (s *childServer) exec(m request) error {
 	out["notes"] = notes[:min(len(notes), 10)]
 	return s.reply(m.ID, out)
 }
-
-// stuck reports that work of an execution the engine abandoned at its
-// deadline still runs: the engine started afresh, but the work takes CPU
-// and memory until it ends, if it ends.
-func (e *Executor) stuck() bool { return e.abandoned.Load() > 0 }
 
 // blockTool never returns and ignores its context (tests only).
 type blockTool struct{}
@@ -470,21 +470,21 @@ func (t stubTool) Call(ctx context.Context, args map[string]any) (any, error) {
 
 // callBatch sends the calls of a parallel() to the host in one message,
 // which runs them there, and waits for their results.
-func (s *childServer) callBatch(ctx context.Context, calls []boundCall, workers int) []callResult {
-	results := make([]callResult, len(calls))
-	fail := func(err error) []callResult {
+func (s *childServer) callBatch(ctx context.Context, calls []Call, workers int) []CallResult {
+	results := make([]CallResult, len(calls))
+	fail := func(err error) []CallResult {
 		for i := range results {
-			results[i].err = err
+			results[i].Err = err
 		}
 		return results
 	}
 	left := s.limits.MaxMessage / 2
 	wire := make([]map[string]any, len(calls))
 	for i, c := range calls {
-		name := c.tool.Spec().Name
-		kwargs := make(map[string]any, len(c.args))
-		for _, k := range slices.Sorted(maps.Keys(c.args)) {
-			x, cost, err := pyvalue.EncodeLimit(c.args[k], left)
+		name := c.Tool.Spec().Name
+		kwargs := make(map[string]any, len(c.Args))
+		for _, k := range slices.Sorted(maps.Keys(c.Args)) {
+			x, cost, err := pyvalue.EncodeLimit(c.Args[k], left)
 			if errors.Is(err, pyvalue.ErrTooBig) {
 				return fail(core.Errorf(pyexc.ValueError, "parallel(): the arguments are too big to pass to tools (more than %d bytes as JSON); pass less data", s.limits.MaxMessage/2))
 			}
@@ -518,15 +518,15 @@ func (s *childServer) callBatch(ctx context.Context, calls []boundCall, workers 
 			}
 			for i, r := range m.Results {
 				if r.Error != nil {
-					results[i].err = &core.Error{Type: r.Error.Type, Msg: r.Error.Message}
+					results[i].Err = &core.Error{Type: r.Error.Type, Msg: r.Error.Message}
 					continue
 				}
 				v, err := decodeValue(r.Value)
 				if err != nil {
-					results[i].err = fmt.Errorf("tool %s returned a value that cannot be used: %w", calls[i].tool.Spec().Name, err)
+					results[i].Err = fmt.Errorf("tool %s returned a value that cannot be used: %w", calls[i].Tool.Spec().Name, err)
 					continue
 				}
-				results[i].value = pyvalue.Plain(v)
+				results[i].Value = pyvalue.Plain(v)
 			}
 			return results
 		case <-ctx.Done():

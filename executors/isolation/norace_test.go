@@ -1,5 +1,5 @@
 //go:build !race
 
-package starlarkexec
+package isolation
 
 const raceEnabled = false

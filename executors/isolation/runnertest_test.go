@@ -1,4 +1,4 @@
-package starlarkexec
+package isolation
 
 import (
 	"testing"
@@ -11,6 +11,12 @@ import (
 // under a ctx that ended.
 func TestCancelledSetUp(t *testing.T) {
 	runnertest.CancelledSetUp(t, func(t *testing.T) executors.Executor {
-		return newTestExecutor(t, Options{Isolation: IsolationProcess})
+		return newIsolatedTest(t, Options{}, nil)
+	})
+}
+
+func TestToolCalls(t *testing.T) {
+	runnertest.ToolCalls(t, func(t *testing.T) executors.Executor {
+		return newIsolatedTest(t, Options{}, nil)
 	})
 }

@@ -1,4 +1,4 @@
-package starlarkexec
+package isolation
 
 import (
 	"bufio"
@@ -16,15 +16,15 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/tool"
 )
 
-// newIsolated returns a started isolated executor, closed at the end of
-// the test.
-func newIsolatedTest(t testing.TB, opts Options, tweak func(*isolated)) *Executor {
+// newIsolatedTest returns an isolated executor, closed at the end of the
+// test.
+func newIsolatedTest(t testing.TB, opts Options, tweak func(*Executor)) *Executor {
 	t.Helper()
-	opts.Isolation = IsolationProcess
-	e, err := newIsolatedWith(opts, tweak)
+	e, err := newWith(opts, tweak)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestIsolatedStatePersists(t *testing.T) {
 		t.Fatalf("child pid = %d", pid)
 	}
 	res := mustRun(t, e, "inc(x)")
-	if res.Value != int64(42) || res.Repr != "42" || res.Engine != Engine || res.Steps == 0 {
+	if res.Value != int64(42) || res.Repr != "42" || res.Engine != starlarkexec.Engine || res.Steps == 0 {
 		t.Errorf("result = %+v, want 42 from the starlark engine with steps counted", res)
 	}
 	res = mustRun(t, e, "final_answer({'t': (1, 2), 's': 'x' * 3})")
@@ -135,7 +135,7 @@ func TestIsolatedStatePersists(t *testing.T) {
 	if res.Err == nil {
 		t.Fatal("import numpy succeeded")
 	}
-	in, _ := New(Options{AuthorizedImports: []string{"numpy"}})
+	in, _ := starlarkexec.New(starlarkexec.Options{AuthorizedImports: []string{"numpy"}})
 	defer in.Close()
 	want, _ := in.Execute(context.Background(), "import numpy")
 	e2 := newIsolatedTest(t, Options{AuthorizedImports: []string{"numpy"}}, nil)
@@ -278,10 +278,10 @@ func TestIsolatedCrashGivesFreshChild(t *testing.T) {
 // OS limit stands between a bomb and the host.
 func TestIsolatedOutOfMemory(t *testing.T) {
 	const budget = 32 << 20
-	e := newIsolatedTest(t, Options{Limits: executors.Limits{MaxMemory: budget}}, func(x *isolated) {
+	e := newIsolatedTest(t, Options{Limits: executors.Limits{MaxMemory: budget}}, func(x *Executor) {
 		x.spec.Unaccounted = true
 	})
-	t.Logf("OS memory limit: %s", e.iso.limit.describe())
+	t.Logf("OS memory limit: %s", e.limit.describe())
 	if e.Mechanism() == "none" {
 		t.Skip("no OS memory limit on this platform")
 	}
@@ -379,7 +379,7 @@ func TestIsolatedNonPreemptible(t *testing.T) {
 }
 
 func TestIsolatedCloseLeavesNoProcess(t *testing.T) {
-	e, err := New(Options{Isolation: IsolationProcess, Limits: executors.Limits{Timeout: 30 * time.Second}})
+	e, err := New(Options{Limits: executors.Limits{Timeout: 30 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +453,7 @@ func TestIsolatedParentDeathHelper(t *testing.T) {
 	if os.Getenv(helperEnv) == "" {
 		return // only does something as the helper process
 	}
-	e, err := New(Options{Isolation: IsolationProcess, Limits: executors.Limits{Timeout: time.Minute, MaxOperations: 1 << 62}})
+	e, err := New(Options{Limits: executors.Limits{Timeout: time.Minute, MaxOperations: 1 << 62}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,13 +467,23 @@ func TestIsolatedParentDeathHelper(t *testing.T) {
 	e.Execute(context.Background(), "record('x')\nwhile True:\n    pass")
 }
 
-func TestIsolationUnknown(t *testing.T) {
-	if _, err := New(Options{Isolation: "vm"}); err == nil || !strings.Contains(err.Error(), "use process") {
-		t.Errorf("New with isolation vm: %v", err)
+func TestEngineUnknown(t *testing.T) {
+	if _, err := New(Options{Engine: "lua"}); err == nil || !strings.Contains(err.Error(), "use starlark") {
+		t.Errorf("New with engine lua: %v", err)
 	}
-	e, err := New(Options{Isolation: IsolationNone})
-	if err != nil || e.iso != nil {
-		t.Errorf("isolation none: %v, isolated %v", err, e != nil && e.iso != nil)
+}
+
+// TestCheckSyntaxStartsNoChild: the front end runs in the host.
+func TestCheckSyntaxStartsNoChild(t *testing.T) {
+	e := newIsolatedTest(t, Options{}, nil)
+	if err := e.CheckSyntax("x = 1"); err != nil {
+		t.Errorf("x = 1: %v", err)
+	}
+	if err := e.CheckSyntax("x = ("); err == nil {
+		t.Error("x = ( parses")
+	}
+	if pid := e.ChildPID(); pid != 0 {
+		t.Errorf("CheckSyntax started child %d", pid)
 	}
 }
 
@@ -547,7 +557,7 @@ func TestIsolatedBigValue(t *testing.T) {
 // for ever, so the host replaces the child, which ends it.
 func TestIsolatedAbandonedWorkIsKilled(t *testing.T) {
 	const timeout = 300 * time.Millisecond
-	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: timeout}}, func(x *isolated) {
+	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: timeout}}, func(x *Executor) {
 		x.spec.TestTools = true
 	})
 	mustRun(t, e, "x = 1")
@@ -568,7 +578,7 @@ func TestIsolatedAbandonedWorkIsKilled(t *testing.T) {
 // TestIsolatedStackOverflow: a Go stack overflow, which kills a process
 // whatever recovers, is a RecursionError and a fresh child.
 func TestIsolatedStackOverflow(t *testing.T) {
-	e := newIsolatedTest(t, Options{}, func(x *isolated) { x.spec.TestTools = true })
+	e := newIsolatedTest(t, Options{}, func(x *Executor) { x.spec.TestTools = true })
 	mustRun(t, e, "x = 1")
 	pid := e.ChildPID()
 	res, err := e.Execute(context.Background(), "overflow()")
@@ -618,7 +628,7 @@ func TestIsolatedChildOutlivesStartingThread(t *testing.T) {
 // TestIsolatedCPULimit: RLIMIT_CPU, the last resort for a child no host
 // watches, ends a child that spins past its CPU allowance.
 func TestIsolatedCPULimit(t *testing.T) {
-	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: time.Minute, MaxOperations: 1 << 62}}, func(x *isolated) {
+	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: time.Minute, MaxOperations: 1 << 62}}, func(x *Executor) {
 		x.spec.CPUPerExec = time.Second
 	})
 	if e.Mechanism() != "rlimit" && e.Mechanism() != "cgroup" {

@@ -1,11 +1,11 @@
-package starlarkexec
+package isolation
 
 import (
 	"os"
 	"testing"
 )
 
-// The engine children of IsolationProcess are copies of this test binary.
+// The engine children are copies of this test binary.
 func TestMain(m *testing.M) {
 	RunChildIfRequested()
 	os.Exit(m.Run())

@@ -1,6 +1,6 @@
 //go:build race
 
-package starlarkexec
+package isolation
 
 // raceEnabled: the race detector maps shadow memory that an address-space
 // limit cannot accommodate.

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package starlarkexec
+package isolation
 
 import (
 	"os"
