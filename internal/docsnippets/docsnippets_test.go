@@ -123,8 +123,6 @@ func TestProgramsCompile(t *testing.T) {
 }
 
 
-// module is star-agent's module path.
-const module = "github.com/star-agent/star-agent"
 
 func numbered(code string) string {
 	var b strings.Builder
