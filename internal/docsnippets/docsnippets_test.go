@@ -122,8 +122,6 @@ func TestProgramsCompile(t *testing.T) {
 	}
 }
 
-
-
 func numbered(code string) string {
 	var b strings.Builder
 	for i, l := range strings.Split(strings.TrimSuffix(code, "\n"), "\n") {
