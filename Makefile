@@ -20,8 +20,9 @@ demo: build ## the main job: an agent solves a task in several steps on a record
 	@echo
 	./$(BIN) exec testdata/examples/analysis.py
 
-vet: ## go vet and a gofmt check
-	$(GO) vet ./...
+vet: ## go vet and a gofmt check (the VM with -unsafeptr=false: its upstream code packs ints in pointers)
+	$(GO) vet $$($(GO) list ./... | grep -v /vm/)
+	$(GO) vet -unsafeptr=false ./vm/...
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 

@@ -7,7 +7,7 @@ import (
 	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/core"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // The hot paths that the bounds on big integers, formatting and join

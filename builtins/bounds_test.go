@@ -12,7 +12,7 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Builtins that math/big or a long loop would keep busy past the deadline,

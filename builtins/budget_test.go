@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/builtins/core"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // TestPressureMeasures: grants that undercount what an execution holds

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/builtins/core"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // TestReprOutsideExecutionIsBounded checks that rendering an instance

@@ -11,7 +11,7 @@ import (
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"github.com/star-agent/star-agent/internal/cpythontest"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // The conformance cases in testdata/conformance.txt are expressions valid

@@ -5,7 +5,7 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 func TestClassifyInterpreterErrors(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"github.com/star-agent/star-agent/executors/starlarkexec"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // frozenset as CPython 3.11 has it: its own immutable, hashable type, with

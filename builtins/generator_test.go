@@ -8,7 +8,7 @@ import (
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/internal/leaktest"
 	"github.com/star-agent/star-agent/pyfront"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // execOn lowers src and runs it on th with the runtime's globals.

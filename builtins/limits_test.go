@@ -8,7 +8,7 @@ import (
 	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // budgetThread returns a thread with a budget of limit bytes whose Done

@@ -28,7 +28,7 @@ import (
 	pytime "github.com/star-agent/star-agent/builtins/lib/time"
 	pytyping "github.com/star-agent/star-agent/builtins/lib/typing"
 	pyunicodedata "github.com/star-agent/star-agent/builtins/lib/unicodedata"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // modules are the importable modules, by name: each returns a new

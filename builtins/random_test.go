@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 
 	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/builtins/internal/builtinstest"

@@ -9,7 +9,7 @@ import (
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
 	"github.com/star-agent/star-agent/pyfront"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // runWithBudget runs src with a memory budget of limit bytes and no

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/builtins/core"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // TestSortPlainIsTheStableSort: sorting values with no key (where the

@@ -2,7 +2,7 @@ package builtins
 
 import (
 	"github.com/star-agent/star-agent/builtins/core"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Universe returns the Python-compatible builtins, used in place of

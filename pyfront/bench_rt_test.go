@@ -3,7 +3,7 @@ package pyfront
 import (
 	"testing"
 
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Costs of the exception and class runtime, measured on the real

@@ -6,8 +6,8 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/contract"
 
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // benchSource is a typical 30-line model-written action.

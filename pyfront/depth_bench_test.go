@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // chainKinds are the constructs whose cost could grow faster than their

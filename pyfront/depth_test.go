@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // nesting is a construct that can nest or chain without bound: gen

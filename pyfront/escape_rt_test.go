@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/builtins/core"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Escape attempts against the exception and class runtime: nothing user

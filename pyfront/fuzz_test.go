@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // FuzzLower checks that Lower never panics, that its errors are *Error,

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/star-agent/star-agent/builtins/contract"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // Lowering maps the Python tree onto go.starlark.net's syntax tree. Where

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/builtins/contract"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // attr is how x.name is lowered, which depends on builtins.CompatAttrs.

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/star-agent/star-agent/builtins/contract"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // Lowering of class statements.

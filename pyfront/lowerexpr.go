@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/star-agent/star-agent/builtins/contract"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // Lowering of expressions.

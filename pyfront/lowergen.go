@@ -2,7 +2,7 @@ package pyfront
 
 import (
 	"github.com/star-agent/star-agent/builtins/contract"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // Lowering of generators, generator expressions, the loops that consume

@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"github.com/star-agent/star-agent/builtins/contract"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // Lowering of try, raise and the functions try bodies become.

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // format prints a lowered file as Starlark source, for golden tests and

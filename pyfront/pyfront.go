@@ -16,7 +16,7 @@ package pyfront
 import (
 	"fmt"
 
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // Program is lowered Python: a Starlark syntax tree and what it imports.

@@ -2,7 +2,7 @@ package pyfront
 
 import (
 	"github.com/star-agent/star-agent/builtins/contract"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // Scopes. Python resolves a name to the innermost function (or the

@@ -2,7 +2,7 @@ package core
 
 import (
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Integer arguments. CPython has one way to take an int from an

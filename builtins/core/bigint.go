@@ -15,7 +15,7 @@ import (
 	"strconv"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // tenToMaxDigits is 10**maxIntDigits: an integer has more than

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Budget is the memory and cancellation state of one execution, attached to

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 func oneArg(name string, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

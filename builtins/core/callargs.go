@@ -3,7 +3,7 @@ package core
 import (
 	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Keyword arguments written after a ** in a call. go.starlark.net's calls

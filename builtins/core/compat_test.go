@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/builtins/contract"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // TestCompatAttrs checks the front end's list of attribute names routed

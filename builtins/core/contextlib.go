@@ -9,7 +9,7 @@ import (
 	"errors"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // ContextlibModule returns the members of the contextlib module.

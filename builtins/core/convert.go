@@ -10,7 +10,7 @@ import (
 	"slices"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // FromGo converts a Go value to a Starlark value. It accepts JSON-shaped

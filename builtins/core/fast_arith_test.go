@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // TestNumericLikeCPython checks the operations of fast_arith.go and

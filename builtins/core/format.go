@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Formatter is implemented by values with their own __format__ (for

@@ -8,8 +8,8 @@ package core
 
 import (
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // FrozenSet is an immutable, hashable set: Python's frozenset.

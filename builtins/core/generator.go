@@ -10,7 +10,7 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Generators. Starlark has no coroutines, so the body of a generator

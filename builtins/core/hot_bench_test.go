@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // Costs of the engine's helpers on the hot path, in plain go.starlark.net

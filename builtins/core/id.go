@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // idSeed keys the hash that id() derives from an object's identity: the

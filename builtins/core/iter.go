@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // CheckEvery is how many iterations a builtin runs between checks of the

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // The methods of bytes: decode and hex natively; the text methods reuse

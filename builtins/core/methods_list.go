@@ -2,7 +2,7 @@ package core
 
 import (
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // The methods of list and tuple, bound into ListMethods and TupleMethods

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // The methods of int and float.

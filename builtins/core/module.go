@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // PyModule is an importable module: a named, immutable set of members.

@@ -6,8 +6,8 @@ import (
 	"unicode"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // NamedtupleValue is an instance of a namedtuple type: a tuple whose

@@ -3,7 +3,7 @@ package core
 import (
 	"testing"
 
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // subDict stands for a dict of a collections type (Counter, defaultdict,

@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // rangeBounds reads start, stop and step of a go.starlark.net range from

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Representer is implemented by values whose repr and str are defined by

@@ -7,7 +7,7 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Variables a lowered try body assigns. A try body runs as a nested

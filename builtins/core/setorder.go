@@ -18,7 +18,7 @@ import (
 	"math"
 	"math/big"
 
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 const (

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // What values take in memory, in one place, for the budget's grants and

@@ -3,7 +3,7 @@ package core
 import (
 	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Slice assignment and deletion on lists (a[i:j] = xs, del a[i:j]),

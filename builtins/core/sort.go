@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Sorting as CPython's list.sort does: stable, by key(x) when key is not

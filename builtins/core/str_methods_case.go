@@ -3,7 +3,7 @@ package core
 import (
 	"unicode"
 
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // The case mappings and the is* tests of str.

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // The search methods of str: find, index, count, startswith and their

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // The methods of str that split a string or join strings: split,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/pyvalue/ucd"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // The methods of str that transform a string: replace, translate,

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // formatTemplate is str.format(*args, **kwargs), or str.format_map(mapping)

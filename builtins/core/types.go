@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Type is a Python type object such as int, str or dict. Calling it

@@ -3,8 +3,8 @@ package core
 import (
 	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // unpacker is the value bound to HelperUnpack: indexing it by the number

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // The engine's hot paths (integer arithmetic, sorting, dict building,

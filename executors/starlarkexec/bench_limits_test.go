@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 
 	"github.com/star-agent/star-agent/executors"
 )

@@ -12,8 +12,8 @@ import (
 	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/pyfront"
-	"go.starlark.net/resolve"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/resolve"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // The errors of an execution, in the words the model reads: front-end and

@@ -40,9 +40,9 @@ import (
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/pyfront"
 	"github.com/star-agent/star-agent/tool"
-	"go.starlark.net/resolve"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/resolve"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // Engine is the name results give this engine.

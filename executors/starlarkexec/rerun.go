@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 
 	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/executors"

@@ -5,7 +5,7 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/lib/collections"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // sizer estimates the memory held by the values an execution can reach:

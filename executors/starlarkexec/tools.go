@@ -13,7 +13,7 @@ import (
 	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/tool"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // Tools as the code sees them: builtins that bind their arguments with

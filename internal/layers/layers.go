@@ -22,7 +22,11 @@ var Floors = []Floor{
 	// crossing engines (with the Unicode tables their repr needs), and
 	// leaves that know nothing of agents or engines.
 	{"ground", []string{"tool", "pyvalue", "providers/retry", "internal/cpythontest", "internal/gctune", "internal/leaktest", "internal/benchtable", "internal/layers", "internal/docsnippets"}},
-	// Python in, values out, under limits.
+	// The VM: star-agent's fork of go.starlark.net (vm/README.md). It
+	// imports nothing of star-agent outside itself.
+	{"vm", []string{"vm"}},
+	// Python in, values out, under limits: the front end and the runtime,
+	// on the VM.
 	{"engine", []string{"pyfront", "builtins"}},
 	// The Executor contract, the in-process engine executor, the Python
 	// sandboxes and the router.

@@ -90,6 +90,7 @@ func TestOf(t *testing.T) {
 		"providers/retry":        "ground",
 		"providers/openai":       "tools and models",
 		"builtins/lib/math":      "engine",
+		"vm/starlark":            "vm",
 		"executors/starlarkexec": "executors",
 		"starlarkagent/serve":    "agent",
 		"cmd/star-agent/cli":     "commands",
@@ -151,5 +152,27 @@ func TestInProcessEnginesSpeakNoProtocol(t *testing.T) {
 	}
 	if checked < 10 {
 		t.Fatalf("checked %d packages: the engine floor was not found", checked)
+	}
+}
+
+// TestVMStandsAlone: the fork of go.starlark.net imports nothing of
+// star-agent outside vm/, so that it can be merged with upstream and read
+// on its own.
+func TestVMStandsAlone(t *testing.T) {
+	vm := Module + "/vm"
+	n := 0
+	for _, p := range list(t) {
+		if p.ImportPath != vm && !strings.HasPrefix(p.ImportPath, vm+"/") {
+			continue
+		}
+		n++
+		for _, imp := range append(append(p.Imports, p.TestImports...), p.XTestImports...) {
+			if strings.HasPrefix(imp, Module+"/") && imp != vm && !strings.HasPrefix(imp, vm+"/") {
+				t.Errorf("%s imports %s", p.ImportPath, imp)
+			}
+		}
+	}
+	if n < 5 {
+		t.Fatalf("found %d packages under vm/", n)
 	}
 }

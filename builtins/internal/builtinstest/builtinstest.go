@@ -18,8 +18,8 @@ import (
 	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/internal/cpythontest"
 	"github.com/star-agent/star-agent/pyfront"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // Case is a Python program and what CPython 3.11 prints running it.

@@ -3,7 +3,7 @@ package bisect
 import (
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // bisect, as CPython's _bisect: the same probes in the same order, each

@@ -6,7 +6,7 @@ import (
 	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // TestTupleSubclassEquality checks that Python's == (the front end's

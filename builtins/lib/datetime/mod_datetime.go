@@ -10,8 +10,8 @@ import (
 	"github.com/star-agent/star-agent/builtins/core"
 	pytime "github.com/star-agent/star-agent/builtins/lib/time"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // datetime: date, datetime, time, timedelta and timezone with CPython's

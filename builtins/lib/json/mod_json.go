@@ -11,7 +11,7 @@ import (
 	"github.com/star-agent/star-agent/builtins/core"
 	pycollections "github.com/star-agent/star-agent/builtins/lib/collections"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // json: dumps and loads byte-identical to CPython's json module.

@@ -8,7 +8,7 @@ import (
 	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // TestLibmWithCPython compares, bit for bit, the math functions this

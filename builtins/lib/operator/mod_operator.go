@@ -6,8 +6,8 @@ import (
 	"github.com/star-agent/star-agent/builtins/core"
 	pycollections "github.com/star-agent/star-agent/builtins/lib/collections"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // operator: the operators as functions, computed by the same code as

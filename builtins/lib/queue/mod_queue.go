@@ -3,7 +3,7 @@ package queue
 import (
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // pyQueue is queue.Queue, LifoQueue and PriorityQueue for one thread of

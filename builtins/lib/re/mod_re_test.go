@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/builtins/core"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // TestGroupNumbering covers what the pattern translator's single scan of

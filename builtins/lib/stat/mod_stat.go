@@ -2,7 +2,7 @@ package stat
 
 import (
 	"github.com/star-agent/star-agent/builtins/core"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 func members() starlark.StringDict {

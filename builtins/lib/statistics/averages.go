@@ -8,8 +8,8 @@ import (
 	pyfractions "github.com/star-agent/star-agent/builtins/lib/fractions"
 	pymath "github.com/star-agent/star-agent/builtins/lib/math"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // The averages: means, medians, modes and quantiles.

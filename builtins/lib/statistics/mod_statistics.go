@@ -3,7 +3,7 @@ package statistics
 import (
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // statistics, ported from CPython 3.11's statistics.py: sums of exact

@@ -5,8 +5,8 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/core"
 	pymath "github.com/star-agent/star-agent/builtins/lib/math"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // The relations of two samples: covariance, correlation and linear

@@ -6,8 +6,8 @@ import (
 	"github.com/star-agent/star-agent/builtins/core"
 	pydecimal "github.com/star-agent/star-agent/builtins/lib/decimal"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // The measures of spread: variance and standard deviation, of a sample

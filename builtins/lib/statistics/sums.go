@@ -8,8 +8,8 @@ import (
 	"github.com/star-agent/star-agent/builtins/core"
 	pymath "github.com/star-agent/star-agent/builtins/lib/math"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
+	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/syntax"
 )
 
 // The exact sums statistics computes with and their conversion back to

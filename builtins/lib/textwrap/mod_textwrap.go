@@ -6,7 +6,7 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // textwrap, ported from CPython 3.11's Lib/textwrap.py: TextWrapper's

@@ -7,7 +7,7 @@ import (
 	"github.com/star-agent/star-agent/builtins"
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/internal/builtinstest"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // outcome is a result or "!Type: message".

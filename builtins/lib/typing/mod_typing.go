@@ -5,7 +5,7 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/pyexc"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 )
 
 // typingForm is a typing name (List, Optional[int], ...). Annotations are

@@ -6,7 +6,7 @@ import (
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/pyvalue/ucd"
-	"go.starlark.net/starlark"
+	"github.com/star-agent/star-agent/vm/starlark"
 	"golang.org/x/text/unicode/norm"
 )
 
