@@ -69,6 +69,7 @@ bench: ## benchmarks, side by side with CPython where python3 exists, then the t
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./tools/mcp/ ./tools/web/ ./providers/... 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench 'ServeRuns|ServeFanOut' -benchtime 200x -count=1 ./starlarkagent/serve/ 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench 'ExecProcess' -benchtime 20x -count=1 ./starlarkagent/serve/ 2>&1 | tee -a $(BENCH_OUT)
+	$(GO) test -run '^$$' -bench 'MCPRunPython' -benchtime 200x -count=1 ./cmd/star-agent/cli/ 2>&1 | tee -a $(BENCH_OUT)
 	@$(MAKE) --no-print-directory bench-table
 
 bench-table: ## the table of ratios to CPython (and issue 20's targets) from a saved `make bench` output, BENCH_OUT; exit 1 if a benchmark failed
