@@ -5,7 +5,7 @@ BIN  := bin/star-agent
 BENCH_OUT ?= bin/bench.txt
 DEMO_TASK := Which of the first 30 Fibonacci numbers are prime? Give them and their sum.
 
-.PHONY: help all build demo check test vet staticcheck race cover bench bench-table bench-wasm fuzz wasm wasm-deps wasm-check wasm-force clean
+.PHONY: help all build demo check test vet staticcheck race cover bench bench-table bench-wasm fuzz wasm wasm-deps wasm-check wasm-force gvisor clean
 
 all: build
 
@@ -92,6 +92,9 @@ wasm: ## build CPython for wasm32-wasi, only if missing or the recipe changed
 
 wasm-force: ## rebuild CPython for wasm32-wasi
 	executors/wasm/cpython/build.sh --force
+
+gvisor: ## install gVisor's runsc from Debian and register it with the running Docker engine (root; idempotent, a reload, not a restart)
+	executors/docker/gvisor.sh
 
 clean:
 	rm -rf bin coverage.out

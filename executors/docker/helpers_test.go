@@ -451,3 +451,45 @@ func volumeList(f filters.Args) volume.ListOptions { return volume.ListOptions{F
 func networkList(f filters.Args) network.ListOptions {
 	return network.ListOptions{Filters: f}
 }
+
+// runtimes are the OCI runtimes the suites that take a runtime dimension
+// run under: the engine's default (runc) and gVisor's runsc when the
+// engine has it registered (`make gvisor`; in CI it must be).
+func runtimes(t testing.TB) []string {
+	t.Helper()
+	if runscRegistered(t) {
+		return []string{"runc", "runsc"}
+	}
+	if inCI() {
+		t.Fatalf("CI=true but the Docker engine has no runsc runtime: .ci/run must run `make gvisor`")
+	}
+	t.Logf("runsc is not registered with the Docker engine (make gvisor): the runsc subtests do not run")
+	return []string{"runc"}
+}
+
+// runscRegistered reports whether the engine lists the runtime runsc.
+func runscRegistered(t testing.TB) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	info, err := engine(t).Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ok := info.Runtimes["runsc"]
+	return ok
+}
+
+// eachRuntime runs f as a subtest per runtime, "runtime=runc" and
+// "runtime=runsc"; f gets the Options.Runtime to use ("" for runc, the
+// engine's default).
+func eachRuntime(t *testing.T, f func(t *testing.T, runtime string)) {
+	for _, rt := range runtimes(t) {
+		t.Run("runtime="+rt, func(t *testing.T) {
+			if rt == "runc" {
+				rt = ""
+			}
+			f(t, rt)
+		})
+	}
+}

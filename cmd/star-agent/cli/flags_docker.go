@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/docker/go-units"
 	"github.com/spf13/pflag"
 
+	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/docker"
 	"github.com/star-agent/star-agent/executors/router"
 )
@@ -35,6 +38,9 @@ func (f *dockerFlags) apply(cfg *router.Config) error {
 	if strings.TrimSpace(f.network) == "" {
 		return fmt.Errorf("--docker-network must name a network; none keeps the code off every network")
 	}
+	if f.runtime == "runsc" && f.network != docker.DefaultNetwork {
+		return fmt.Errorf("--docker-network %s with --docker-runtime runsc: a gVisor container has no network (runsc is registered with --network=none, as `make gvisor` does, because gVisor's network stack cannot start on hosts like this one), so the code would not get the network it was given; drop --docker-network (none), or use --docker-runtime runc for a container with a network", f.network)
+	}
 	if f.cpus <= 0 {
 		return fmt.Errorf("--docker-cpus %g: give a positive number of CPUs, e.g. 0.5 or 2", f.cpus)
 	}
@@ -45,6 +51,32 @@ func (f *dockerFlags) apply(cfg *router.Config) error {
 			return fmt.Errorf("--docker-memory %q: give a size such as 512MiB or 2GiB", f.memory)
 		}
 		d.Memory = n
+	}
+	return nil
+}
+
+// check verifies the configuration of --executor docker against the
+// engine (it answers, the runtime is registered, the network exists, the
+// image is present) without starting a container. Its errors are usage
+// errors to report at start: exec and run get them from opening the
+// executor, serve and mcp open executors later, per run or session.
+func (f *ExecutorFlags) checkDocker(ctx context.Context, limits executors.Limits) error {
+	if f.Executor != "docker" {
+		return nil
+	}
+	cfg, err := f.RouterConfig(limits, nil, nil)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	e, err := docker.New(docker.Options{Limits: limits, Image: cfg.Docker.Image, Memory: cfg.Docker.Memory, CPUs: cfg.Docker.CPUs, Network: cfg.Docker.Network, Runtime: cfg.Docker.Runtime})
+	if err != nil {
+		return usageError("--executor docker: %v", err)
+	}
+	defer e.Close()
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := e.Check(ctx); err != nil {
+		return usageError("--executor docker: %v", err)
 	}
 	return nil
 }

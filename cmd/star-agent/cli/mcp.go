@@ -132,9 +132,6 @@ func runMCP(cmd *cobra.Command, a *AgentFlags, f mcpServeFlags) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.Executor().RouterConfig(limits, a.Imports(), nil); err != nil {
-		return usageError("%v", err)
-	}
 	// The model is optional: without one there is no run_agent.
 	f2 := &a.f
 	withModel := f2.model != "" || f2.modelType != "" || f2.replayFile != ""
@@ -145,6 +142,12 @@ func runMCP(cmd *cobra.Command, a *AgentFlags, f mcpServeFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if _, err := a.Executor().RouterConfig(limits, a.Imports(), nil); err != nil {
+		return usageError("%v", err)
+	}
+	if err := a.Executor().checkDocker(ctx, limits); err != nil {
+		return err
+	}
 	tools, closeTools, err := a.Tools().Open(ctx, ToolEnv{Logger: logger})
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}

@@ -282,7 +282,19 @@ func (s *codeServer) drop(key sessionKey, cs *codeSession) {
 // ends, without waiting: an execution in flight was cancelled with its
 // request's context.
 func (s *codeServer) closeLater(cs *codeSession) {
-	s.closing.Go(cs.closeNow)
+	s.mu.Lock()
+	if s.closed {
+		// close is waiting already: no more Add to closing.
+		s.mu.Unlock()
+		cs.closeNow()
+		return
+	}
+	s.closing.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.closing.Done()
+		cs.closeNow()
+	}()
 }
 
 // closeNow closes the session's executor, waiting for it.

@@ -130,6 +130,9 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	if _, err := a.Executor().RouterConfig(limits, a.Imports(), nil); err != nil {
 		return usageError("%v", err)
 	}
+	if err := a.Executor().checkDocker(ctx, limits); err != nil {
+		return err
+	}
 
 	// Tools (MCP servers, web tools) are started once and shared by the
 	// runs; executors are per run.
