@@ -231,3 +231,41 @@ func procName(pid int) string {
 	data, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
 	return strings.TrimSpace(string(data))
 }
+
+// BenchmarkFirstResultPool is BenchmarkStart with a pool of one started
+// container (docker.Pool), refilled between iterations outside the
+// timer: the first result of an executor whose container was started
+// ahead, as serve --docker-pool gives a run.
+func BenchmarkFirstResultPool(b *testing.B) {
+	benchRuntimes(b, func(b *testing.B, runtime string) {
+		opts := docker.Options{Image: benchImage(b), Runtime: runtime, Labels: map[string]string{runLabel: runID}}
+		p, err := docker.NewPool(docker.PoolOptions{Size: 1, Options: opts})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer p.Close()
+		opts.Pool = p
+		for b.Loop() {
+			b.StopTimer()
+			for p.Stats().Idle < 1 {
+				time.Sleep(5 * time.Millisecond)
+			}
+			b.StartTimer()
+			e, err := docker.New(opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if res := exec1(b, e, "x = 1\nx"); res.Value != int64(1) {
+				b.Fatal(res)
+			}
+			b.StopTimer()
+			if err := e.Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		if s := p.Stats(); s.Misses != 0 {
+			b.Fatalf("pool stats %+v: every start should be a hit", s)
+		}
+	})
+}

@@ -138,6 +138,11 @@ type Options struct {
 	// Client is the Engine API client; nil means one from the environment,
 	// closed by Close.
 	Client client.APIClient
+	// Pool, when set, gives the executor a started container instead of
+	// its starting one, if the pool's containers are made from the same
+	// options (see Pool). The executor still removes the container when
+	// it is closed.
+	Pool *Pool
 }
 
 // Executor runs Python code in a Docker container. It implements
@@ -300,7 +305,13 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 	if err := e.Check(ctx); err != nil {
 		return nil, err
 	}
-	return startContainer(ctx, e.cli, e.spec(), &e.removals)
+	s := e.spec()
+	if e.opts.Pool != nil {
+		if c := e.opts.Pool.take(s, &e.removals); c != nil {
+			return c, nil
+		}
+	}
+	return startContainer(ctx, e.cli, s, &e.removals)
 }
 
 // crash names the exception for a container that died running code.

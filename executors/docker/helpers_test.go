@@ -40,6 +40,9 @@ func TestMain(m *testing.M) {
 	if img, ok := os.LookupEnv(childEnv); ok {
 		os.Exit(orphanChild(img))
 	}
+	if img, ok := os.LookupEnv(poolChildEnv); ok {
+		os.Exit(poolChild(img))
+	}
 	code := m.Run()
 	if err := leftovers(); err != nil {
 		fmt.Fprintln(os.Stderr, "cleanup:", err)

@@ -28,6 +28,7 @@ type mcpServeFlags struct {
 	runTimeout            time.Duration
 	logFormat             string
 	verbose               bool
+	dockerPool            int
 }
 
 // newMCPCmd returns the mcp command: star-agent's sandbox offered to any
@@ -95,6 +96,7 @@ Exit status: 0 when the client disconnects (stdio) or on SIGTERM/SIGINT
 	fl.IntVar(&f.maxSessions, "max-sessions", 16, "sessions (each with its own sandbox and variables) that may live at once")
 	fl.DurationVar(&f.idle, "session-idle", 30*time.Minute, "close a session, and forget its variables, after it has been unused this long")
 	fl.DurationVar(&f.runTimeout, "run-timeout", 10*time.Minute, "stop a run_agent run after this long (0: no limit); --exec-timeout limits each code execution")
+	fl.IntVar(&f.dockerPool, "docker-pool", 0, dockerPoolHelp)
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every session and call")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format on standard error: text or json")
 	return cmd
@@ -147,6 +149,13 @@ func runMCP(cmd *cobra.Command, a *AgentFlags, f mcpServeFlags) error {
 	}
 	if err := a.Executor().checkDocker(ctx, limits); err != nil {
 		return err
+	}
+	pool, _, err := a.Executor().openDockerPool(f.dockerPool, limits)
+	if err != nil {
+		return err
+	}
+	if pool != nil {
+		defer pool.Close()
 	}
 	tools, closeTools, err := a.Tools().Open(ctx, ToolEnv{Logger: logger})
 	if err != nil {
