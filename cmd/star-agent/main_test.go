@@ -81,6 +81,7 @@ func e2bFake(ts *testscript.TestScript, neg bool, args []string) {
 //
 //	[docker]        a Docker engine answers (docker version)
 //	[docker-image]  the default sandbox image star-agent/python:latest exists
+//	[runsc]         the Docker engine has gVisor's runsc registered
 //	[chromium]      headless Chromium is installed
 //
 // Where CI=true a missing Docker engine, image or Chromium is an error,
@@ -93,6 +94,9 @@ func condition(cond string) (bool, error) {
 		ok, what = exec.Command("docker", "version").Run() == nil, "a Docker engine"
 	case "docker-image":
 		ok, what = exec.Command("docker", "image", "inspect", "star-agent/python:latest").Run() == nil, "the image star-agent/python:latest (star-agent sandbox image build)"
+	case "runsc":
+		out, _ := exec.Command("docker", "info", "--format", "{{json .Runtimes}}").Output()
+		ok, what = strings.Contains(string(out), `"runsc"`), "gVisor's runsc registered with the Docker engine (make gvisor)"
 	case "chromium":
 		_, err1 := exec.LookPath("chromium")
 		_, err2 := exec.LookPath("chromium-browser")
