@@ -190,7 +190,8 @@ func TestMCPServerHTTP(t *testing.T) {
 	defer cancel()
 	var stderr bytes.Buffer
 	root := NewRootCommand(Config{}, strings.NewReader(""), io.Discard, &stderr)
-	root.SetArgs([]string{"mcp", "--addr", "127.0.0.1:0", "--addr-file", addrFile, "--token", "tok-1", "--isolation", "none"})
+	root.SetArgs([]string{"mcp", "--addr", "127.0.0.1:0", "--addr-file", addrFile, "--token", "tok-1"})
+	before := children(t)
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
 	var addr string
@@ -232,8 +233,13 @@ func TestMCPServerHTTP(t *testing.T) {
 	if res := call(t, b, "run_python", map[string]any{"code": "x"}); !res.IsError {
 		t.Errorf("session b sees a's x: %q", text(res))
 	}
+	// Each session's engine is a child process, closed with its MCP
+	// session (the client's Close sends DELETE).
+	waitChildren(t, before+2)
 	a.Close()
+	waitChildren(t, before+1)
 	b.Close()
+	waitChildren(t, before)
 	cancel()
 	select {
 	case err := <-done:
@@ -274,6 +280,16 @@ func TestMCPServerIdleSessions(t *testing.T) {
 	}
 	cs.Close()
 	<-done
+}
+
+// waitChildren waits until this process has n children.
+func waitChildren(t *testing.T, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); children(t) != n; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d child processes after 10 s, want %d", children(t), n)
+		}
+	}
 }
 
 type headerTransport struct{ token string }
