@@ -31,6 +31,10 @@ type mcpServeFlags struct {
 	dockerPool            int
 }
 
+// defaultMaxSessions is the number of sessions when --max-sessions is 0
+// and the memory allows.
+const defaultMaxSessions = 16
+
 // newMCPCmd returns the mcp command: star-agent's sandbox offered to any
 // MCP client as tools.
 func newMCPCmd() *cobra.Command {
@@ -66,9 +70,9 @@ their names and gives the code search_tools(query) and help(tool).
 
 Sessions: one per connection (over stdio, the one client; over HTTP, each
 MCP session), and within it one per "session" argument. At most
---max-sessions live at once (each runs under --max-memory, so together they
-use at most --max-sessions times --max-memory), and one unused for
---session-idle is closed. A client that disconnects leaves nothing running:
+--max-sessions live at once, lowered if need be so that together (each
+under --max-memory) they use at most half the machine's memory, and one
+unused for --session-idle is closed. A client that disconnects leaves nothing running:
 its executions are cancelled and its sandboxes closed.
 
 Each execution is bounded by the same limit flags as exec and run
@@ -93,7 +97,7 @@ Exit status: 0 when the client disconnects (stdio) or on SIGTERM/SIGINT
 	fl.StringVar(&f.addr, "addr", "", "serve streamable HTTP on `HOST:PORT` at /mcp instead of stdio (port 0: any free port)")
 	fl.StringVar(&f.token, "token", "", "with --addr, require this bearer token (default from STAR_AGENT_TOKEN)")
 	fl.StringVar(&f.addrFile, "addr-file", "", "with --addr, write the address the server listens on to `FILE` once it accepts connections")
-	fl.IntVar(&f.maxSessions, "max-sessions", 16, "sessions (each with its own sandbox and variables) that may live at once")
+	fl.IntVar(&f.maxSessions, "max-sessions", 0, fmt.Sprintf("sessions (each with its own sandbox and variables) that may live at once; lowered, with a warning, to fit in half the machine's memory at --max-memory each (0: %d, or as many as fit)", defaultMaxSessions))
 	fl.DurationVar(&f.idle, "session-idle", 30*time.Minute, "close a session, and forget its variables, after it has been unused this long")
 	fl.DurationVar(&f.runTimeout, "run-timeout", 10*time.Minute, "stop a run_agent run after this long (0: no limit); --exec-timeout limits each code execution")
 	fl.IntVar(&f.dockerPool, "docker-pool", 0, dockerPoolHelp)
@@ -108,8 +112,8 @@ func runMCP(cmd *cobra.Command, a *AgentFlags, f mcpServeFlags) error {
 		return err
 	}
 	switch {
-	case f.maxSessions < 1:
-		return usageError("--max-sessions must be at least 1")
+	case f.maxSessions < 0:
+		return usageError("--max-sessions must not be negative")
 	case f.idle <= 0:
 		return usageError("--session-idle must be positive")
 	case f.runTimeout < 0:
@@ -163,12 +167,26 @@ func runMCP(cmd *cobra.Command, a *AgentFlags, f mcpServeFlags) error {
 	}
 	defer closeTools()
 
+	// Sessions are bounded by memory too: together they may use at most
+	// half the machine's.
+	maxSessions := f.maxSessions
+	if maxSessions == 0 {
+		maxSessions = defaultMaxSessions
+	}
+	if total := memTotal(); total > 0 && limits.MaxMemory > 0 {
+		if fit := int(total / 2 / limits.MaxMemory); fit < maxSessions {
+			maxSessions = max(fit, 1)
+			if f.maxSessions != 0 {
+				logger.Warn("--max-sessions lowered so that the sessions' --max-memory fits in half the machine's memory", "max_sessions", maxSessions)
+			}
+		}
+	}
 	cs, err := newCodeServer(codeServerConfig{
 		agent:       a,
 		limits:      limits,
 		tools:       tools,
 		withModel:   withModel,
-		maxSessions: f.maxSessions,
+		maxSessions: maxSessions,
 		idle:        f.idle,
 		runTimeout:  f.runTimeout,
 		logger:      logger,
