@@ -5,7 +5,7 @@ BIN  := bin/star-agent
 BENCH_OUT ?= bin/bench.txt
 DEMO_TASK := Which of the first 30 Fibonacci numbers are prime? Give them and their sum.
 
-.PHONY: help all build demo check test vet staticcheck race cover bench bench-table bench-wasm fuzz wasm wasm-deps wasm-check wasm-force clean
+.PHONY: help all build demo check test vet staticcheck race cover bench bench-table bench-wasm fuzz wasm wasm-deps wasm-check wasm-force gvisor clean
 
 all: build
 
@@ -70,6 +70,7 @@ bench: ## benchmarks, side by side with CPython where python3 exists, then the t
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./tools/mcp/ ./tools/web/ ./providers/... 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench 'ServeRuns|ServeFanOut' -benchtime 200x -count=1 ./starlarkagent/serve/ 2>&1 | tee -a $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench 'ExecProcess' -benchtime 20x -count=1 ./starlarkagent/serve/ 2>&1 | tee -a $(BENCH_OUT)
+	$(GO) test -run '^$$' -bench 'MCPRunPython' -benchtime 200x -count=1 ./cmd/star-agent/cli/ 2>&1 | tee -a $(BENCH_OUT)
 	@$(MAKE) --no-print-directory bench-table
 
 bench-table: ## the table of ratios to CPython (and issue 20's targets) from a saved `make bench` output, BENCH_OUT; exit 1 if a benchmark failed
@@ -92,6 +93,9 @@ wasm: ## build CPython for wasm32-wasi, only if missing or the recipe changed
 
 wasm-force: ## rebuild CPython for wasm32-wasi
 	executors/wasm/cpython/build.sh --force
+
+gvisor: ## install gVisor's runsc from Debian and register it with the running Docker engine (root; idempotent, a reload, not a restart)
+	executors/docker/gvisor.sh
 
 clean:
 	rm -rf bin coverage.out

@@ -85,3 +85,15 @@ func (h helpTool) Call(ctx context.Context, args map[string]any) (any, error) {
 	}
 	return text, nil
 }
+
+// DiscoveryTools returns search_tools(query, limit=None) and help(tool)
+// over the given tools, the two tools an agent in discovery mode gives its
+// code, for programs that offer tools to code without an agent (star-agent
+// mcp's run_python).
+func DiscoveryTools(tools []tool.Tool) []tool.Tool {
+	specs := make([]tool.Spec, len(tools))
+	for i, t := range tools {
+		specs[i] = t.Spec()
+	}
+	return []tool.Tool{searchTool{specs: specs}, newHelpTool(append(specs, searchToolSpec, helpSpec))}
+}

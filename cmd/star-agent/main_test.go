@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -55,6 +56,7 @@ func TestScripts(t *testing.T) {
 			// A real MCP server on loopback; sets $MCP_URL.
 			"mcp-http-server": mcptest.ScriptHTTPServer,
 			"e2b-fake":        e2bFake,
+			"mcp-stdio":       mcpStdio,
 		},
 		Condition: condition,
 	})
@@ -79,6 +81,7 @@ func e2bFake(ts *testscript.TestScript, neg bool, args []string) {
 //
 //	[docker]        a Docker engine answers (docker version)
 //	[docker-image]  the default sandbox image star-agent/python:latest exists
+//	[runsc]         the Docker engine has gVisor's runsc registered
 //	[chromium]      headless Chromium is installed
 //
 // Where CI=true a missing Docker engine, image or Chromium is an error,
@@ -91,6 +94,9 @@ func condition(cond string) (bool, error) {
 		ok, what = exec.Command("docker", "version").Run() == nil, "a Docker engine"
 	case "docker-image":
 		ok, what = exec.Command("docker", "image", "inspect", "star-agent/python:latest").Run() == nil, "the image star-agent/python:latest (star-agent sandbox image build)"
+	case "runsc":
+		out, _ := exec.Command("docker", "info", "--format", "{{json .Runtimes}}").Output()
+		ok, what = strings.Contains(string(out), `"runsc"`), "gVisor's runsc registered with the Docker engine (make gvisor)"
 	case "chromium":
 		_, err1 := exec.LookPath("chromium")
 		_, err2 := exec.LookPath("chromium-browser")
@@ -335,4 +341,68 @@ func openaiServer(ts *testscript.TestScript, neg bool, args []string) {
 		log.Close()
 	})
 	ts.Setenv("OPENAI_BASE", srv.URL+"/v1")
+}
+
+// mcpStdio is the script command "mcp-stdio REQUESTS [FLAG...]": it
+// starts "star-agent mcp FLAG..." and speaks raw JSON-RPC to it over its
+// standard input and output, as a desktop MCP client does. REQUESTS holds
+// one JSON-RPC message a line ('#' lines are comments); after each request
+// (a message with an id) it waits for the response with that id and
+// prints it, one line, to stdout. Then it closes star-agent's standard
+// input, as a client that goes away does, and waits for it to exit; what
+// star-agent wrote to stderr goes to stderr. "! mcp-stdio" expects a
+// non-zero exit status.
+func mcpStdio(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 {
+		ts.Fatalf("usage: mcp-stdio REQUESTS [FLAG...]")
+	}
+	bin, err := exec.LookPath("star-agent")
+	ts.Check(err)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"mcp"}, args[1:]...)...)
+	cmd.Dir = ts.Getenv("WORK")
+	cmd.Env = append(os.Environ(), "HOME="+ts.Getenv("HOME"), "TMPDIR="+ts.Getenv("TMPDIR"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	in, err := cmd.StdinPipe()
+	ts.Check(err)
+	outPipe, err := cmd.StdoutPipe()
+	ts.Check(err)
+	ts.Check(cmd.Start())
+	out := bufio.NewReader(outPipe)
+	for _, line := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		var msg struct {
+			ID json.RawMessage `json:"id"`
+		}
+		ts.Check(json.Unmarshal([]byte(line), &msg))
+		_, err := io.WriteString(in, line+"\n")
+		ts.Check(err)
+		if msg.ID == nil {
+			continue // a notification: no response
+		}
+		for {
+			resp, err := out.ReadString('\n')
+			if err != nil {
+				ts.Fatalf("mcp-stdio: no response to %s: %v\nstderr: %s", line, err, stderr.String())
+			}
+			var r struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.Unmarshal([]byte(resp), &r) == nil && bytes.Equal(r.ID, msg.ID) {
+				fmt.Fprint(ts.Stdout(), resp)
+				break
+			}
+		}
+	}
+	in.Close()
+	err = cmd.Wait()
+	fmt.Fprint(ts.Stderr(), stderr.String())
+	if failed := err != nil; failed != neg {
+		ts.Fatalf("mcp-stdio: star-agent mcp: %v", err)
+	}
 }

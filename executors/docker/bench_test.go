@@ -42,49 +42,67 @@ func exec1(b *testing.B, e executors.Executor, code string) executors.Result {
 	return res
 }
 
+// benchRuntimes runs f as a sub-benchmark per runtime, "runtime=runc"
+// (the engine's default) and "runtime=runsc" (gVisor) where the engine
+// has it registered (make gvisor).
+func benchRuntimes(b *testing.B, f func(b *testing.B, runtime string)) {
+	for _, rt := range runtimes(b) {
+		b.Run("runtime="+rt, func(b *testing.B) {
+			if rt == "runc" {
+				rt = ""
+			}
+			f(b, rt)
+		})
+	}
+}
+
 // BenchmarkStart measures a new executor up to the result of its first
 // execution (create, attach, start, handshake, configure, run), and
-// reports Close (the container's removal) apart.
+// reports Close (the container's removal) apart, under each runtime.
 func BenchmarkStart(b *testing.B) {
-	img := benchImage(b)
-	warm := newExec(b, docker.Options{Image: img})
-	exec1(b, warm, "1")
-	var closing time.Duration
-	for b.Loop() {
-		e, err := docker.New(docker.Options{Image: img, Labels: map[string]string{runLabel: runID}})
-		if err != nil {
-			b.Fatal(err)
+	benchRuntimes(b, func(b *testing.B, runtime string) {
+		img := benchImage(b)
+		warm := newExec(b, docker.Options{Image: img, Runtime: runtime})
+		exec1(b, warm, "1")
+		var closing time.Duration
+		for b.Loop() {
+			e, err := docker.New(docker.Options{Image: img, Runtime: runtime, Labels: map[string]string{runLabel: runID}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if res := exec1(b, e, "x = 1\nx"); res.Value != int64(1) {
+				b.Fatal(res)
+			}
+			b.StopTimer()
+			t0 := time.Now()
+			if err := e.Close(); err != nil {
+				b.Fatal(err)
+			}
+			closing += time.Since(t0)
+			b.StartTimer()
 		}
-		if res := exec1(b, e, "x = 1\nx"); res.Value != int64(1) {
-			b.Fatal(res)
-		}
-		b.StopTimer()
-		t0 := time.Now()
-		if err := e.Close(); err != nil {
-			b.Fatal(err)
-		}
-		closing += time.Since(t0)
-		b.StartTimer()
-	}
-	b.ReportMetric(float64(closing.Milliseconds())/float64(b.N), "close-ms")
+		b.ReportMetric(float64(closing.Milliseconds())/float64(b.N), "close-ms")
+	})
 }
 
 // BenchmarkStartPandas is BenchmarkStart on the default image up to the
 // result of a first action that imports numpy and pandas.
 func BenchmarkStartPandas(b *testing.B) {
-	img := dataImage(b)
-	for b.Loop() {
-		e, err := docker.New(docker.Options{Image: img, Labels: map[string]string{runLabel: runID}, Imports: executors.ImportPolicy{Authorized: []string{"*"}}})
-		if err != nil {
-			b.Fatal(err)
+	benchRuntimes(b, func(b *testing.B, runtime string) {
+		img := dataImage(b)
+		for b.Loop() {
+			e, err := docker.New(docker.Options{Image: img, Runtime: runtime, Labels: map[string]string{runLabel: runID}, Imports: executors.ImportPolicy{Authorized: []string{"*"}}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			exec1(b, e, "import numpy as np, pandas as pd\npd.DataFrame({'x': np.arange(3)})['x'].sum()")
+			b.StopTimer()
+			if err := e.Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
 		}
-		exec1(b, e, "import numpy as np, pandas as pd\npd.DataFrame({'x': np.arange(3)})['x'].sum()")
-		b.StopTimer()
-		if err := e.Close(); err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-	}
+	})
 }
 
 // BenchmarkRoundTrip measures one trivial execution in a running container.
@@ -97,13 +115,16 @@ func BenchmarkRoundTrip(b *testing.B) {
 }
 
 // BenchmarkTypicalAction runs the 31-line action of the local engine's
-// benchmarks (data in literals, a loop, a helper, formatting).
+// benchmarks (data in literals, a loop, a helper, formatting), under
+// each runtime.
 func BenchmarkTypicalAction(b *testing.B) {
-	e := newExec(b, docker.Options{Image: benchImage(b)})
-	exec1(b, e, runnertest.TypicalAction)
-	for b.Loop() {
+	benchRuntimes(b, func(b *testing.B, runtime string) {
+		e := newExec(b, docker.Options{Image: benchImage(b), Runtime: runtime})
 		exec1(b, e, runnertest.TypicalAction)
-	}
+		for b.Loop() {
+			exec1(b, e, runnertest.TypicalAction)
+		}
+	})
 }
 
 // BenchmarkTimeoutOvershoot measures how long after its deadline an
@@ -209,4 +230,42 @@ func procField(pid int, field string) uint64 {
 func procName(pid int) string {
 	data, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm")
 	return strings.TrimSpace(string(data))
+}
+
+// BenchmarkFirstResultPool is BenchmarkStart with a pool of one started
+// container (docker.Pool), refilled between iterations outside the
+// timer: the first result of an executor whose container was started
+// ahead, as serve --docker-pool gives a run.
+func BenchmarkFirstResultPool(b *testing.B) {
+	benchRuntimes(b, func(b *testing.B, runtime string) {
+		opts := docker.Options{Image: benchImage(b), Runtime: runtime, Labels: map[string]string{runLabel: runID}}
+		p, err := docker.NewPool(docker.PoolOptions{Size: 1, Options: opts})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer p.Close()
+		opts.Pool = p
+		for b.Loop() {
+			b.StopTimer()
+			for p.Stats().Idle < 1 {
+				time.Sleep(5 * time.Millisecond)
+			}
+			b.StartTimer()
+			e, err := docker.New(opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if res := exec1(b, e, "x = 1\nx"); res.Value != int64(1) {
+				b.Fatal(res)
+			}
+			b.StopTimer()
+			if err := e.Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		if s := p.Stats(); s.Misses != 0 {
+			b.Fatalf("pool stats %+v: every start should be a hit", s)
+		}
+	})
 }

@@ -138,6 +138,11 @@ type Options struct {
 	// Client is the Engine API client; nil means one from the environment,
 	// closed by Close.
 	Client client.APIClient
+	// Pool, when set, gives the executor a started container instead of
+	// its starting one, if the pool's containers are made from the same
+	// options (see Pool). The executor still removes the container when
+	// it is closed.
+	Pool *Pool
 }
 
 // Executor runs Python code in a Docker container. It implements
@@ -192,6 +197,9 @@ func New(opts Options) (*Executor, error) {
 	}
 	if opts.Network == "" {
 		opts.Network = DefaultNetwork
+	}
+	if opts.Runtime == "runsc" && opts.Network != "none" {
+		return nil, fmt.Errorf("docker: network %q with the runtime runsc: %w", opts.Network, ErrRunscNetwork)
 	}
 	if opts.User == "" {
 		opts.User = DefaultUser
@@ -266,14 +274,25 @@ func (e *Executor) Close() error {
 	return err
 }
 
-// Check verifies that the engine answers and the image is present, with
-// an error that says what to do otherwise. Start runs it until it passes
-// once (an image built meanwhile is found).
+// Check verifies that the engine answers, that the image is present, that
+// the runtime (if one is named) is registered and that the network exists,
+// with an error that says what to change otherwise. Start runs it until it
+// passes once (an image built meanwhile is found).
 func (e *Executor) Check(ctx context.Context) error {
 	e.checkMu.Lock()
 	defer e.checkMu.Unlock()
 	if e.checked {
 		return nil
+	}
+	// The image last: building it is the longest fix.
+	if err := checkEngine(ctx, e.cli); err != nil {
+		return err
+	}
+	if err := checkRuntime(ctx, e.cli, e.opts.Runtime); err != nil {
+		return err
+	}
+	if err := checkNetwork(ctx, e.cli, e.opts.Network); err != nil {
+		return err
 	}
 	if err := checkImage(ctx, e.cli, e.opts.Image); err != nil {
 		return err
@@ -286,7 +305,13 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 	if err := e.Check(ctx); err != nil {
 		return nil, err
 	}
-	return startContainer(ctx, e.cli, e.spec(), &e.removals)
+	s := e.spec()
+	if e.opts.Pool != nil {
+		if c := e.opts.Pool.take(s, &e.removals); c != nil {
+			return c, nil
+		}
+	}
+	return startContainer(ctx, e.cli, s, &e.removals)
 }
 
 // crash names the exception for a container that died running code.
@@ -314,6 +339,10 @@ func (e *Executor) String() string {
 	return "python:docker(" + e.opts.Image + ", " + strconv.FormatInt(e.opts.Memory>>20, 10) + " MiB, " +
 		strconv.FormatFloat(e.opts.CPUs, 'g', -1, 64) + " CPU, network " + e.opts.Network + ")"
 }
+
+// ErrRunscNetwork is why a container under gVisor (runtime runsc) may
+// have no network but none.
+var ErrRunscNetwork = errors.New("a gVisor container has no network (runsc is registered with --network=none, as `make gvisor` does, because gVisor's network stack cannot start on hosts like CI's), so the code would not get the network it was given; use the network none, or the runtime runc for a container with a network")
 
 // errNoEngine wraps failures to reach the engine.
 var errNoEngine = errors.New("the Docker engine cannot be reached")

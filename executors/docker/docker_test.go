@@ -27,8 +27,10 @@ var run, ok = runnertest.Run, runnertest.OK
 
 func TestConformance(t *testing.T) {
 	img := testImage(t)
-	runnertest.Conformance(t, func(t *testing.T) executors.Executor {
-		return newExec(t, docker.Options{Image: img})
+	eachRuntime(t, func(t *testing.T, runtime string) {
+		runnertest.Conformance(t, func(t *testing.T) executors.Executor {
+			return newExec(t, docker.Options{Image: img, Runtime: runtime})
+		})
 	})
 }
 

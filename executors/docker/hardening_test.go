@@ -3,6 +3,7 @@ package docker_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"reflect"
 	"slices"
@@ -15,9 +16,34 @@ import (
 	"github.com/star-agent/star-agent/executors/docker"
 )
 
-// The hardening, checked from inside the container.
+// gvisorKernel is /proc/version inside gVisor (Debian's runsc
+// 0.0~20221219): its Sentry, not the host's kernel, answers the code's
+// system calls.
+const gvisorKernel = "Linux version 4.4.0 #1 SMP Sun Jan 10 15:06:54 PST 2016"
+
+// TestGVisorKernel checks from inside a container started with runtime
+// runsc that the kernel the code talks to is gVisor's, and from inside one
+// started with the engine's default that it is not.
+func TestGVisorKernel(t *testing.T) {
+	if !runscRegistered(t) {
+		skipOrFail(t, "the Docker engine has no runsc runtime: make gvisor registers it")
+	}
+	for _, runtime := range []string{"", "runsc"} {
+		e := newExec(t, docker.Options{Runtime: runtime})
+		res := ok(t, e, "open('/proc/version').read().strip()")
+		if got := res.Value == gvisorKernel; got != (runtime == "runsc") {
+			t.Errorf("runtime %q: /proc/version is %q", runtime, res.Value)
+		}
+	}
+}
+
+// The hardening, checked from inside the container, under each runtime.
 func TestHardeningFromInside(t *testing.T) {
-	e := newExec(t, docker.Options{Limits: executors.Limits{MaxMemory: 128 << 20}})
+	eachRuntime(t, hardeningFromInside)
+}
+
+func hardeningFromInside(t *testing.T, runtime string) {
+	e := newExec(t, docker.Options{Limits: executors.Limits{MaxMemory: 128 << 20}, Runtime: runtime})
 	res := ok(t, e, `import os
 status = {}
 for line in open('/proc/self/status'):
@@ -60,8 +86,9 @@ quota, _, period = cpu.partition(' ')
     'root': writes('/x'), 'usr': writes('/usr/x'), 'tmp': writes('/tmp/x'),
     'tmp_exec': runs('/tmp/s'),
     'ifaces': ifaces,
-    'caps': [status[k] for k in ('CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb')],
-    'nonewprivs': status['NoNewPrivs'], 'seccomp': status['Seccomp'],
+    'caps': [status.get(k, 'absent') for k in ('CapInh', 'CapPrm', 'CapEff', 'CapBnd', 'CapAmb')],
+    'nonewprivs': status.get('NoNewPrivs', 'absent'), 'seccomp': status.get('Seccomp', 'absent'),
+    'kernel': open('/proc/version').read().strip(),
     'mem': mem, 'memsw': memsw,
     'pids': cg('/sys/fs/cgroup/pids/pids.max', '/sys/fs/cgroup/pids.max'),
     'quota': quota, 'period': period,
@@ -72,8 +99,16 @@ quota, _, period = cpu.partition(' ')
 	if v["uid"] == int64(0) || v["euid"] == int64(0) || v["gid"] == int64(0) {
 		t.Errorf("runs as uid %v euid %v gid %v", v["uid"], v["euid"], v["gid"])
 	}
+	// gVisor's kernel shows less of itself: no cgroup files (the limits
+	// apply to the sandbox from outside, as the host config below and
+	// TestMemoryBomb show), no NoNewPrivs or ambient capabilities line,
+	// Seccomp 0 (the Sentry is the filter, itself under seccomp on the
+	// host), and a write to the read-only root fails on permissions
+	// before the mount is consulted.
+	gvisor := runtime == "runsc"
 	for _, k := range []string{"root", "usr"} {
-		if s, _ := v[k].(string); !strings.Contains(s, "Read-only file system") {
+		s, _ := v[k].(string)
+		if !strings.Contains(s, "Read-only file system") && !(gvisor && strings.Contains(s, "Permission denied")) {
 			t.Errorf("write to %s: %v", k, v[k])
 		}
 	}
@@ -86,23 +121,28 @@ quota, _, period = cpu.partition(' ')
 	if !reflect.DeepEqual(v["ifaces"], []any{"lo"}) {
 		t.Errorf("network interfaces %v, want only lo", v["ifaces"])
 	}
-	for _, c := range v["caps"].([]any) {
-		if c != "0000000000000000" {
+	for i, c := range v["caps"].([]any) {
+		if c != "0000000000000000" && !(gvisor && i == 4 && c == "absent") {
 			t.Errorf("capability sets %v, want all empty", v["caps"])
 			break
 		}
 	}
-	if v["nonewprivs"] != "1" || v["seccomp"] != "2" {
-		t.Errorf("NoNewPrivs %v, Seccomp %v", v["nonewprivs"], v["seccomp"])
+	if !gvisor {
+		if v["nonewprivs"] != "1" || v["seccomp"] != "2" {
+			t.Errorf("NoNewPrivs %v, Seccomp %v", v["nonewprivs"], v["seccomp"])
+		}
+		if v["mem"] != "134217728" || v["memsw"] != "134217728" {
+			t.Errorf("cgroup memory limit %v, memory+swap %v, want 134217728", v["mem"], v["memsw"])
+		}
+		if v["pids"] != "64" {
+			t.Errorf("cgroup pids.max %v, want 64", v["pids"])
+		}
+		if v["quota"] != "100000" || v["period"] != "100000" {
+			t.Errorf("cpu quota %v per %v, want one CPU", v["quota"], v["period"])
+		}
 	}
-	if v["mem"] != "134217728" || v["memsw"] != "134217728" {
-		t.Errorf("cgroup memory limit %v, memory+swap %v, want 134217728", v["mem"], v["memsw"])
-	}
-	if v["pids"] != "64" {
-		t.Errorf("cgroup pids.max %v, want 64", v["pids"])
-	}
-	if v["quota"] != "100000" || v["period"] != "100000" {
-		t.Errorf("cpu quota %v per %v, want one CPU", v["quota"], v["period"])
+	if k, _ := v["kernel"].(string); (k == gvisorKernel) != gvisor {
+		t.Errorf("runtime %q: /proc/version is %q", runtime, k)
 	}
 	if s, _ := v["pid1"].(string); !strings.Contains(s, "init") {
 		t.Errorf("pid 1 is %q, not docker-init", v["pid1"])
@@ -114,6 +154,9 @@ quota, _, period = cpu.partition(' ')
 		t.Fatal(err)
 	}
 	h := info.HostConfig
+	if h.Runtime != runtime && !(runtime == "" && h.Runtime == "runc") {
+		t.Errorf("the container's runtime is %q, want %q", h.Runtime, runtime)
+	}
 	if h.Memory != 128<<20 || h.MemorySwap != 128<<20 || h.NanoCPUs != 1e9 || h.PidsLimit == nil || *h.PidsLimit != 64 ||
 		!h.ReadonlyRootfs || !slices.Equal(h.CapDrop, []string{"ALL"}) || len(h.CapAdd) != 0 || h.NetworkMode != "none" ||
 		h.Init == nil || !*h.Init || h.AutoRemove || h.LogConfig.Type != "none" || len(h.Binds) != 0 || len(h.Mounts) != 0 || h.Privileged ||
@@ -154,7 +197,11 @@ def cg(*paths):
 // A memory bomb is OOM-killed at the container's limit, reported as a
 // MemoryError, and the next execution runs in a fresh container.
 func TestMemoryBomb(t *testing.T) {
-	e := newExec(t, docker.Options{Limits: executors.Limits{MaxMemory: 64 << 20}})
+	eachRuntime(t, memoryBomb)
+}
+
+func memoryBomb(t *testing.T, runtime string) {
+	e := newExec(t, docker.Options{Limits: executors.Limits{MaxMemory: 64 << 20}, Runtime: runtime})
 	ok(t, e, "keep = 1")
 	id := e.ContainerID()
 	res := run(t, e, "x = []\nwhile True:\n    x.append(b'x' * (1 << 20))")
@@ -172,7 +219,30 @@ func TestMemoryBomb(t *testing.T) {
 
 // A fork bomb stops at the PIDs limit; the executor survives it.
 func TestForkBomb(t *testing.T) {
-	e := newExec(t, docker.Options{Limits: executors.Limits{Timeout: 4 * time.Second}})
+	eachRuntime(t, forkBomb)
+}
+
+func forkBomb(t *testing.T, runtime string) {
+	e := newExec(t, docker.Options{Limits: executors.Limits{Timeout: 4 * time.Second}, Runtime: runtime})
+	if runtime == "runsc" {
+		// Under gVisor the engine's PIDs limit counts the Sentry's host
+		// threads, not the code's processes, which the Sentry keeps: a
+		// fork bomb ends the whole sandbox once the Sentry can start no
+		// more threads (the model is told its state was lost), or runs
+		// until the timeout. Either way the executor survives it.
+		ok(t, e, "1")
+		id := e.ContainerID()
+		res := run(t, e, "import os, time\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        time.sleep(0.05)")
+		t.Logf("under runsc the bomb ends with %+v", res.Err)
+		if res.Err == nil || (res.Err.Type != "TimeoutError" && res.Err.Type != "SystemError") {
+			t.Errorf("fork bomb under runsc: %+v", res.Err)
+		}
+		gone(t, id)
+		if res := ok(t, e, "6 * 7"); res.Value != int64(42) {
+			t.Errorf("after the bomb: %#v", res.Value)
+		}
+		return
+	}
 	started := signal(t, e)
 
 	// Forks until the kernel refuses, then cleans up after itself.
@@ -272,11 +342,30 @@ func TestNetworkOverride(t *testing.T) {
 	}
 }
 
-// A runtime the engine lacks is an error that names it.
+// A runtime the engine lacks is an error that names it and says how to
+// register it.
 func TestRuntimeMissing(t *testing.T) {
 	e := newExec(t, docker.Options{Runtime: "no-such-runtime"})
 	_, err := e.Execute(context.Background(), "1")
-	if err == nil || !strings.Contains(err.Error(), `the runtime "no-such-runtime" is not installed`) {
+	if err == nil || !strings.Contains(err.Error(), `the runtime "no-such-runtime" is not registered with the Docker engine (it has `) ||
+		!strings.Contains(err.Error(), "daemon.json") {
 		t.Errorf("missing runtime: %v", err)
+	}
+}
+
+// The configuration is checked before any container starts: a network
+// that does not exist, and any network but none under gVisor.
+func TestConfigurationChecked(t *testing.T) {
+	e := newExec(t, docker.Options{Network: "star-agent-no-such-net-" + runID})
+	err := e.Check(context.Background())
+	if err == nil || !strings.Contains(err.Error(), `the Docker network "star-agent-no-such-net-`) || !strings.Contains(err.Error(), "docker network create") {
+		t.Errorf("missing network: %v", err)
+	}
+	if err := newExec(t, docker.Options{Network: "bridge"}).Check(context.Background()); err != nil {
+		t.Errorf("network bridge: %v", err)
+	}
+	_, err = docker.New(docker.Options{Runtime: "runsc", Network: "bridge"})
+	if !errors.Is(err, docker.ErrRunscNetwork) {
+		t.Errorf("runsc with bridge: %v", err)
 	}
 }

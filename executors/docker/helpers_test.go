@@ -40,6 +40,9 @@ func TestMain(m *testing.M) {
 	if img, ok := os.LookupEnv(childEnv); ok {
 		os.Exit(orphanChild(img))
 	}
+	if img, ok := os.LookupEnv(poolChildEnv); ok {
+		os.Exit(poolChild(img))
+	}
 	code := m.Run()
 	if err := leftovers(); err != nil {
 		fmt.Fprintln(os.Stderr, "cleanup:", err)
@@ -450,4 +453,46 @@ func listAll(f filters.Args) container.ListOptions {
 func volumeList(f filters.Args) volume.ListOptions { return volume.ListOptions{Filters: f} }
 func networkList(f filters.Args) network.ListOptions {
 	return network.ListOptions{Filters: f}
+}
+
+// runtimes are the OCI runtimes the suites that take a runtime dimension
+// run under: the engine's default (runc) and gVisor's runsc when the
+// engine has it registered (`make gvisor`; in CI it must be).
+func runtimes(t testing.TB) []string {
+	t.Helper()
+	if runscRegistered(t) {
+		return []string{"runc", "runsc"}
+	}
+	if inCI() {
+		t.Fatalf("CI=true but the Docker engine has no runsc runtime: .ci/run must run `make gvisor`")
+	}
+	t.Logf("runsc is not registered with the Docker engine (make gvisor): the runsc subtests do not run")
+	return []string{"runc"}
+}
+
+// runscRegistered reports whether the engine lists the runtime runsc.
+func runscRegistered(t testing.TB) bool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	info, err := engine(t).Info(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ok := info.Runtimes["runsc"]
+	return ok
+}
+
+// eachRuntime runs f as a subtest per runtime, "runtime=runc" and
+// "runtime=runsc"; f gets the Options.Runtime to use ("" for runc, the
+// engine's default).
+func eachRuntime(t *testing.T, f func(t *testing.T, runtime string)) {
+	for _, rt := range runtimes(t) {
+		t.Run("runtime="+rt, func(t *testing.T) {
+			if rt == "runc" {
+				rt = ""
+			}
+			f(t, rt)
+		})
+	}
 }

@@ -28,6 +28,8 @@ type DockerConfig struct {
 	PIDs int64
 	// Labels are added to every container (for tests and operators).
 	Labels map[string]string
+	// Pool, when set, gives the executor a container started ahead.
+	Pool *docker.Pool
 }
 
 // openDocker opens the Docker executor for cfg; packages and mounts are
@@ -45,6 +47,7 @@ func openDocker(cfg Config, packages []string, mounts []wasm.Mount) (Python, err
 		Runtime:     d.Runtime,
 		PIDs:        d.PIDs,
 		Labels:      d.Labels,
+		Pool:        d.Pool,
 		PackageDirs: packages,
 	}
 	for _, m := range mounts {

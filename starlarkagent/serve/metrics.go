@@ -35,7 +35,7 @@ type metrics struct {
 	requests      *prometheus.CounterVec
 }
 
-func newMetrics() *metrics {
+func newMetrics(extra ...prometheus.Collector) *metrics {
 	const ns = "star_agent"
 	latency := []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120, 300}
 	m := &metrics{
@@ -72,6 +72,7 @@ func newMetrics() *metrics {
 	m.reg.MustRegister(m.runs, m.inFlight, m.rejected, m.runDuration, m.steps, m.stepDuration, m.modelDuration,
 		m.tokens, m.execErrors, m.imports, m.toolCalls, m.sandboxStarts, m.sandboxRe, m.requests,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.reg.MustRegister(extra...)
 	for _, s := range []State{StateQueued, StateRunning} {
 		m.inFlight.WithLabelValues(string(s))
 	}

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/pyvalue"
@@ -56,6 +58,9 @@ type Options struct {
 	// Version is reported by /v1/config.
 	Version string
 	Logger  *slog.Logger
+	// Collectors are more Prometheus metrics for /metrics, such as those
+	// of a pool of sandboxes the program keeps.
+	Collectors []prometheus.Collector
 }
 
 // Check is a readiness check.
@@ -137,7 +142,7 @@ func New(opts Options) (*Server, error) {
 		opts:    opts,
 		store:   opts.Store,
 		log:     opts.Logger,
-		metrics: newMetrics(),
+		metrics: newMetrics(opts.Collectors...),
 		slots:   make(chan struct{}, opts.MaxConcurrent),
 		active:  map[string]*run{},
 		quit:    make(chan struct{}),

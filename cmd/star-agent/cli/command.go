@@ -1,6 +1,6 @@
-// Package cli is the star-agent command line, whole: run, exec, serve and
-// sandbox, their flags (one set of limit flags shared by run, exec and
-// serve), model selection, recording, the printing of steps, logging and
+// Package cli is the star-agent command line, whole: run, exec, serve, mcp
+// and sandbox, their flags (one set of limit flags shared by run, exec,
+// serve and mcp), model selection, recording, the printing of steps, logging and
 // trace export, and one exit-error type. It is a package rather than part
 // of package main so that programs and tests can build the same commands
 // around their own tools (see cmd/star-agent/agenttest), as tailscale's

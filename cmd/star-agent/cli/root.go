@@ -11,7 +11,7 @@ import (
 )
 
 // NewRootCommand returns the star-agent command with its subcommands: run
-// (built with cfg), exec, serve and sandbox.
+// (built with cfg), exec, serve, mcp and sandbox.
 func NewRootCommand(cfg Config, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "star-agent",
@@ -40,7 +40,7 @@ otherwise; each one set wins.`,
 		//lint:ignore ST1005 printed as is: the usage hint is the message's last sentence
 		return &ExitError{Code: 2, Err: fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())}
 	})
-	root.AddCommand(newExecCmd(), NewRunCommand(cfg), NewServeCommand(), newSandboxCmd())
+	root.AddCommand(newExecCmd(), NewRunCommand(cfg), NewServeCommand(), newMCPCmd(), newSandboxCmd())
 	return root
 }
 

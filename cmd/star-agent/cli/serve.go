@@ -33,6 +33,7 @@ type serveFlags struct {
 	logFormat, otel   string
 	verbose           bool
 	addrFile          string
+	dockerPool        int
 }
 
 // NewServeCommand returns the serve command.
@@ -75,6 +76,7 @@ running runs finish for --shutdown-grace, then cancels them (they end
 	fl.IntVar(&f.queue, "queue", 64, "runs that may wait for a free slot; beyond, POST /v1/runs answers 429")
 	fl.DurationVar(&f.runTimeout, "run-timeout", 10*time.Minute, "stop a whole run after this long (0: no limit); --exec-timeout limits each code execution")
 	fl.DurationVar(&f.grace, "shutdown-grace", 30*time.Second, "on SIGTERM, how long running runs may finish before they are cancelled")
+	fl.IntVar(&f.dockerPool, "docker-pool", 0, dockerPoolHelp)
 	fl.StringVar(&f.addrFile, "addr-file", "", "write the address the server listens on to `FILE` once it accepts connections (for --addr with port 0)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every run, step and model call")
 	fl.StringVar(&f.logFormat, "log-format", "text", "log format on standard error: text or json")
@@ -130,6 +132,19 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	if _, err := a.Executor().RouterConfig(limits, a.Imports(), nil); err != nil {
 		return usageError("%v", err)
 	}
+	if err := a.Executor().checkDocker(ctx, limits); err != nil {
+		return err
+	}
+	pool, poolMetrics, err := a.Executor().openDockerPool(f.dockerPool, limits)
+	if err != nil {
+		return err
+	}
+	if pool != nil {
+		// When serve returns, after Shutdown has closed the runs'
+		// executors (a container taken is its run's): the idle ones.
+		defer pool.Close()
+		logger.Info("docker pool", "size", pool.Size())
+	}
 
 	// Tools (MCP servers, web tools) are started once and shared by the
 	// runs; executors are per run.
@@ -164,6 +179,7 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 		Checks:        ready.checks(),
 		Version:       moduleVersion(),
 		Logger:        logger,
+		Collectors:    poolMetrics,
 		NewAgent: func(ctx context.Context, req serve.AgentRequest) (*starlarkagent.Agent, error) {
 			m, err := a.NewModel()
 			if err != nil {
