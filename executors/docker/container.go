@@ -43,6 +43,9 @@ func (e *Executor) spec() spec {
 	maps.Copy(labels, o.Labels)
 	labels[LabelManaged] = "true"
 	labels[LabelRole] = RoleExecutor
+	if owner := self(); owner != "" {
+		labels[LabelOwner] = owner
+	}
 	cfg := &ctr.Config{
 		Image: o.Image,
 		// -I: no PYTHON* variables, no user site directory, no script

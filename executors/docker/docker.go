@@ -305,6 +305,7 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 	if err := e.Check(ctx); err != nil {
 		return nil, err
 	}
+	sweepInBackground(e.cli)
 	s := e.spec()
 	if e.opts.Pool != nil {
 		if c := e.opts.Pool.take(s, &e.removals); c != nil {

@@ -6,10 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	cerrdefs "github.com/containerd/errdefs"
 	ctr "github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 
@@ -172,7 +174,8 @@ func poolChild(img string) int {
 
 // A star-agent killed with SIGKILL cannot empty its pool: the waiting
 // runner reads end-of-file on its stdin and exits, and what is left is a
-// stopped container with the labels `star-agent sandbox prune` removes.
+// stopped container whose owner label names the dead process; the next
+// star-agent on the host sweeps it away (docker.Sweep).
 func TestPoolHostCrash(t *testing.T) {
 	img := testImage(t)
 	cli := engine(t)
@@ -193,6 +196,10 @@ func TestPoolHostCrash(t *testing.T) {
 		t.Fatalf("child: %q", line)
 	}
 	ids := containers(t, tag)
+	// While its owner lives, a container is not the sweep's.
+	if removed, err := docker.Sweep(context.Background(), cli); err != nil || len(ids) == 1 && slices.Contains(removed, ids[0]) {
+		t.Errorf("Sweep with the owner alive: removed %v, %v", removed, err)
+	}
 	cmd.Process.Kill()
 	cmd.Wait()
 	if len(ids) != 1 {
@@ -205,13 +212,30 @@ func TestPoolHostCrash(t *testing.T) {
 	select {
 	case <-waitc:
 	case err := <-errc:
+		if cerrdefs.IsNotFound(err) {
+			return // another star-agent on this host swept it first
+		}
 		t.Fatalf("the pooled container of a killed star-agent still runs after 30 s: %v", err)
 	}
 	info, err := cli.ContainerInspect(context.Background(), ids[0])
+	if cerrdefs.IsNotFound(err) {
+		return // swept
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	if info.Config.Labels[docker.LabelManaged] != "true" {
 		t.Errorf("labels %v", info.Config.Labels)
+	}
+	owner := strings.Fields(info.Config.Labels[docker.LabelOwner])
+	if len(owner) != 4 || owner[2] != strconv.Itoa(cmd.Process.Pid) {
+		t.Fatalf("owner label %q: want the killed child's, pid %d", info.Config.Labels[docker.LabelOwner], cmd.Process.Pid)
+	}
+	if _, err := docker.Sweep(context.Background(), cli); err != nil {
+		t.Fatal(err)
+	}
+	// Removed by this Sweep, or by a concurrent star-agent's: gone.
+	if _, err := cli.ContainerInspect(context.Background(), ids[0]); !cerrdefs.IsNotFound(err) {
+		t.Errorf("container %s of the dead child after Sweep: %v", ids[0], err)
 	}
 }
