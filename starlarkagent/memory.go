@@ -151,6 +151,8 @@ type ToolCall struct {
 	Result    any            `json:"result,omitempty"`
 	Error     string         `json:"error,omitempty"`
 	Duration  time.Duration  `json:"duration_ns"`
+	// Approval is the decision on a call that needed approval.
+	Approval *Approval `json:"approval,omitempty"`
 }
 
 // ErrorKind classifies the error of a step.

@@ -24,6 +24,9 @@ type RunOptions struct {
 	// Images go to the model with the task (PNG, JPEG, GIF or WebP; a
 	// missing MIMEType is detected from the bytes).
 	Images []providers.Image
+	// Approver, when set, decides this run's calls that need approval
+	// instead of Options.Approver.
+	Approver Approver
 }
 
 // RunState says how a run ended.

@@ -129,6 +129,7 @@ func (a *Agent) Step(ctx context.Context) (*ActionStep, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := &runner{a: a, ctx: ctx, cancel: cancel, task: task, maxSteps: a.opts.MaxSteps}
+	r.approver = a.approverFor(ctx, RunOptions{})
 	if r.maxSteps == 0 {
 		r.maxSteps = DefaultMaxSteps
 	}
@@ -160,6 +161,7 @@ type runner struct {
 	task     string
 	maxSteps int
 	usage    providers.Usage
+	approver Approver
 }
 
 func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func(Event) bool) *RunResult {
@@ -176,6 +178,10 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	defer cancel()
 
 	r := &runner{a: a, ctx: ctx, cancel: cancel, emitFn: emit, task: task, maxSteps: a.opts.MaxSteps}
+	if r.approver = a.approverFor(ctx, opts); r.approver != nil {
+		r.ctx = context.WithValue(ctx, approverKey{}, r.approver)
+		ctx = r.ctx
+	}
 	if opts.MaxSteps > 0 {
 		r.maxSteps = opts.MaxSteps
 	}
@@ -408,6 +414,8 @@ func (r *runner) check(answer any) string {
 // execScope collects what happens during one execution: tool calls and
 // the token usage of managed agents. Tools find it in their context.
 type execScope struct {
+	r       *runner // the run, and the step that runs the code
+	step    int
 	mu      sync.Mutex
 	calls   []ToolCall
 	managed providers.Usage
@@ -439,7 +447,7 @@ func (s *execScope) addManaged(u providers.Usage) {
 
 // execute runs code in a span of its own.
 func (r *runner) execute(code string, n int) (executors.Result, *execScope, error) {
-	scope := &execScope{onCall: func(c ToolCall) { r.emit(&ToolCallEvent{Step: n, Call: c}) }}
+	scope := &execScope{r: r, step: n, onCall: func(c ToolCall) { r.emit(&ToolCallEvent{Step: n, Call: c}) }}
 	ctx := context.WithValue(r.ctx, scopeKey{}, scope)
 	ctx, span := r.a.tracer.Start(ctx, "execute_code", trace.WithAttributes(
 		attrAgentName.String(r.a.name),

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -64,6 +65,7 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.answerRegexp, "answer-regexp", "", "reject final answers that do not match `REGEXP` (the model is told and tries again)")
 	fl.StringVar(&f.actionType, "action-type", starlarkagent.ActionCode, "how the model acts: code (Python actions) or tool_calling (the model's native tool calls; no code runs)")
 	fl.BoolVar(&f.structured, "structured-outputs", false, "ask the model for JSON {thought, code} where the provider supports it (code agents)")
+	fl.StringSliceVar(&f.requireApproval, "require-approval", nil, "tools whose calls wait for an operator's approval, by `PATTERNS` (comma-separated names with * globs, MCP tools and --managed members included; run asks at the terminal, serve through its API and page)")
 }
 
 // Limits are the execution limits the flags set (LimitFlags), read from
@@ -93,6 +95,11 @@ func (a *AgentFlags) Check() error {
 	}
 	if f.structured && f.actionType == starlarkagent.ActionToolCalling {
 		return usageError("--structured-outputs is for code agents; a tool-calling agent answers with tool calls")
+	}
+	for _, p := range f.requireApproval {
+		if _, err := path.Match(p, ""); err != nil || p == "" {
+			return usageError("--require-approval: %q is not a name pattern", p)
+		}
 	}
 	if f.answerRegexp != "" {
 		re, err := regexp.Compile(f.answerRegexp)
@@ -194,6 +201,9 @@ type AgentConfig struct {
 	Tracer trace.Tracer
 	// StepCallbacks are added to the agent's (not its managed agents').
 	StepCallbacks []starlarkagent.StepCallback
+	// Approver decides the calls --require-approval names (run: the
+	// terminal; serve gives each run its own).
+	Approver starlarkagent.Approver
 	// Configure, when set, may change the options last.
 	Configure func(*starlarkagent.Options) error
 }
@@ -250,6 +260,8 @@ func (a *AgentFlags) NewAgent(ctx context.Context, cfg AgentConfig) (*starlarkag
 		Tools:                  slices.Clip(cfg.Tools),
 		ActionType:             f.actionType,
 		StructuredOutputs:      f.structured,
+		RequireApproval:        f.requireApproval,
+		Approver:               cfg.Approver,
 	}
 	if f.markdown {
 		opts.CodeBlockTags = starlarkagent.MarkdownCodeBlockTags

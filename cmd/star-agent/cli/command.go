@@ -56,6 +56,7 @@ type runFlags struct {
 	tools                     ToolFlags
 	actionType                string
 	structured                bool
+	requireApproval           []string
 	limits                    LimitFlags
 	// run only
 	images   []string
@@ -284,6 +285,9 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 		Logger:    logger,
 		Tracer:    tracer,
 		Configure: cfg.Configure,
+	}
+	if len(f.requireApproval) > 0 {
+		acfg.Approver = newTerminalApprover(stderr).Approve
 	}
 	var agent *starlarkagent.Agent
 	if f.agentDir != "" {
