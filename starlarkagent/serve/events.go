@@ -14,17 +14,20 @@ type State string
 
 // The states of a run.
 const (
-	StateQueued      State = "queued"
-	StateRunning     State = "running"
-	StateSuccess     State = "success"
-	StateMaxSteps    State = "max_steps"
-	StateError       State = "error"
-	StateCancelled   State = "cancelled"
-	StateInterrupted State = "interrupted"
+	StateQueued           State = "queued"
+	StateRunning          State = "running"
+	StateAwaitingApproval State = "awaiting_approval"
+	StateSuccess          State = "success"
+	StateMaxSteps         State = "max_steps"
+	StateError            State = "error"
+	StateCancelled        State = "cancelled"
+	StateInterrupted      State = "interrupted"
 )
 
 // Final reports whether a run in state s has ended.
-func (s State) Final() bool { return s != StateQueued && s != StateRunning }
+func (s State) Final() bool {
+	return s != StateQueued && s != StateRunning && s != StateAwaitingApproval
+}
 
 // storedEvent is one event of a run as it is stored and streamed.
 type storedEvent struct {
@@ -58,6 +61,8 @@ type (
 		Result    any            `json:"result,omitempty"`
 		Error     string         `json:"error,omitempty"`
 		Duration  float64        `json:"duration"`
+		// Approval is the decision on a call that needed one.
+		Approval *starlarkagent.Approval `json:"approval,omitempty"`
 	}
 	observationEvent struct {
 		Step int    `json:"step"`

@@ -33,6 +33,7 @@ type metrics struct {
 	sandboxStarts *prometheus.CounterVec
 	sandboxRe     *prometheus.CounterVec
 	requests      *prometheus.CounterVec
+	approvals     *prometheus.CounterVec
 }
 
 func newMetrics() *metrics {
@@ -68,9 +69,11 @@ func newMetrics() *metrics {
 			Help: "Sandboxes started again within a run after a crash or a lost state."}, []string{"executor"}),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "http_requests_total",
 			Help: "HTTP requests, by route and status code."}, []string{"route", "code"}),
+		approvals: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "approvals_total",
+			Help: "Tool calls that needed approval, by outcome (requested, approved, denied, timed_out, abandoned)."}, []string{"outcome"}),
 	}
 	m.reg.MustRegister(m.runs, m.inFlight, m.rejected, m.runDuration, m.steps, m.stepDuration, m.modelDuration,
-		m.tokens, m.execErrors, m.imports, m.toolCalls, m.sandboxStarts, m.sandboxRe, m.requests,
+		m.tokens, m.execErrors, m.imports, m.toolCalls, m.sandboxStarts, m.sandboxRe, m.requests, m.approvals,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, s := range []State{StateQueued, StateRunning} {
 		m.inFlight.WithLabelValues(string(s))

@@ -43,6 +43,9 @@ type run struct {
 	result  json.RawMessage
 	summary endEvent
 	stepN   int
+	// pending are the calls waiting for approval, by id, in order.
+	pending map[string]*pendingApproval
+	order   []string
 }
 
 var (
@@ -200,7 +203,7 @@ func (s *Server) execute(r *run) {
 		}
 	}()
 
-	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs}
+	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r)}
 	for ev := range agent.Stream(ctx, r.task, opts) {
 		switch ev := ev.(type) {
 		case *starlarkagent.ModelDelta:
@@ -209,7 +212,7 @@ func (s *Server) execute(r *run) {
 			s.add(r, "code", codeEvent{Step: ev.Step, Code: ev.Code})
 		case *starlarkagent.ToolCallEvent:
 			c := ev.Call
-			s.add(r, "tool_call", toolCallEvent{Step: ev.Step, Name: c.Name, Arguments: c.Arguments, Result: c.Result, Error: c.Error, Duration: c.Duration.Seconds()})
+			s.add(r, "tool_call", toolCallEvent{Step: ev.Step, Name: c.Name, Arguments: c.Arguments, Result: c.Result, Error: c.Error, Duration: c.Duration.Seconds(), Approval: c.Approval})
 		case *starlarkagent.Observation:
 			s.add(r, "observation", observationEvent{Step: ev.Step, Text: ev.Text})
 		case *starlarkagent.StepEnd:

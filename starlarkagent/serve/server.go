@@ -38,6 +38,10 @@ type Options struct {
 	// 64). Beyond that, POST /v1/runs answers 429.
 	MaxConcurrent int
 	Queue         int
+	// ApprovalTimeout is how long a tool call waits for a decision before
+	// it is denied (default DefaultApprovalTimeout). The wait also counts
+	// against the execution's own time limit.
+	ApprovalTimeout time.Duration
 	// RunTimeout, when positive, ends a run that runs longer (state error).
 	RunTimeout time.Duration
 	// ShutdownGrace is how long Shutdown lets runs finish before it
@@ -251,6 +255,7 @@ func (s *Server) routes() http.Handler {
 	api("/v1/runs/{id}", map[string]http.HandlerFunc{"GET": s.getRun})
 	api("/v1/runs/{id}/events", map[string]http.HandlerFunc{"GET": s.events})
 	api("/v1/runs/{id}/cancel", map[string]http.HandlerFunc{"POST": s.cancelRun})
+	api("/v1/runs/{id}/approvals/{approval}", map[string]http.HandlerFunc{"POST": s.decide})
 	api("/v1/config", map[string]http.HandlerFunc{"GET": s.config})
 	mux.Handle("/v1/", s.count("/v1/", s.auth(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no API endpoint %s %s: see API.md", r.Method, r.URL.Path))
@@ -553,6 +558,8 @@ type runView struct {
 	TokenUsage  json.RawMessage `json:"token_usage,omitempty"`
 	Timing      json.RawMessage `json:"timing,omitempty"`
 	Error       string          `json:"error,omitempty"`
+	// PendingApprovals are the tool calls waiting for a decision.
+	PendingApprovals []approvalView `json:"pending_approvals,omitempty"`
 }
 
 func timePtr(t time.Time) *time.Time {
@@ -574,7 +581,8 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		reqJSON, _ := json.Marshal(rn.req)
 		rn.mu.Lock()
 		v = runView{ID: rn.id, Task: rn.task, State: rn.state, CreatedAt: rn.created.UTC(), StartedAt: timePtr(rn.started),
-			EndedAt: timePtr(rn.ended), Request: reqJSON, LastEventID: int64(len(rn.events)), Error: rn.errText}
+			EndedAt: timePtr(rn.ended), Request: reqJSON, LastEventID: int64(len(rn.events)), Error: rn.errText,
+			PendingApprovals: s.pendingViews(rn)}
 		result = rn.result
 		rn.mu.Unlock()
 	} else {

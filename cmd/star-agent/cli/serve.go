@@ -30,6 +30,7 @@ type serveFlags struct {
 	maxConcurrent     int
 	queue             int
 	runTimeout, grace time.Duration
+	approvalTimeout   time.Duration
 	logFormat, otel   string
 	verbose           bool
 	addrFile          string
@@ -74,6 +75,7 @@ running runs finish for --shutdown-grace, then cancels them (they end
 	fl.IntVar(&f.maxConcurrent, "max-concurrent", 4, "runs that run at once")
 	fl.IntVar(&f.queue, "queue", 64, "runs that may wait for a free slot; beyond, POST /v1/runs answers 429")
 	fl.DurationVar(&f.runTimeout, "run-timeout", 10*time.Minute, "stop a whole run after this long (0: no limit); --exec-timeout limits each code execution")
+	fl.DurationVar(&f.approvalTimeout, "approval-timeout", serve.DefaultApprovalTimeout, "how long a call that needs approval (--require-approval) waits for a decision before it is denied; the wait also counts against --exec-timeout")
 	fl.DurationVar(&f.grace, "shutdown-grace", 30*time.Second, "on SIGTERM, how long running runs may finish before they are cancelled")
 	fl.StringVar(&f.addrFile, "addr-file", "", "write the address the server listens on to `FILE` once it accepts connections (for --addr with port 0)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log every run, step and model call")
@@ -153,17 +155,18 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	ready := newReadiness(a, model)
 	go ready.warmUp(ctx)
 	srv, err := serve.New(serve.Options{
-		Store:         store,
-		Token:         f.token,
-		MaxConcurrent: f.maxConcurrent,
-		Queue:         f.queue,
-		RunTimeout:    f.runTimeout,
-		ShutdownGrace: f.grace,
-		MaxSteps:      a.MaxSteps(),
-		ModelID:       model.ModelID(),
-		Checks:        ready.checks(),
-		Version:       moduleVersion(),
-		Logger:        logger,
+		Store:           store,
+		Token:           f.token,
+		MaxConcurrent:   f.maxConcurrent,
+		Queue:           f.queue,
+		RunTimeout:      f.runTimeout,
+		ApprovalTimeout: f.approvalTimeout,
+		ShutdownGrace:   f.grace,
+		MaxSteps:        a.MaxSteps(),
+		ModelID:         model.ModelID(),
+		Checks:          ready.checks(),
+		Version:         moduleVersion(),
+		Logger:          logger,
 		NewAgent: func(ctx context.Context, req serve.AgentRequest) (*starlarkagent.Agent, error) {
 			m, err := a.NewModel()
 			if err != nil {
