@@ -1,14 +1,18 @@
 package serve
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/providers/scripted"
 	"github.com/star-agent/star-agent/starlarkagent"
@@ -200,5 +204,94 @@ func TestApprovalTimeout(t *testing.T) {
 	_, _, metrics := h.do("GET", "/metrics", "")
 	if !strings.Contains(string(metrics), `star_agent_approvals_total{outcome="timed_out"} 1`) {
 		t.Errorf("metrics lack the timed-out approval")
+	}
+}
+
+// BenchmarkApprovalRoundTrip measures what approval through the API adds
+// to a tool call: one run whose code calls ping() b.N times, each call
+// approved by a client that reads approval_requested from the event
+// stream and POSTs the decision (approval=on), against the same run
+// without approval (approval=off). ns/op is per call.
+//
+//	go test -run '^$' -bench ApprovalRoundTrip -benchtime 500x ./starlarkagent/serve/
+func BenchmarkApprovalRoundTrip(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		b.Run(fmt.Sprintf("approval=%v", map[bool]string{false: "off", true: "on"}[on]), func(b *testing.B) {
+			store, err := OpenStore(":memory:", nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n := b.N
+			srv, err := New(Options{Store: store, ShutdownGrace: time.Millisecond,
+				NewAgent: func(ctx context.Context, req AgentRequest) (*starlarkagent.Agent, error) {
+					l, err := starlarkexec.New(starlarkexec.Options{Limits: executors.Limits{Timeout: 10 * time.Minute}})
+					if err != nil {
+						return nil, err
+					}
+					opts := starlarkagent.Options{
+						Model: req.WrapModel(scripted.New(
+							fmt.Sprintf("Thought: ping.\n<code>\nfor i in range(%d):\n    ping()\n</code>", n),
+							"Thought: done.\n<code>\nfinal_answer(1)\n</code>")),
+						Executor: l, Tools: []tool.Tool{pingTool},
+					}
+					if on {
+						opts.RequireApproval = []string{"ping"}
+					}
+					return starlarkagent.New(opts)
+				}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			go srv.Serve(ln)
+			defer srv.Shutdown(context.Background())
+			base := "http://" + ln.Addr().String()
+			post := func(path, body string) []byte {
+				resp, err := http.Post(base+path, "application/json", strings.NewReader(body))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer resp.Body.Close()
+				out, _ := io.ReadAll(resp.Body)
+				if resp.StatusCode >= 300 {
+					b.Fatalf("POST %s: %d %s", path, resp.StatusCode, out)
+				}
+				return out
+			}
+			b.ResetTimer()
+			var created struct{ ID string }
+			json.Unmarshal(post("/v1/runs", `{"task":"ping"}`), &created)
+			resp, err := http.Get(base + "/v1/runs/" + created.ID + "/events")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer resp.Body.Close()
+			sc := bufio.NewScanner(resp.Body)
+			sc.Buffer(nil, 16<<20)
+			typ, approved := "", 0
+			for sc.Scan() {
+				line := sc.Text()
+				switch {
+				case strings.HasPrefix(line, "event: "):
+					typ = line[7:]
+				case strings.HasPrefix(line, "data: ") && typ == "approval_requested":
+					var p struct{ ID string }
+					json.Unmarshal([]byte(line[6:]), &p)
+					post("/v1/runs/"+created.ID+"/approvals/"+p.ID, `{"approve":true}`)
+					approved++
+				case strings.HasPrefix(line, "data: ") && typ == "end":
+					if !strings.Contains(line, `"state":"success"`) {
+						b.Fatalf("the run ended %s", line)
+					}
+				}
+			}
+			b.StopTimer()
+			if on && approved != n {
+				b.Fatalf("%d approvals for %d calls", approved, n)
+			}
+		})
 	}
 }
