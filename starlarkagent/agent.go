@@ -68,6 +68,10 @@ type Options struct {
 	// RunOptions.Approver replaces it for one run, and a managed agent
 	// without one uses its manager's. With none, such calls are denied.
 	Approver Approver
+	// Budget caps the tokens and the cost of each run (see Budget);
+	// RunOptions.Budget replaces it for one run, and a managed agent
+	// draws from its manager's.
+	Budget Budget
 	// ToolDiscoveryThreshold is the number of tools beyond which the
 	// system prompt stops showing every tool's stub: it lists the tools by
 	// group (tool.Spec.Group) with a one-line summary, or less when that is

@@ -121,6 +121,9 @@ type ActionStep struct {
 	ObservationImages []providers.Image `json:"observation_images,omitempty"`
 	// Error is why the step failed, if it did; the model reads it.
 	Error *StepError `json:"error,omitempty"`
+	// Notice is what the agent adds for the model after the
+	// observation: how much of the budget remains, once it runs low.
+	Notice string `json:"notice,omitempty"`
 	// Usage counts the tokens of this step's model call.
 	Usage providers.Usage `json:"token_usage"`
 	// ManagedUsage counts the tokens used by managed agents this step called.

@@ -78,6 +78,9 @@ func PrintStep(w io.Writer, s Step) error {
 				b.WriteString("\n")
 			}
 		}
+		if s.Notice != "" {
+			b.WriteString(s.Notice + "\n")
+		}
 	case *FinalAnswerStep:
 		title := "Final answer"
 		if s.FromMemory {

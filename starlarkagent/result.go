@@ -27,6 +27,8 @@ type RunOptions struct {
 	// Approver, when set, decides this run's calls that need approval
 	// instead of Options.Approver.
 	Approver Approver
+	// Budget, when set, replaces Options.Budget for this run.
+	Budget *Budget
 }
 
 // RunState says how a run ended.
@@ -40,6 +42,8 @@ const (
 	// memory by one last model call, or when that call failed is
 	// "Error in generating final LLM output:" and its error.
 	StateMaxSteps RunState = "max_steps"
+	// StateBudgetExceeded (budget.go): the budget ran out.
+
 	// StateError: the run failed (model error, broken executor,
 	// cancellation); Err says why.
 	StateError RunState = "error"

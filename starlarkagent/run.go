@@ -162,6 +162,7 @@ type runner struct {
 	maxSteps int
 	usage    providers.Usage
 	approver Approver
+	spend    *spending
 }
 
 func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func(Event) bool) *RunResult {
@@ -182,6 +183,11 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 		r.ctx = context.WithValue(ctx, approverKey{}, r.approver)
 		ctx = r.ctx
 	}
+	spend, budgetErr := a.spendingFor(ctx, opts)
+	if r.spend = spend; spend != nil {
+		r.ctx = context.WithValue(ctx, spendingKey{}, spend)
+		ctx = r.ctx
+	}
 	if opts.MaxSteps > 0 {
 		r.maxSteps = opts.MaxSteps
 	}
@@ -191,6 +197,9 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	first, err := a.startTask(ctx, task, opts)
 	a.log.Info("run started", "task", clip(task, 200), "max_steps", r.maxSteps, "resume", opts.Resume)
 	res := &RunResult{}
+	if err == nil {
+		err = budgetErr
+	}
 	if err != nil {
 		res.State, res.Err = StateError, err
 	}
@@ -201,6 +210,9 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	a.memMu.Lock()
 	res.Steps = slices.Clone(a.memory.Steps[first:])
 	a.memMu.Unlock()
+	if res.State == StateBudgetExceeded {
+		res.Output = answerSoFar(res.Steps)
+	}
 	res.Timing = Timing{Start: start, End: time.Now()}
 
 	span.SetAttributes(
@@ -253,6 +265,11 @@ func (r *runner) loop(res *RunResult) {
 	for n := 1; ; n++ {
 		if r.ctx.Err() != nil {
 			res.State, res.Err = StateError, r.interrupted()
+			return
+		}
+		if be := r.spend.spent(); be != nil {
+			res.State, res.Err = StateBudgetExceeded, be
+			a.log.Warn("budget spent: the run stops", "step", n, "tokens", be.Tokens, "cost", be.Cost)
 			return
 		}
 		if n > r.maxSteps {
@@ -318,6 +335,7 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 	st.ModelInput = a.memory.Messages()
 	defer func() {
 		st.Timing.End = time.Now()
+		st.Notice = r.spend.notice()
 		a.appendStep(st)
 		r.logStep(st)
 		r.endStep(st)
@@ -556,6 +574,7 @@ func (r *runner) generateMessage(msgs []providers.Message, opts providers.Genera
 		text = text[:end]
 	}
 	r.usage = r.usage.Add(usage)
+	r.spend.charge(model, usage)
 	span.SetAttributes(attrInputTokens.Int(usage.InputTokens), attrOutputTokens.Int(usage.OutputTokens))
 	out := &providers.Message{Role: providers.RoleAssistant, Content: text, ToolCalls: calls, Usage: &usage}
 	if err != nil {

@@ -105,6 +105,7 @@ func (r *runner) toolAction(n int) (st *ActionStep, err error) {
 	st.ModelInput = a.memory.Messages()
 	defer func() {
 		st.Timing.End = time.Now()
+		st.Notice = r.spend.notice()
 		a.appendStep(st)
 		r.logStep(st)
 		r.endStep(st)

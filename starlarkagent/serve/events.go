@@ -20,8 +20,11 @@ const (
 	StateSuccess          State = "success"
 	StateMaxSteps         State = "max_steps"
 	StateError            State = "error"
-	StateCancelled        State = "cancelled"
-	StateInterrupted      State = "interrupted"
+	// StateBudgetExceeded: the run spent its budget (max_total_tokens,
+	// max_cost, or the server\'s) before it ended.
+	StateBudgetExceeded State = "budget_exceeded"
+	StateCancelled      State = "cancelled"
+	StateInterrupted    State = "interrupted"
 )
 
 // Final reports whether a run in state s has ended.

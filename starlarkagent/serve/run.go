@@ -203,7 +203,8 @@ func (s *Server) execute(r *run) {
 		}
 	}()
 
-	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r)}
+	budget := s.runBudget(r.req)
+	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget}
 	for ev := range agent.Stream(ctx, r.task, opts) {
 		switch ev := ev.(type) {
 		case *starlarkagent.ModelDelta:
@@ -232,6 +233,8 @@ func (s *Server) execute(r *run) {
 		state = StateSuccess
 	case res.Err == nil && res.State == starlarkagent.StateMaxSteps:
 		state = StateMaxSteps
+	case res.State == starlarkagent.StateBudgetExceeded:
+		state, errText = StateBudgetExceeded, res.Err.Error()
 	case r.ctx.Err() != nil:
 		state, errText = s.stoppedState(r), s.stoppedWhy(r, "running")
 	default:
@@ -341,4 +344,17 @@ func (s *Server) finish(r *run, state State, errText string, res *starlarkagent.
 	delete(s.active, r.id)
 	s.mu.Unlock()
 	r.cancel(nil)
+}
+
+// runBudget is the budget of a run: what the request asks for, capped by
+// the server's.
+func (s *Server) runBudget(req RunRequest) starlarkagent.Budget {
+	b := s.opts.Budget
+	if req.MaxTotalTokens > 0 && (b.MaxTotalTokens <= 0 || req.MaxTotalTokens < b.MaxTotalTokens) {
+		b.MaxTotalTokens = req.MaxTotalTokens
+	}
+	if req.MaxCost > 0 && (b.MaxCost <= 0 || req.MaxCost < b.MaxCost) {
+		b.MaxCost = req.MaxCost
+	}
+	return b
 }

@@ -42,6 +42,10 @@ type Options struct {
 	// it is denied (default DefaultApprovalTimeout). The wait also counts
 	// against the execution's own time limit.
 	ApprovalTimeout time.Duration
+	// Budget caps every run: a request may ask for less
+	// (max_total_tokens, max_cost), never more; zero fields set no cap.
+	// Its Prices price the cost (nil: starlarkagent.DefaultPrices()).
+	Budget starlarkagent.Budget
 	// RunTimeout, when positive, ends a run that runs longer (state error).
 	RunTimeout time.Duration
 	// ShutdownGrace is how long Shutdown lets runs finish before it
@@ -93,6 +97,10 @@ type RunRequest struct {
 	AdditionalArgs map[string]any `json:"additional_args,omitempty"`
 	Imports        []string       `json:"imports,omitempty"`
 	Images         []string       `json:"images,omitempty"`
+	// MaxTotalTokens and MaxCost (dollars) are the run's budget, capped
+	// by the server's.
+	MaxTotalTokens int     `json:"max_total_tokens,omitempty"`
+	MaxCost        float64 `json:"max_cost,omitempty"`
 }
 
 // Server runs agents over HTTP (see API.md).
@@ -411,6 +419,9 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*RunRequ
 	}
 	if len(req.Task) > maxTaskBytes {
 		return bad(`"task" is %d bytes, over the limit of %d`, len(req.Task), maxTaskBytes)
+	}
+	if req.MaxTotalTokens < 0 || req.MaxCost < 0 {
+		return bad(`"max_total_tokens" and "max_cost" must not be negative`)
 	}
 	if req.MaxSteps < 0 || req.MaxSteps > maxRunSteps {
 		return bad(`"max_steps" must be between 1 and %d, not %d`, maxRunSteps, req.MaxSteps)

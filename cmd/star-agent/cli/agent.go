@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path"
 	"regexp"
@@ -39,6 +40,7 @@ type AgentFlags struct {
 	exchanges []replay.Exchange
 	modelErr  error
 	answerRe  *regexp.Regexp
+	prices    starlarkagent.Prices
 }
 
 // Register adds the flags to fl.
@@ -65,6 +67,9 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.answerRegexp, "answer-regexp", "", "reject final answers that do not match `REGEXP` (the model is told and tries again)")
 	fl.StringVar(&f.actionType, "action-type", starlarkagent.ActionCode, "how the model acts: code (Python actions) or tool_calling (the model's native tool calls; no code runs)")
 	fl.BoolVar(&f.structured, "structured-outputs", false, "ask the model for JSON {thought, code} where the provider supports it (code agents)")
+	fl.IntVar(&f.maxTotalTokens, "max-total-tokens", 0, "stop a run once its model calls (managed agents' included) have used `N` input and output tokens; state budget_exceeded (0: no limit)")
+	fl.Float64Var(&f.maxCost, "max-cost", 0, "stop a run once its model calls cost `USD` dollars, priced by the built-in table or --prices (0: no limit)")
+	fl.StringVar(&f.pricesFile, "prices", "", "price table `FILE` for --max-cost, JSON {\"model\": {\"input\": 2.5, \"output\": 10}} in dollars per million tokens, over the built-in one")
 	fl.StringSliceVar(&f.requireApproval, "require-approval", nil, "tools whose calls wait for an operator's approval, by `PATTERNS` (comma-separated names with * globs, MCP tools and --managed members included; run asks at the terminal, serve through its API and page)")
 }
 
@@ -96,6 +101,22 @@ func (a *AgentFlags) Check() error {
 	if f.structured && f.actionType == starlarkagent.ActionToolCalling {
 		return usageError("--structured-outputs is for code agents; a tool-calling agent answers with tool calls")
 	}
+	if f.maxTotalTokens < 0 || f.maxCost < 0 {
+		return usageError("--max-total-tokens and --max-cost must not be negative")
+	}
+	if f.pricesFile != "" && a.prices == nil {
+		file, err := os.Open(f.pricesFile)
+		if err != nil {
+			return usageError("--prices: %v", err)
+		}
+		p, err := starlarkagent.ReadPrices(file)
+		file.Close()
+		if err != nil {
+			return usageError("--prices %s: %v", f.pricesFile, err)
+		}
+		a.prices = starlarkagent.DefaultPrices()
+		maps.Copy(a.prices, p)
+	}
 	for _, p := range f.requireApproval {
 		if _, err := path.Match(p, ""); err != nil || p == "" {
 			return usageError("--require-approval: %q is not a name pattern", p)
@@ -114,6 +135,12 @@ func (a *AgentFlags) Check() error {
 		}
 	}
 	return nil
+}
+
+// Budget is the budget of a run that --max-total-tokens, --max-cost and
+// --prices describe (Check reads the prices).
+func (a *AgentFlags) Budget() starlarkagent.Budget {
+	return starlarkagent.Budget{MaxTotalTokens: a.f.maxTotalTokens, MaxCost: a.f.maxCost, Prices: a.prices}
 }
 
 // MaxSteps is the value of --max-steps.
@@ -261,6 +288,7 @@ func (a *AgentFlags) NewAgent(ctx context.Context, cfg AgentConfig) (*starlarkag
 		ActionType:             f.actionType,
 		StructuredOutputs:      f.structured,
 		RequireApproval:        f.requireApproval,
+		Budget:                 a.Budget(),
 		Approver:               cfg.Approver,
 	}
 	if f.markdown {

@@ -57,6 +57,9 @@ type runFlags struct {
 	actionType                string
 	structured                bool
 	requireApproval           []string
+	maxTotalTokens            int
+	maxCost                   float64
+	pricesFile                string
 	limits                    LimitFlags
 	// run only
 	images   []string

@@ -161,6 +161,7 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 		Queue:           f.queue,
 		RunTimeout:      f.runTimeout,
 		ApprovalTimeout: f.approvalTimeout,
+		Budget:          a.Budget(),
 		ShutdownGrace:   f.grace,
 		MaxSteps:        a.MaxSteps(),
 		ModelID:         model.ModelID(),

@@ -8,10 +8,10 @@
 
 (function () {
   const TOKEN_KEY = 'star-agent.token';
-  const FINAL = new Set(['success', 'max_steps', 'error', 'cancelled', 'interrupted']);
+  const FINAL = new Set(['success', 'max_steps', 'budget_exceeded', 'error', 'cancelled', 'interrupted']);
   const STATE_LABEL = {
     queued: 'Queued', running: 'Running', awaiting_approval: 'Awaiting approval', success: 'Success', max_steps: 'Max steps',
-    error: 'Error', cancelled: 'Cancelled', interrupted: 'Interrupted', loading: 'Loading',
+    budget_exceeded: 'Budget spent', error: 'Error', cancelled: 'Cancelled', interrupted: 'Interrupted', loading: 'Loading',
   };
   const PAGE_SIZE = 30;
 
