@@ -68,6 +68,10 @@ type Options struct {
 	// RunOptions.Approver replaces it for one run, and a managed agent
 	// without one uses its manager's. With none, such calls are denied.
 	Approver Approver
+	// Compaction keeps each prompt within a context budget (see
+	// Compaction); the zero value compacts past three quarters of the
+	// model's known context window.
+	Compaction Compaction
 	// Budget caps the tokens and the cost of each run (see Budget);
 	// RunOptions.Budget replaces it for one run, and a managed agent
 	// draws from its manager's.

@@ -24,7 +24,7 @@ const (
 )
 
 // Step is one entry of an agent's memory: *SystemPromptStep, *TaskStep,
-// *PlanningStep, *ActionStep or *FinalAnswerStep.
+// *PlanningStep, *ActionStep, *SummaryStep or *FinalAnswerStep.
 type Step interface {
 	// Kind names the step's type.
 	Kind() StepKind
@@ -221,15 +221,9 @@ type Memory struct {
 	prompts *prompts.Set
 }
 
-// Messages renders the memory as the conversation the model reads.
-func (m *Memory) Messages() []providers.Message {
-	msgs := make([]providers.Message, 0, 1+2*len(m.Steps))
-	msgs = append(msgs, m.System.messages(m.prompts)...)
-	for _, s := range m.Steps {
-		msgs = append(msgs, s.messages(m.prompts)...)
-	}
-	return msgs
-}
+// Messages renders the memory as the conversation the model reads; a
+// SummaryStep shows in place of the steps it condenses.
+func (m *Memory) Messages() []providers.Message { return m.render(0, 0) }
 
 // ActionSteps returns the action steps, in order.
 func (m *Memory) ActionSteps() []*ActionStep {
@@ -329,6 +323,8 @@ func unmarshalSteps(raw []json.RawMessage, images imageStore) ([]Step, error) {
 			s = new(ActionStep)
 		case KindFinalAnswer:
 			s = new(FinalAnswerStep)
+		case KindSummary:
+			s = new(SummaryStep)
 		default:
 			return nil, fmt.Errorf("step %d: unknown type %q", i, head.Type)
 		}

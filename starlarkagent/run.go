@@ -128,7 +128,7 @@ func (a *Agent) Step(ctx context.Context) (*ActionStep, error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &runner{a: a, ctx: ctx, cancel: cancel, task: task, maxSteps: a.opts.MaxSteps}
+	r := &runner{a: a, ctx: ctx, cancel: cancel, task: task, maxSteps: a.opts.MaxSteps, contextLimit: a.contextLimit()}
 	r.approver = a.approverFor(ctx, RunOptions{})
 	if r.maxSteps == 0 {
 		r.maxSteps = DefaultMaxSteps
@@ -163,6 +163,8 @@ type runner struct {
 	usage    providers.Usage
 	approver Approver
 	spend    *spending
+	// contextLimit is the prompt budget (Options.Compaction; 0: none).
+	contextLimit int
 }
 
 func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func(Event) bool) *RunResult {
@@ -178,7 +180,7 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	r := &runner{a: a, ctx: ctx, cancel: cancel, emitFn: emit, task: task, maxSteps: a.opts.MaxSteps}
+	r := &runner{a: a, ctx: ctx, cancel: cancel, emitFn: emit, task: task, maxSteps: a.opts.MaxSteps, contextLimit: a.contextLimit()}
 	if r.approver = a.approverFor(ctx, opts); r.approver != nil {
 		r.ctx = context.WithValue(ctx, approverKey{}, r.approver)
 		ctx = r.ctx
@@ -331,8 +333,12 @@ func (r *runner) stopSequences() []string {
 // run; a step error the model can act on is in the step instead.
 func (r *runner) action(n int) (st *ActionStep, err error) {
 	a := r.a
+	msgs, err := r.prompt(n)
+	if err != nil {
+		return nil, err
+	}
 	st = &ActionStep{Number: n, Timing: Timing{Start: time.Now()}}
-	st.ModelInput = a.memory.Messages()
+	st.ModelInput = msgs
 	defer func() {
 		st.Timing.End = time.Now()
 		st.Notice = r.spend.notice()

@@ -101,8 +101,12 @@ func toolDefinition(spec tool.Spec) providers.ToolDefinition {
 // toolAction runs one action step of a tool-calling agent.
 func (r *runner) toolAction(n int) (st *ActionStep, err error) {
 	a := r.a
+	msgs, err := r.prompt(n)
+	if err != nil {
+		return nil, err
+	}
 	st = &ActionStep{Number: n, Timing: Timing{Start: time.Now()}}
-	st.ModelInput = a.memory.Messages()
+	st.ModelInput = msgs
 	defer func() {
 		st.Timing.End = time.Now()
 		st.Notice = r.spend.notice()

@@ -169,6 +169,10 @@ func lean(s starlarkagent.Step) starlarkagent.Step {
 		c := *s
 		c.ModelInput = nil
 		return &c
+	case *starlarkagent.SummaryStep:
+		c := *s
+		c.ModelInput = nil
+		return &c
 	}
 	return s
 }

@@ -109,6 +109,9 @@ func (m *metrics) step(model string, s starlarkagent.Step) {
 	case *starlarkagent.PlanningStep:
 		m.stepDuration.WithLabelValues(string(s.Kind())).Observe(s.Timing.Duration().Seconds())
 		usage = s.Usage
+	case *starlarkagent.SummaryStep:
+		m.stepDuration.WithLabelValues(string(s.Kind())).Observe(s.Timing.Duration().Seconds())
+		usage = s.Usage
 	case *starlarkagent.FinalAnswerStep:
 		usage = s.Usage
 	}

@@ -70,6 +70,7 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	fl.IntVar(&f.maxTotalTokens, "max-total-tokens", 0, "stop a run once its model calls (managed agents' included) have used `N` input and output tokens; state budget_exceeded (0: no limit)")
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "stop a run once its model calls cost `USD` dollars, priced by the built-in table or --prices (0: no limit)")
 	fl.StringVar(&f.pricesFile, "prices", "", "price table `FILE` for --max-cost, JSON {\"model\": {\"input\": 2.5, \"output\": 10}} in dollars per million tokens, over the built-in one")
+	fl.IntVar(&f.maxContext, "max-context-tokens", 0, "keep each prompt under `N` tokens (estimated): older observations are cut, then the model condenses older steps in a summary step (0: three quarters of the model's known context window, else off; -1: off)")
 	fl.StringSliceVar(&f.requireApproval, "require-approval", nil, "tools whose calls wait for an operator's approval, by `PATTERNS` (comma-separated names with * globs, MCP tools and --managed members included; run asks at the terminal, serve through its API and page)")
 }
 
@@ -100,6 +101,9 @@ func (a *AgentFlags) Check() error {
 	}
 	if f.structured && f.actionType == starlarkagent.ActionToolCalling {
 		return usageError("--structured-outputs is for code agents; a tool-calling agent answers with tool calls")
+	}
+	if f.maxContext < -1 {
+		return usageError("--max-context-tokens must be positive, 0 (the model's default) or -1 (off)")
 	}
 	if f.maxTotalTokens < 0 || f.maxCost < 0 {
 		return usageError("--max-total-tokens and --max-cost must not be negative")
@@ -289,6 +293,7 @@ func (a *AgentFlags) NewAgent(ctx context.Context, cfg AgentConfig) (*starlarkag
 		StructuredOutputs:      f.structured,
 		RequireApproval:        f.requireApproval,
 		Budget:                 a.Budget(),
+		Compaction:             starlarkagent.Compaction{MaxContextTokens: f.maxContext},
 		Approver:               cfg.Approver,
 	}
 	if f.markdown {

@@ -60,6 +60,7 @@ type runFlags struct {
 	maxTotalTokens            int
 	maxCost                   float64
 	pricesFile                string
+	maxContext                int
 	limits                    LimitFlags
 	// run only
 	images   []string
@@ -406,6 +407,8 @@ func dropModelInputs(steps []starlarkagent.Step) {
 		case *starlarkagent.ActionStep:
 			s.ModelInput = nil
 		case *starlarkagent.PlanningStep:
+			s.ModelInput = nil
+		case *starlarkagent.SummaryStep:
 			s.ModelInput = nil
 		}
 	}

@@ -950,6 +950,19 @@
       }
       p.meta.replaceChildren(...parts);
       setLive('Waiting for the model…');
+    } else if (s.type === 'summary') {
+      // The older steps condensed to keep the prompt within the context
+      // budget: their cards stay; the model reads the summary instead.
+      const p = cur.planning || planningView(cur);
+      cur.planning = null;
+      p.card.classList.remove('running');
+      p.card.classList.add('summary');
+      p.title.textContent = 'Summary of steps ' + s.first_step + ' to ' + s.last_step;
+      p.body.textContent = String(s.summary || '').trim();
+      const parts = [];
+      if (s.tokens_before) parts.push(el('span', { class: 'm', title: 'Estimated prompt tokens before and after' }, 'prompt ' + fmtInt(s.tokens_before) + ' → ' + fmtInt(s.tokens_after) + ' tokens'));
+      p.meta.replaceChildren(...parts);
+      setLive('Waiting for the model…');
     } else if (s.type === 'final_answer') {
       if (cur.planning) { // the streamed from-memory answer
         cur.planning.card.remove();
