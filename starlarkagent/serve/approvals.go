@@ -216,6 +216,3 @@ func (s *Server) pendingViews(r *run) []approvalView {
 	}
 	return out
 }
-
-// caller names who made a request, for the audit trail.
-func (s *Server) caller(*http.Request) string { return "api" }

@@ -43,6 +43,9 @@ type run struct {
 	result  json.RawMessage
 	summary endEvent
 	stepN   int
+	// tenant owns the run ("" without tokens); tenantCfg is its quotas.
+	tenant    string
+	tenantCfg *Tenant
 	// pending are the calls waiting for approval, by id, in order.
 	pending map[string]*pendingApproval
 	order   []string
@@ -169,6 +172,7 @@ func (s *Server) execute(r *run) {
 	var counted []countedExecutor
 	agent, err := s.opts.NewAgent(ctx, AgentRequest{
 		RunID:   r.id,
+		Tenant:  r.tenant,
 		Task:    r.task,
 		Imports: r.req.Imports,
 		WrapModel: func(m providers.Model) providers.Model {
@@ -203,7 +207,7 @@ func (s *Server) execute(r *run) {
 		}
 	}()
 
-	budget := s.runBudget(r.req)
+	budget := tenantBudget(s.runBudget(r.req), r.tenantCfg)
 	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget}
 	for ev := range agent.Stream(ctx, r.task, opts) {
 		switch ev := ev.(type) {
@@ -329,9 +333,14 @@ func (s *Server) finish(r *run, state State, errText string, res *starlarkagent.
 	s.store.finishRun(rec)
 
 	s.metrics.runs.WithLabelValues(string(state)).Inc()
+	if r.tenant != "" {
+		s.metrics.tenantRuns.WithLabelValues(r.tenant, string(state)).Inc()
+		s.metrics.tenantTokens.WithLabelValues(r.tenant, "input").Add(float64(rec.Input))
+		s.metrics.tenantTokens.WithLabelValues(r.tenant, "output").Add(float64(rec.Output))
+	}
 	s.metrics.runDuration.WithLabelValues(string(state)).Observe(end.Timing.Duration)
 	s.observeDuration(now.Sub(start))
-	s.log.Info("run ended", "run", r.id, "state", state, "error", errText, "duration", now.Sub(start))
+	s.log.Info("run ended", "run", r.id, "tenant", r.tenant, "state", state, "error", errText, "duration", now.Sub(start))
 
 	// Leave memory once the end event is committed: from then on the
 	// database has every event.

@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,8 +31,12 @@ type Options struct {
 	// Store keeps the runs (see OpenStore). The server closes it in
 	// Shutdown.
 	Store *Store
-	// Token, when set, is required as a bearer token on /v1/.
+	// Token, when set, is required as a bearer token on /v1/: the token
+	// of one tenant, "default".
 	Token string
+	// Tenants share the server, each with a token and quotas of its own
+	// (see Tenant); with Token, "default" is one more.
+	Tenants []Tenant
 	// MaxConcurrent runs run at once (default 4); Queue more wait (default
 	// 64). Beyond that, POST /v1/runs answers 429.
 	MaxConcurrent int
@@ -74,9 +77,11 @@ type Check struct {
 
 // AgentRequest is what the server asks of Options.NewAgent for a run.
 type AgentRequest struct {
-	// RunID identifies the run, for logs; Task is its task.
-	RunID string
-	Task  string
+	// RunID identifies the run, for logs; Task is its task; Tenant the
+	// tenant that created it ("" without tokens).
+	RunID  string
+	Tenant string
+	Task   string
 	// Imports are authorized for this run in addition to the server's.
 	Imports []string
 	// WrapModel must be applied to the model the agent uses: it measures
@@ -111,7 +116,7 @@ type Server struct {
 	metrics *metrics
 	handler http.Handler
 	slots   chan struct{}
-	token   [32]byte
+	tenants map[[32]byte]*Tenant // by token hash; empty: no authentication
 
 	mu       sync.Mutex
 	active   map[string]*run
@@ -154,7 +159,21 @@ func New(opts Options) (*Server, error) {
 		active:  map[string]*run{},
 		quit:    make(chan struct{}),
 	}
-	s.token = sha256.Sum256([]byte(opts.Token))
+	var err error
+	if s.tenants, err = checkTenants(append([]Tenant(nil), opts.Tenants...)); err != nil {
+		return nil, err
+	}
+	if opts.Token != "" {
+		// The single token of a server without tenants: any length, as
+		// it always was.
+		sum := sha256.Sum256([]byte(opts.Token))
+		for _, t := range s.tenants {
+			if t.Name == "default" || t.Token == opts.Token {
+				return nil, fmt.Errorf("serve: the token of Options.Token is tenant \"default\", which Tenants already has (by name or token)")
+			}
+		}
+		s.tenants[sum] = &Tenant{Name: "default", Token: opts.Token}
+	}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -288,7 +307,7 @@ func (s *Server) guard(h http.Handler) http.Handler {
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("X-Frame-Options", "DENY")
 		hd.Set("Referrer-Policy", "no-referrer")
-		if s.opts.Token == "" && !localHost(r.Host) {
+		if len(s.tenants) == 0 && !localHost(r.Host) {
 			writeError(w, http.StatusForbidden, "forbidden", fmt.Sprintf("this server has no token, so it answers only requests for localhost or an IP address, not %q: start it with --token (or STAR_AGENT_TOKEN) to serve it under a name", clip(r.Host, 100)))
 			return
 		}
@@ -343,7 +362,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // hashed first so that the comparison takes the same time whatever the
 // token's length.
 func (s *Server) auth(h http.Handler) http.Handler {
-	if s.opts.Token == "" {
+	if len(s.tenants) == 0 {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -352,13 +371,13 @@ func (s *Server) auth(h http.Handler) http.Handler {
 		if !ok || !strings.EqualFold(scheme, "Bearer") {
 			got = r.URL.Query().Get("access_token")
 		}
-		sum := sha256.Sum256([]byte(got))
-		if got == "" || subtle.ConstantTimeCompare(sum[:], s.token[:]) != 1 {
+		t := s.authenticate(got)
+		if got == "" || t == nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="star-agent"`)
-			writeError(w, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required: send Authorization: Bearer TOKEN (the server's --token or STAR_AGENT_TOKEN)")
+			writeError(w, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required: send Authorization: Bearer TOKEN (the server's --token or STAR_AGENT_TOKEN, or a tenant's token from --tokens)")
 			return
 		}
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tenantKey{}, t)))
 	})
 }
 
@@ -460,6 +479,10 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := time.Now()
+	tenant := tenantOf(r)
+	if !s.admitTenant(w, r, tenant) {
+		return
+	}
 	s.mu.Lock()
 	if s.draining {
 		s.mu.Unlock()
@@ -490,12 +513,16 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithCancelCause(context.Background())
 	rn := &run{id: newRunID(now), task: req.Task, req: *req, created: now, ctx: ctx, cancel: cancel, state: StateQueued, changed: make(chan struct{})}
+	if tenant != nil {
+		rn.tenant = tenant.Name
+		rn.tenantCfg = tenant
+	}
 	reqJSON, _ := json.Marshal(req)
 	// Not the request's context: a client that hangs up must not leave
 	// a run stored as queued that nothing runs.
 	sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer scancel()
-	if err := s.store.createRun(sctx, &runRecord{ID: rn.id, Task: req.Task, Request: reqJSON, State: StateQueued, CreatedAt: now}); err != nil {
+	if err := s.store.createRun(sctx, &runRecord{ID: rn.id, Task: req.Task, Request: reqJSON, State: StateQueued, CreatedAt: now, Tenant: rn.tenant}); err != nil {
 		cancel(nil)
 		writeError(w, http.StatusInternalServerError, "internal", "could not store the run: "+err.Error())
 		return
@@ -539,6 +566,18 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (id string, rn *
 	s.mu.Lock()
 	rn = s.active[id]
 	s.mu.Unlock()
+	// Another tenant's run is answered as an unknown one.
+	if rn != nil && !visible(r, rn.tenant) {
+		notFound(w, id)
+		return id, nil, false
+	}
+	if rn == nil && tenantOf(r) != nil {
+		owner, err := s.store.runTenant(r.Context(), id)
+		if err == nil && !visible(r, owner) {
+			notFound(w, id)
+			return id, nil, false
+		}
+	}
 	return id, rn, true
 }
 
@@ -662,7 +701,11 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	recs, next, err := s.store.listRuns(r.Context(), q.Get("cursor"), limit)
+	var only *string
+	if t := tenantOf(r); t != nil {
+		only = &t.Name
+	}
+	recs, next, err := s.store.listRuns(r.Context(), q.Get("cursor"), limit, only)
 	if errors.Is(err, errBadCursor) {
 		writeError(w, http.StatusBadRequest, "bad_request", "cursor is not one this server gave: pass next_cursor from the previous page, or no cursor for the first")
 		return

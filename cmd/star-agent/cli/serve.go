@@ -27,6 +27,7 @@ import (
 // serveFlags are the flags of star-agent serve besides AgentFlags.
 type serveFlags struct {
 	addr, token, db   string
+	tokensFile        string
 	maxConcurrent     int
 	queue             int
 	runTimeout, grace time.Duration
@@ -70,7 +71,8 @@ running runs finish for --shutdown-grace, then cancels them (they end
 	fl := cmd.Flags()
 	a.Register(fl)
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
-	fl.StringVar(&f.token, "token", "", "require this bearer token on the API (default from STAR_AGENT_TOKEN)")
+	fl.StringVar(&f.token, "token", "", "require this bearer token on the API (default from STAR_AGENT_TOKEN); with --tokens, it is one more tenant, \"default\"")
+	fl.StringVar(&f.tokensFile, "tokens", "", "tenants `FILE`: JSON {\"tenants\": [{\"name\", \"token\", \"max_runs_in_flight\", \"max_tokens_per_day\", \"max_total_tokens\", \"max_cost\"}]}; each tenant sees only its own runs, within its quotas")
 	fl.StringVar(&f.db, "db", "", "the SQLite database of runs, a `PATH` or :memory: (default star-agent/runs.db in the user's data directory)")
 	fl.IntVar(&f.maxConcurrent, "max-concurrent", 4, "runs that run at once")
 	fl.IntVar(&f.queue, "queue", 64, "runs that may wait for a free slot; beyond, POST /v1/runs answers 429")
@@ -99,6 +101,18 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	}
 	if f.token == "" {
 		f.token = os.Getenv("STAR_AGENT_TOKEN")
+	}
+	var tenants []serve.Tenant
+	if f.tokensFile != "" {
+		file, err := os.Open(f.tokensFile)
+		if err != nil {
+			return usageError("--tokens: %v", err)
+		}
+		tenants, err = serve.ReadTenants(file)
+		file.Close()
+		if err != nil {
+			return usageError("--tokens %s: %v", f.tokensFile, err)
+		}
 	}
 	// A server says what it does (runs starting and ending) at Info.
 	level := slog.LevelInfo
@@ -157,6 +171,7 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	srv, err := serve.New(serve.Options{
 		Store:           store,
 		Token:           f.token,
+		Tenants:         tenants,
 		MaxConcurrent:   f.maxConcurrent,
 		Queue:           f.queue,
 		RunTimeout:      f.runTimeout,
@@ -178,7 +193,7 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 				Model:   req.WrapModel(m),
 				Tools:   tools,
 				Imports: req.Imports,
-				Logger:  logger.With("run", req.RunID),
+				Logger:  logger.With("run", req.RunID, "tenant", req.Tenant),
 				Tracer:  tracer,
 				Configure: func(o *starlarkagent.Options) error {
 					if o.Executor != nil && req.AddExecutor != nil {
@@ -198,7 +213,7 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 		store.Close()
 		return usageError("--addr %s: %v", f.addr, err)
 	}
-	if f.token == "" && !isLoopback(ln.Addr()) {
+	if f.token == "" && len(tenants) == 0 && !isLoopback(ln.Addr()) {
 		logger.Warn("no --token: anyone who reaches this address can run code on this machine; set STAR_AGENT_TOKEN", "addr", ln.Addr().String())
 	}
 	if f.addrFile != "" {
