@@ -144,6 +144,10 @@ type Options struct {
 	Prompts *prompts.Set
 	// Logger receives the agent's logs; nil discards them.
 	Logger *slog.Logger
+	// AuditLogger, when set, receives the audit trail (see AuditRecord):
+	// one Info line per tool call and per approval decision, whatever
+	// Logger's level. Without it the lines go to Logger.
+	AuditLogger *slog.Logger
 	// Tracer starts the agent's OpenTelemetry spans; nil traces nothing.
 	Tracer trace.Tracer
 }

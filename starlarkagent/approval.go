@@ -169,11 +169,11 @@ func (w *instrumented) approve(ctx context.Context, args map[string]any) (map[st
 			rec.Reason = "no decision before the call was stopped: " + context.Cause(ctx).Error()
 		}
 		rec.By = d.By
-		w.a.log.Info("approval denied", "tool", w.spec.Name, "approval", req.ID, "step", step, "reason", rec.Reason, "waited", rec.Waited)
+		w.a.auditLog().Info("approval denied", "tool", w.spec.Name, "approval", req.ID, "step", step, "reason", rec.Reason, "waited", rec.Waited)
 		return nil, rec, &DeniedError{Tool: w.spec.Name, Reason: rec.Reason}
 	case !d.Approve:
 		rec.Reason, rec.By = d.Reason, d.By
-		w.a.log.Info("approval denied", "tool", w.spec.Name, "approval", req.ID, "step", step, "by", d.By, "reason", d.Reason, "waited", rec.Waited)
+		w.a.auditLog().Info("approval denied", "tool", w.spec.Name, "approval", req.ID, "step", step, "by", d.By, "reason", d.Reason, "waited", rec.Waited)
 		return nil, rec, &DeniedError{Tool: w.spec.Name, Reason: d.Reason}
 	}
 	rec.Approved, rec.Reason, rec.By = true, d.Reason, d.By
@@ -186,7 +186,7 @@ func (w *instrumented) approve(ctx context.Context, args map[string]any) (map[st
 		}
 		args, rec.Edited = bound, true
 	}
-	w.a.log.Info("approval granted", "tool", w.spec.Name, "approval", req.ID, "step", step, "by", d.By, "edited", rec.Edited, "waited", rec.Waited)
+	w.a.auditLog().Info("approval granted", "tool", w.spec.Name, "approval", req.ID, "step", step, "by", d.By, "edited", rec.Edited, "waited", rec.Waited)
 	return args, rec, nil
 }
 

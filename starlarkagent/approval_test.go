@@ -3,6 +3,8 @@ package starlarkagent
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -201,4 +203,66 @@ func TestApprovalBadPattern(t *testing.T) {
 	if _, err := New(Options{Model: scripted.New(), RequireApproval: []string{"[x"}}); err == nil {
 		t.Fatal("no error")
 	}
+}
+
+// TestAuditTrail: every tool call, a managed agent's included, reaches
+// RunOptions.Audit and leaves a JSON line on the audit logger with who,
+// what, the outcome and the decision; each decision leaves one too.
+func TestAuditTrail(t *testing.T) {
+	var lines strings.Builder
+	var mu sync.Mutex
+	audit := slog.New(slog.NewJSONHandler(&lockedWriter{w: &lines, mu: &mu}, nil))
+	tr := &transfer{}
+	member, err := New(Options{Name: "payer", Description: "Pays.", AuditLogger: audit, RequireApproval: []string{"transfer"},
+		Model: scripted.New(action("Pay.", `transfer("bob", 7)`), action("Done.", `final_answer("paid")`)), Tools: []tool.Tool{tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(Options{AuditLogger: audit, ManagedAgents: []*Agent{member}, Tools: []tool.Tool{lookup},
+		Model: scripted.New(action("Go.", `print(lookup("paris"))
+print(payer(task="pay bob"))`), action("Done.", `final_answer("ok")`))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	var recs []AuditRecord
+	approve := func(context.Context, ApprovalRequest) (Decision, error) {
+		return Decision{Reason: "no", By: "ops"}, nil
+	}
+	if _, err := a.Run(context.Background(), "t", RunOptions{Approver: approve, Audit: func(r AuditRecord) {
+		mu.Lock()
+		defer mu.Unlock()
+		recs = append(recs, r)
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range recs {
+		got = append(got, r.Agent+" "+r.Call.Name+" "+r.Outcome)
+	}
+	if want := "agent lookup ok,payer transfer denied,agent payer ok"; strings.Join(got, ",") != want {
+		t.Errorf("audit records %q, want %q", strings.Join(got, ","), want)
+	}
+	for _, want := range []string{
+		`"msg":"tool call","agent":"agent","tool":"lookup","step":1,"arguments":"{'key': 'paris'}"`,
+		`"msg":"approval denied","agent":"payer","tool":"transfer","approval":"ap_`,
+		`"by":"ops","reason":"no"`,
+		`"msg":"tool call","agent":"payer","tool":"transfer","step":1,"arguments":"{'amount': 7, 'to': 'bob'}"`,
+		`"approved":false,"decided_by":"ops","outcome":"denied","error":"denied by the operator: no"`,
+	} {
+		if !strings.Contains(lines.String(), want) {
+			t.Errorf("audit log lacks %s:\n%s", want, lines.String())
+		}
+	}
+}
+
+type lockedWriter struct {
+	w  io.Writer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
 }

@@ -29,6 +29,9 @@ type RunOptions struct {
 	Approver Approver
 	// Budget, when set, replaces Options.Budget for this run.
 	Budget *Budget
+	// Audit, when set, receives every tool call of the run as it
+	// returns, those of managed agents included (see AuditRecord).
+	Audit func(AuditRecord)
 }
 
 // RunState says how a run ended.

@@ -163,6 +163,7 @@ type runner struct {
 	usage    providers.Usage
 	approver Approver
 	spend    *spending
+	audit    func(AuditRecord)
 	// contextLimit is the prompt budget (Options.Compaction; 0: none).
 	contextLimit int
 }
@@ -183,6 +184,10 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	r := &runner{a: a, ctx: ctx, cancel: cancel, emitFn: emit, task: task, maxSteps: a.opts.MaxSteps, contextLimit: a.contextLimit()}
 	if r.approver = a.approverFor(ctx, opts); r.approver != nil {
 		r.ctx = context.WithValue(ctx, approverKey{}, r.approver)
+		ctx = r.ctx
+	}
+	if r.audit = auditFor(ctx, opts); r.audit != nil {
+		r.ctx = context.WithValue(ctx, auditKey{}, r.audit)
 		ctx = r.ctx
 	}
 	spend, budgetErr := a.spendingFor(ctx, opts)

@@ -95,24 +95,34 @@ func (w *instrumented) Call(ctx context.Context, args map[string]any) (any, erro
 		call.Arguments = approval.requested
 	}
 	step := 0
+	var audit func(AuditRecord)
 	if s := scopeFrom(ctx); s != nil {
 		step = s.step
+		if s.r != nil {
+			audit = s.r.audit
+		}
+	} else {
+		audit, _ = ctx.Value(auditKey{}).(func(AuditRecord))
 	}
 	attrs := []any{"tool", w.spec.Name, "step", step, "arguments", clip(pyRepr(call.Arguments), 500), "duration", call.Duration}
 	if approval != nil {
 		attrs = append(attrs, "approval", approval.ID, "approved", approval.Approved, "decided_by", approval.By)
 	}
+	outcome := "ok"
 	if err != nil {
 		call.Error = err.Error()
 		setError(span, err)
-		outcome := "error"
+		outcome = "error"
 		var denied *DeniedError
 		if errors.As(err, &denied) {
 			outcome = "denied"
 		}
-		w.a.log.Info("tool call", append(attrs, "outcome", outcome, "error", err)...)
+		w.a.auditLog().Info("tool call", append(attrs, "outcome", outcome, "error", err)...)
 	} else {
-		w.a.log.Info("tool call", append(attrs, "outcome", "ok")...)
+		w.a.auditLog().Info("tool call", append(attrs, "outcome", outcome)...)
+	}
+	if audit != nil {
+		audit(AuditRecord{Agent: w.a.name, Step: step, Call: call, Outcome: outcome})
 	}
 	if s := scopeFrom(ctx); s != nil {
 		s.addCall(call)

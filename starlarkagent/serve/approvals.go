@@ -87,7 +87,7 @@ func (s *Server) approver(r *run) starlarkagent.Approver {
 		}
 		r.mu.Unlock()
 		s.metrics.approvals.WithLabelValues("requested").Inc()
-		s.log.Info("approval requested", "run", r.id, "approval", req.ID, "tool", req.Tool, "step", req.Step, "agent", req.Agent, "call", clip(req.Python, 500))
+		s.audit.Info("approval requested", "run", r.id, "tenant", r.tenant, "approval", req.ID, "tool", req.Tool, "step", req.Step, "agent", req.Agent, "call", clip(req.Python, 500))
 		if first {
 			s.add(r, "state", stateEvent{State: StateAwaitingApproval, Time: p.asked.UTC()})
 		}
@@ -129,7 +129,7 @@ func (s *Server) approver(r *run) starlarkagent.Approver {
 		r.mu.Unlock()
 		waited := time.Since(p.asked)
 		s.metrics.approvals.WithLabelValues(outcome).Inc()
-		s.log.Info("approval decided", "run", r.id, "approval", req.ID, "tool", req.Tool, "outcome", outcome, "by", d.By, "reason", d.Reason, "waited", waited)
+		s.audit.Info("approval decided", "run", r.id, "tenant", r.tenant, "approval", req.ID, "tool", req.Tool, "outcome", outcome, "by", d.By, "reason", d.Reason, "waited", waited)
 		ev := approvalDecided{ID: req.ID, Tool: req.Tool, Approved: d.Approve, Reason: d.Reason, By: d.By, Waited: waited.Seconds()}
 		if d.Arguments != nil {
 			ev.Arguments = pyvalue.JSON{V: d.Arguments}

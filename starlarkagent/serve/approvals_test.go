@@ -140,6 +140,7 @@ func TestApprovalThroughAPI(t *testing.T) {
 	var obs string
 	var requested, decided, awaiting int
 	var calls []toolCallEvent
+	var audits []string
 	for _, e := range evs {
 		switch e.Type {
 		case "approval_requested":
@@ -163,7 +164,14 @@ func TestApprovalThroughAPI(t *testing.T) {
 			var c toolCallEvent
 			json.Unmarshal([]byte(e.Data), &c)
 			calls = append(calls, c)
+		case "audit":
+			var a auditEvent
+			json.Unmarshal([]byte(e.Data), &a)
+			audits = append(audits, a.Agent+" "+a.Tool+" "+a.Outcome)
 		}
+	}
+	if got := strings.Join(audits, ","); got != "agent send ok,agent send denied,agent send ok" {
+		t.Errorf("audit events %q", got)
 	}
 	if requested != 3 || decided != 3 || awaiting != 3 {
 		t.Errorf("%d requested, %d decided, %d awaiting_approval state events; want 3 each", requested, decided, awaiting)

@@ -57,6 +57,20 @@ type (
 		Step int    `json:"step"`
 		Code string `json:"code"`
 	}
+	// auditEvent is one tool call at any depth (managed agents'
+	// included): the run's audit trail.
+	auditEvent struct {
+		Tenant    string                  `json:"tenant,omitempty"`
+		Agent     string                  `json:"agent"`
+		Step      int                     `json:"step"`
+		Tool      string                  `json:"tool"`
+		Arguments any                     `json:"arguments"`
+		Outcome   string                  `json:"outcome"`
+		Error     string                  `json:"error,omitempty"`
+		Duration  float64                 `json:"duration"`
+		Approval  *starlarkagent.Approval `json:"approval,omitempty"`
+		Time      time.Time               `json:"time"`
+	}
 	toolCallEvent struct {
 		Step      int            `json:"step"`
 		Name      string         `json:"name"`

@@ -208,7 +208,12 @@ func (s *Server) execute(r *run) {
 	}()
 
 	budget := tenantBudget(s.runBudget(r.req), r.tenantCfg)
-	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget}
+	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget,
+		Audit: func(a starlarkagent.AuditRecord) {
+			c := a.Call
+			s.add(r, "audit", auditEvent{Tenant: r.tenant, Agent: a.Agent, Step: a.Step, Tool: c.Name, Arguments: pyvalue.JSON{V: c.Arguments},
+				Outcome: a.Outcome, Error: c.Error, Duration: c.Duration.Seconds(), Approval: c.Approval, Time: time.Now().UTC()})
+		}}
 	for ev := range agent.Stream(ctx, r.task, opts) {
 		switch ev := ev.(type) {
 		case *starlarkagent.ModelDelta:

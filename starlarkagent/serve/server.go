@@ -67,6 +67,10 @@ type Options struct {
 	// Version is reported by /v1/config.
 	Version string
 	Logger  *slog.Logger
+	// AuditLogger, when set, receives the approval requests and
+	// decisions (give the agents the same, Options.AuditLogger, for
+	// their tool calls); nil: Logger.
+	AuditLogger *slog.Logger
 }
 
 // Check is a readiness check.
@@ -113,6 +117,7 @@ type Server struct {
 	opts    Options
 	store   *Store
 	log     *slog.Logger
+	audit   *slog.Logger
 	metrics *metrics
 	handler http.Handler
 	slots   chan struct{}
@@ -150,10 +155,14 @@ func New(opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.AuditLogger == nil {
+		opts.AuditLogger = opts.Logger
+	}
 	s := &Server{
 		opts:    opts,
 		store:   opts.Store,
 		log:     opts.Logger,
+		audit:   opts.AuditLogger,
 		metrics: newMetrics(),
 		slots:   make(chan struct{}, opts.MaxConcurrent),
 		active:  map[string]*run{},

@@ -71,6 +71,7 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	fl.Float64Var(&f.maxCost, "max-cost", 0, "stop a run once its model calls cost `USD` dollars, priced by the built-in table or --prices (0: no limit)")
 	fl.StringVar(&f.pricesFile, "prices", "", "price table `FILE` for --max-cost, JSON {\"model\": {\"input\": 2.5, \"output\": 10}} in dollars per million tokens, over the built-in one")
 	fl.IntVar(&f.maxContext, "max-context-tokens", 0, "keep each prompt under `N` tokens (estimated): older observations are cut, then the model condenses older steps in a summary step (0: three quarters of the model's known context window, else off; -1: off)")
+	fl.StringVar(&f.auditLog, "audit-log", "", "append the audit trail to `FILE` as JSON lines: every tool call (agent, step, tool, arguments, outcome, approval, duration) and every approval decision, whatever the log level")
 	fl.StringSliceVar(&f.requireApproval, "require-approval", nil, "tools whose calls wait for an operator's approval, by `PATTERNS` (comma-separated names with * globs, MCP tools and --managed members included; run asks at the terminal, serve through its API and page)")
 }
 
@@ -139,6 +140,20 @@ func (a *AgentFlags) Check() error {
 		}
 	}
 	return nil
+}
+
+// OpenAuditLog opens the file of --audit-log for appending and returns a
+// logger of JSON lines to it, and the function that closes it; without
+// the flag, a nil logger. Its errors are usage errors.
+func (a *AgentFlags) OpenAuditLog() (*slog.Logger, func() error, error) {
+	if a.f.auditLog == "" {
+		return nil, func() error { return nil }, nil
+	}
+	file, err := os.OpenFile(a.f.auditLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, nil, usageError("--audit-log: %v", err)
+	}
+	return slog.New(slog.NewJSONHandler(file, &slog.HandlerOptions{Level: slog.LevelInfo})), file.Close, nil
 }
 
 // Budget is the budget of a run that --max-total-tokens, --max-cost and
@@ -235,6 +250,8 @@ type AgentConfig struct {
 	// Approver decides the calls --require-approval names (run: the
 	// terminal; serve gives each run its own).
 	Approver starlarkagent.Approver
+	// AuditLogger receives the audit trail (OpenAuditLog).
+	AuditLogger *slog.Logger
 	// Configure, when set, may change the options last.
 	Configure func(*starlarkagent.Options) error
 }
@@ -293,6 +310,7 @@ func (a *AgentFlags) NewAgent(ctx context.Context, cfg AgentConfig) (*starlarkag
 		StructuredOutputs:      f.structured,
 		RequireApproval:        f.requireApproval,
 		Budget:                 a.Budget(),
+		AuditLogger:            cfg.AuditLogger,
 		Compaction:             starlarkagent.Compaction{MaxContextTokens: f.maxContext},
 		Approver:               cfg.Approver,
 	}

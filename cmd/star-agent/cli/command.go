@@ -61,6 +61,7 @@ type runFlags struct {
 	maxCost                   float64
 	pricesFile                string
 	maxContext                int
+	auditLog                  string
 	limits                    LimitFlags
 	// run only
 	images   []string
@@ -282,13 +283,19 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 		return &ExitError{Code: 2, Err: err}
 	}
 	defer closeTools()
+	audit, closeAudit, err := a.OpenAuditLog()
+	if err != nil {
+		return err
+	}
+	defer closeAudit()
 	acfg := AgentConfig{
-		Model:     model,
-		Tools:     append(slices.Clip(cfg.Tools), flagTools...),
-		Limits:    limits,
-		Logger:    logger,
-		Tracer:    tracer,
-		Configure: cfg.Configure,
+		AuditLogger: audit,
+		Model:       model,
+		Tools:       append(slices.Clip(cfg.Tools), flagTools...),
+		Limits:      limits,
+		Logger:      logger,
+		Tracer:      tracer,
+		Configure:   cfg.Configure,
 	}
 	if len(f.requireApproval) > 0 {
 		acfg.Approver = newTerminalApprover(stderr).Approve

@@ -168,7 +168,18 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	kind := a.Executor().Executor
 	ready := newReadiness(a, model)
 	go ready.warmUp(ctx)
+	audit, closeAudit, err := a.OpenAuditLog()
+	if err != nil {
+		store.Close()
+		return err
+	}
+	defer closeAudit()
+	var runAudit func(run, tenant string) *slog.Logger
+	if audit != nil {
+		runAudit = func(run, tenant string) *slog.Logger { return audit.With("run", run, "tenant", tenant) }
+	}
 	srv, err := serve.New(serve.Options{
+		AuditLogger:     audit,
 		Store:           store,
 		Token:           f.token,
 		Tenants:         tenants,
@@ -188,13 +199,18 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 			if err != nil {
 				return nil, err
 			}
+			var al *slog.Logger
+			if runAudit != nil {
+				al = runAudit(req.RunID, req.Tenant)
+			}
 			return a.NewAgent(ctx, AgentConfig{
-				Limits:  limits,
-				Model:   req.WrapModel(m),
-				Tools:   tools,
-				Imports: req.Imports,
-				Logger:  logger.With("run", req.RunID, "tenant", req.Tenant),
-				Tracer:  tracer,
+				AuditLogger: al,
+				Limits:      limits,
+				Model:       req.WrapModel(m),
+				Tools:       tools,
+				Imports:     req.Imports,
+				Logger:      logger.With("run", req.RunID, "tenant", req.Tenant),
+				Tracer:      tracer,
 				Configure: func(o *starlarkagent.Options) error {
 					if o.Executor != nil && req.AddExecutor != nil {
 						req.AddExecutor(executorKind(kind), o.Executor)
