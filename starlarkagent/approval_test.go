@@ -266,3 +266,29 @@ func (l *lockedWriter) Write(b []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(b)
 }
+
+// TestLoadWithApproval: governance is given at load time, not saved: a
+// loaded agent's calls wait for the loader's approver.
+func TestLoadWithApproval(t *testing.T) {
+	tr := &transfer{}
+	a, err := New(Options{Model: scripted.New(), Tools: []tool.Tool{tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := a.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	d := &decide{by: map[string]Decision{"alice": {Reason: "loaded and denied"}}}
+	loaded, err := Load(dir, LoadOptions{Model: scripted.New(action("Pay.", `transfer("alice", 1)`), action("Done.", `final_answer(1)`)),
+		Tools: []tool.Tool{tr}, RequireApproval: []string{"transfer"}, Approver: d.approve})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer loaded.Close()
+	loaded.Run(context.Background(), "t", RunOptions{})
+	if st := loaded.Memory().ActionSteps()[0]; st.Error == nil || !strings.Contains(st.Error.Message, "denied by the operator: loaded and denied") || len(tr.calls) != 0 {
+		t.Errorf("step %+v, calls %v", st.Error, tr.calls)
+	}
+}

@@ -388,6 +388,9 @@ func (a *AgentFlags) LoadAgent(dir string, cfg AgentConfig) (*starlarkagent.Agen
 	agent, err := starlarkagent.Load(dir, starlarkagent.LoadOptions{
 		Model: cfg.Model, Tools: cfg.Tools, Executor: executor,
 		StepCallbacks: cfg.StepCallbacks, Logger: cfg.Logger, Tracer: cfg.Tracer,
+		// Governance is the operator's, never the saved agent's.
+		RequireApproval: f.requireApproval, Approver: cfg.Approver, Budget: a.Budget(),
+		Compaction: starlarkagent.Compaction{MaxContextTokens: f.maxContext}, AuditLogger: cfg.AuditLogger,
 	})
 	if err != nil {
 		if executor != nil {
