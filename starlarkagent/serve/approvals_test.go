@@ -303,3 +303,25 @@ func BenchmarkApprovalRoundTrip(b *testing.B) {
 		})
 	}
 }
+
+// TestCancelWhileAwaitingApproval: a run parked on a call can be
+// cancelled; the call is abandoned, not approved, and the run ends
+// cancelled.
+func TestCancelWhileAwaitingApproval(t *testing.T) {
+	h := approvalHarness(t, approvalCode, time.Minute)
+	id := h.start("pay")
+	p := h.awaitApproval(id)
+	if code, _, body := h.do("POST", "/v1/runs/"+id+"/cancel", ""); code != 202 || !strings.Contains(string(body), `"awaiting_approval"`) {
+		t.Fatalf("cancel: %d %s", code, body)
+	}
+	if r := h.wait(id); r.State != StateCancelled {
+		t.Fatalf("state %s", r.State)
+	}
+	if code, _ := h.decide(id, p.ID, `{"approve": true}`); code != 409 {
+		t.Errorf("deciding on the cancelled run: %d, want 409", code)
+	}
+	_, _, metrics := h.do("GET", "/metrics", "")
+	if !strings.Contains(string(metrics), `star_agent_approvals_total{outcome="abandoned"} 1`) {
+		t.Errorf("metrics lack the abandoned approval")
+	}
+}

@@ -181,7 +181,7 @@ func New(opts Options) (*Server, error) {
 				return nil, fmt.Errorf("serve: the token of Options.Token is tenant \"default\", which Tenants already has (by name or token)")
 			}
 		}
-		s.tenants[sum] = &Tenant{Name: "default", Token: opts.Token}
+		s.tenants[sum] = &Tenant{Name: "default", Token: opts.Token, ownerless: true}
 	}
 	s.handler = s.routes()
 	return s, nil
@@ -710,9 +710,12 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	var only *string
+	var only []string
 	if t := tenantOf(r); t != nil {
-		only = &t.Name
+		only = []string{t.Name}
+		if t.ownerless {
+			only = append(only, "")
+		}
 	}
 	recs, next, err := s.store.listRuns(r.Context(), q.Get("cursor"), limit, only)
 	if errors.Is(err, errBadCursor) {

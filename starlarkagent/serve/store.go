@@ -546,7 +546,8 @@ func (s *Store) lastEventID(ctx context.Context, id string) (int64, error) {
 
 // listRuns reads up to limit runs older than the cursor, newest first,
 // without their results, and the cursor of the next page ("" at the end).
-func (s *Store) listRuns(ctx context.Context, cursor string, limit int, tenant *string) ([]*runRecord, string, error) {
+// With tenants set, only their runs are listed.
+func (s *Store) listRuns(ctx context.Context, cursor string, limit int, tenants []string) ([]*runRecord, string, error) {
 	before := int64(1<<63 - 1)
 	if cursor != "" {
 		seq, err := decodeCursor(cursor)
@@ -556,8 +557,12 @@ func (s *Store) listRuns(ctx context.Context, cursor string, limit int, tenant *
 		before = seq
 	}
 	q, args := `SELECT `+runColumns+` FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?`, []any{before, limit + 1}
-	if tenant != nil {
-		q, args = `SELECT `+runColumns+` FROM runs WHERE tenant = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, []any{*tenant, before, limit + 1}
+	switch len(tenants) {
+	case 0:
+	case 1:
+		q, args = `SELECT `+runColumns+` FROM runs WHERE tenant = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, []any{tenants[0], before, limit + 1}
+	default:
+		q, args = `SELECT `+runColumns+` FROM runs WHERE tenant IN (?, ?) AND seq < ? ORDER BY seq DESC LIMIT ?`, []any{tenants[0], tenants[1], before, limit + 1}
 	}
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {

@@ -38,6 +38,10 @@ type Tenant struct {
 	// MaxTotalTokens and MaxCost cap each of its runs' budgets.
 	MaxTotalTokens int     `json:"max_total_tokens,omitempty"`
 	MaxCost        float64 `json:"max_cost,omitempty"`
+
+	// ownerless: the tenant of Options.Token also sees the runs that
+	// belong to no tenant, those stored before tenants existed.
+	ownerless bool
 }
 
 // ReadTenants reads a tokens file: {"tenants": [{"name": "team-a",
@@ -109,7 +113,7 @@ func (s *Server) authenticate(got string) *Tenant {
 // visible reports whether the request may see a run of tenant owner.
 func visible(r *http.Request, owner string) bool {
 	t := tenantOf(r)
-	return t == nil || t.Name == owner
+	return t == nil || t.Name == owner || (t.ownerless && owner == "")
 }
 
 // caller names who made a request, for the audit trail: its tenant.

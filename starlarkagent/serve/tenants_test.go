@@ -155,7 +155,6 @@ func TestTenantMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
 	owner, err := s.runTenant(context.Background(), id)
 	if err != nil || owner != "" {
 		t.Errorf("tenant of an old run: %q, %v", owner, err)
@@ -163,5 +162,21 @@ func TestTenantMigration(t *testing.T) {
 	n, err := s.tenantTokens(context.Background(), "", time.Now().Add(-time.Hour))
 	if err != nil || n == 0 {
 		t.Errorf("tokens of the old run: %d, %v", n, err)
+	}
+	s.Close()
+
+	// The single --token (tenant "default") still sees the runs stored
+	// before tenants; a tenant of the file does not.
+	h2, _ := newHarness(t, harnessOpts{db: db, token: "tok", modify: func(o *Options) {
+		o.Tenants = []Tenant{{Name: "team_a", Token: tokenA}}
+	}})
+	if code, _, body := h2.do("GET", "/v1/runs/"+id, ""); code != 200 {
+		t.Errorf("default tenant, old run: %d %s", code, body)
+	}
+	if _, _, body := h2.do("GET", "/v1/runs", ""); !strings.Contains(string(body), id) {
+		t.Errorf("default tenant's list lacks the old run: %s", body)
+	}
+	if code, _, _ := h2.as(tokenA).do("GET", "/v1/runs/"+id, ""); code != 404 {
+		t.Errorf("team_a, old run: %d, want 404", code)
 	}
 }
