@@ -66,14 +66,26 @@ var approvalSession = []string{
 }
 
 // TestApprovalAtTerminal runs star-agent run under a pseudo-terminal with
-// the code in the WebAssembly sandbox: each call of transfer, bridged
-// from CPython to the host, waits while the terminal shows it as
-// transfer(to=…) and the operator answers yes, no with a reason, and edit.
+// the code in the WebAssembly sandbox, and in the Docker one where there
+// is an engine: each call of transfer, bridged from CPython to the host,
+// waits while the terminal shows it as transfer(to=…) and the operator
+// answers yes, no with a reason, and edit.
 func TestApprovalAtTerminal(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts CPython in WebAssembly")
+		t.Skip("starts CPython sandboxes")
 	}
-	cmd := childCommand(t, approvalSession, "run", "--executor", "wasm", "--engine", "python", "--imports", "sys", "--require-approval", "trans*", "pay people")
+	t.Run("wasm", func(t *testing.T) { approvalAtTerminal(t, "wasm") })
+	t.Run("docker", func(t *testing.T) {
+		if err := exec.Command("docker", "image", "inspect", "star-agent/python:latest").Run(); err != nil {
+			t.Skip("no Docker engine with the star-agent/python:latest image (star-agent sandbox image build)")
+		}
+		approvalAtTerminal(t, "docker")
+	})
+}
+
+// approvalAtTerminal runs the dialogue with the code in the executor.
+func approvalAtTerminal(t *testing.T, executor string) {
+	cmd := childCommand(t, approvalSession, "run", "--executor", executor, "--engine", "python", "--imports", "sys", "--require-approval", "trans*", "pay people")
 	tty, err := pty.Start(cmd)
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +160,7 @@ func TestApprovalAtTerminal(t *testing.T) {
 	}
 	s := out.String()
 	for _, want := range []string{
-		"cpython", // the code ran in the WebAssembly sandbox
+		"cpython", // the code ran in the CPython sandbox
 		"sent 5 to alice",
 		"caught: ToolError tool transfer failed: denied by the operator: not a customer",
 		"sent 50 to bob",
