@@ -28,9 +28,12 @@ const DefaultApprovalTimeout = 5 * time.Minute
 
 // pendingApproval is a call waiting for a decision.
 type pendingApproval struct {
-	req     starlarkagent.ApprovalRequest
-	asked   time.Time
-	decided chan starlarkagent.Decision // buffered, one send
+	req   starlarkagent.ApprovalRequest
+	asked time.Time
+	// deadline is when the call stops waiting: the approval timeout, or
+	// the execution's time limit when that comes first.
+	deadline time.Time
+	decided  chan starlarkagent.Decision // buffered, one send
 }
 
 // approvalView is a pending call in GET /v1/runs/{id} and in the
@@ -64,9 +67,9 @@ func (s *Server) approvalTimeout() time.Duration {
 	return DefaultApprovalTimeout
 }
 
-func (p *pendingApproval) view(timeout time.Duration) approvalView {
+func (p *pendingApproval) view() approvalView {
 	return approvalView{ID: p.req.ID, Tool: p.req.Tool, Arguments: pyvalue.JSON{V: p.req.Arguments}, Step: p.req.Step,
-		Agent: p.req.Agent, Call: p.req.Python, Requested: p.asked.UTC(), Deadline: p.asked.Add(timeout).UTC()}
+		Agent: p.req.Agent, Call: p.req.Python, Requested: p.asked.UTC(), Deadline: p.deadline.UTC()}
 }
 
 // approver returns the Approver of run r: it parks the call until a
@@ -75,6 +78,11 @@ func (s *Server) approver(r *run) starlarkagent.Approver {
 	return func(ctx context.Context, req starlarkagent.ApprovalRequest) (starlarkagent.Decision, error) {
 		timeout := s.approvalTimeout()
 		p := &pendingApproval{req: req, asked: time.Now(), decided: make(chan starlarkagent.Decision, 1)}
+		p.deadline = p.asked.Add(timeout)
+		if dl, ok := ctx.Deadline(); ok && dl.Before(p.deadline) {
+			// The execution's time limit comes first: say so.
+			p.deadline = dl
+		}
 		r.mu.Lock()
 		if r.pending == nil {
 			r.pending = map[string]*pendingApproval{}
@@ -91,7 +99,7 @@ func (s *Server) approver(r *run) starlarkagent.Approver {
 		if first {
 			s.add(r, "state", stateEvent{State: StateAwaitingApproval, Time: p.asked.UTC()})
 		}
-		s.add(r, "approval_requested", p.view(timeout))
+		s.add(r, "approval_requested", p.view())
 
 		timer := time.NewTimer(timeout)
 		defer timer.Stop()
@@ -211,7 +219,7 @@ func (s *Server) pendingViews(r *run) []approvalView {
 	var out []approvalView
 	for _, id := range r.order {
 		if p := r.pending[id]; p != nil {
-			out = append(out, p.view(s.approvalTimeout()))
+			out = append(out, p.view())
 		}
 	}
 	return out

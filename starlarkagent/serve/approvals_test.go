@@ -63,6 +63,8 @@ type pendingJSON struct {
 	Arguments map[string]any `json:"arguments"`
 	Step      int            `json:"step"`
 	Call      string         `json:"call"`
+	Requested time.Time      `json:"requested_at"`
+	Deadline  time.Time      `json:"deadline"`
 }
 
 // awaitApproval polls GET /v1/runs/{id} until the run awaits approval of
@@ -111,6 +113,11 @@ func TestApprovalThroughAPI(t *testing.T) {
 	p := h.awaitApproval(id)
 	if p.Tool != "send" || p.Step != 1 || p.Arguments["to"] != "alice" || p.Arguments["amount"] != 5.0 || p.Call != "send(to='alice', amount=5)" || !strings.HasPrefix(p.ID, "ap_") {
 		t.Fatalf("pending %+v", p)
+	}
+	// The execution's time limit (30 s) comes before the approval
+	// timeout (1 m): the deadline says so.
+	if wait := p.Deadline.Sub(p.Requested); wait <= 0 || wait > 30*time.Second {
+		t.Errorf("deadline %v after the request, want at most the 30 s execution limit", wait)
 	}
 	if code, b := h.decide(id, p.ID, `{"approve": "yes"}`); code != 400 {
 		t.Errorf("a malformed decision: %d %s", code, b)

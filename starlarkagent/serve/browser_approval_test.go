@@ -74,7 +74,8 @@ func TestBrowserApprovals(t *testing.T) {
 
 	b.startRun("Pay alice and mallory.", "")
 	const pending = `document.querySelector('.step[data-step="1"] .approval.pending')`
-	b.waitFor("the first call to approve", pending+` && `+pending+`.querySelector('.approval-call').textContent === "pay(to='alice', amount=5)" && document.getElementById('run-state').textContent === 'Awaiting approval'`)
+	b.waitFor("the first call to approve", pending+` && `+pending+`.querySelector('.approval-call').textContent === "pay(to='alice', amount=5)" && `+
+		pending+`.querySelector('.approval-deadline').textContent.startsWith('Decide by ') && document.getElementById('run-state').textContent === 'Awaiting approval'`)
 	b.screenshot("approval")
 	b.do("approving", chromedp.Click(chromedp.CSS(`.approval.pending .approve-btn`)))
 	b.waitFor("the second call", pending+` && `+pending+`.querySelector('.approval-call').textContent.includes("mallory")`)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/star-agent/star-agent/starlarkagent"
 )
@@ -53,8 +54,12 @@ func (t *terminalApprover) Approve(ctx context.Context, req starlarkagent.Approv
 		err error
 	}
 	done := make(chan answer, 1)
+	left := time.Duration(-1)
+	if dl, ok := ctx.Deadline(); ok {
+		left = time.Until(dl).Round(time.Second)
+	}
 	go func() {
-		d, err := t.ask(tty, req, call)
+		d, err := t.ask(tty, req, call, left)
 		done <- answer{d, err}
 	}()
 	select {
@@ -68,13 +73,18 @@ func (t *terminalApprover) Approve(ctx context.Context, req starlarkagent.Approv
 }
 
 // ask runs the dialogue on the terminal.
-func (t *terminalApprover) ask(tty io.ReadWriter, req starlarkagent.ApprovalRequest, call string) (starlarkagent.Decision, error) {
+// left is the time the execution has before its limit stops it (-1:
+// none known).
+func (t *terminalApprover) ask(tty io.ReadWriter, req starlarkagent.ApprovalRequest, call string, left time.Duration) (starlarkagent.Decision, error) {
 	in := bufio.NewReader(tty)
 	who := ""
 	if req.Agent != "" && req.Agent != "agent" {
 		who = " by " + req.Agent
 	}
 	fmt.Fprintf(tty, "\n━━━ Approval needed (step %d%s) ━━━\n%s\n", req.Step, who, call)
+	if left >= 0 {
+		fmt.Fprintf(tty, "(answer within %s: the step's code stops at --exec-timeout)\n", left)
+	}
 	line := func(prompt string) (string, error) {
 		fmt.Fprint(tty, prompt)
 		s, err := in.ReadString('\n')

@@ -136,7 +136,7 @@ func approvalAtTerminal(t *testing.T, executor string) {
 			}
 		}
 	}
-	pos := wait(0, `Approval needed \(step 1\) ━━━\r?\ntransfer\(to='alice', amount=5\)\r?\nApprove\? \[y\]es, \[n\]o, \[e\]dit the arguments: `)
+	pos := wait(0, `Approval needed \(step 1\) ━━━\r?\ntransfer\(to='alice', amount=5\)\r?\n\(answer within [0-9]+s: the step's code stops at --exec-timeout\)\r?\nApprove\? \[y\]es, \[n\]o, \[e\]dit the arguments: `)
 	// The call waits: nothing runs until the operator answers.
 	time.Sleep(300 * time.Millisecond)
 	mu.Lock()
@@ -146,11 +146,11 @@ func approvalAtTerminal(t *testing.T, executor string) {
 		t.Fatal("the call ran before it was approved")
 	}
 	io.WriteString(tty, "y\n")
-	pos = wait(pos, `transfer\(to='mallory', amount=1000\)\r?\nApprove\? .*: `)
+	pos = wait(pos, `transfer\(to='mallory', amount=1000\)\r?\n.*\r?\nApprove\? .*: `)
 	io.WriteString(tty, "n\n")
 	pos = wait(pos, `Reason \(for the model\): `)
 	io.WriteString(tty, "not a customer\n")
-	pos = wait(pos, `transfer\(to='bob', amount=500\)\r?\nApprove\? .*: `)
+	pos = wait(pos, `transfer\(to='bob', amount=500\)\r?\n.*\r?\nApprove\? .*: `)
 	io.WriteString(tty, "e\n")
 	pos = wait(pos, `New arguments \(a JSON object\): `)
 	io.WriteString(tty, `{"to": "bob", "amount": 50}`+"\n")

@@ -780,6 +780,7 @@
     const box = el('div', { class: 'approval pending', 'data-approval': d.id },
       el('div', { class: 'approval-head' }, 'Approval needed' + (d.agent && d.agent !== 'agent' ? ' (' + d.agent + ')' : '')),
       el('pre', { class: 'approval-call' }, String(d.call || d.tool)),
+      d.deadline ? el('div', { class: 'approval-deadline' }, 'Decide by ' + fmtTime(d.deadline) + ': after that the call is denied.') : null,
       el('div', { class: 'approval-actions' }, reason, approve, deny, status));
     const send = async (ok) => {
       approve.disabled = deny.disabled = true;
