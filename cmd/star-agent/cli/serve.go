@@ -146,6 +146,10 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	if _, err := a.Executor().RouterConfig(limits, a.Imports(), nil); err != nil {
 		return usageError("%v", err)
 	}
+	if len(a.f.requireApproval) > 0 && f.approvalTimeout > limits.Timeout {
+		logger.Warn("a call waiting for approval is stopped at the execution's time limit, before --approval-timeout: raise --exec-timeout to let people take longer",
+			"exec_timeout", limits.Timeout, "approval_timeout", f.approvalTimeout)
+	}
 
 	// Tools (MCP servers, web tools) are started once and shared by the
 	// runs; executors are per run.
