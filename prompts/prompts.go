@@ -88,12 +88,19 @@ const (
 	// ManagedAgentFailed is the error a manager's code gets when a team
 	// member's run fails: Name and Error.
 	ManagedAgentFailed = "managed_agent_failed"
+	// CompactionRequest asks the model to condense the oldest steps of a
+	// long run: Task, Plan (the current plan, if any) and Steps.
+	CompactionRequest = "compaction_request"
+	// CompactedSteps is the summary as the model reads it in place of the
+	// steps it condenses: First, Last and Summary.
+	CompactedSteps = "compacted_steps"
 )
 
 var names = []string{SystemPrompt, InitialPlan, UpdatePlanPre, UpdatePlanPost,
 	ManagedAgentTask, ManagedAgentReply, FinalAnswerPre, FinalAnswerPost,
 	Task, StepFeedback, Execution, FailedExecution, OutputTruncated, ValueTruncated,
 	ParseError, FinalAnswerRejected, Plan, UpdatedPlan, AfterPlan, RunSummary, ManagedAgentFailed,
+	CompactionRequest, CompactedSteps,
 	ToolCallingSystemPrompt, ToolError, NoToolCall, ToolImages}
 
 // Set is a parsed set of prompt templates. It is safe for concurrent use.
@@ -249,8 +256,12 @@ type Data struct {
 	Answer, Reason string
 	// Plan is the plan the model wrote.
 	Plan string
-	// Steps sum up the action steps of a managed agent's run.
+	// Steps sum up the action steps of a managed agent's run, or those a
+	// compaction condenses.
 	Steps []StepSummary
+	// First and Last number the steps a Summary condenses.
+	First, Last int
+	Summary     string
 }
 
 // StepSummary is one action step of a run, as a manager reads it.

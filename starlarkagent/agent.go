@@ -58,6 +58,24 @@ type Options struct {
 	// one dict of arguments (see tool.Bind). final_answer is always
 	// provided. Several calls can run at once with parallel().
 	Tools []tool.Tool
+	// RequireApproval names the tools whose calls wait for Approver's
+	// decision, with path.Match patterns ("delete_*", "*" for every
+	// tool); a tool whose Spec.RequiresApproval is set waits too. The
+	// names are those the code calls: MCP tools and managed agents
+	// included.
+	RequireApproval []string
+	// Approver decides the calls that need approval (see Approver);
+	// RunOptions.Approver replaces it for one run, and a managed agent
+	// without one uses its manager's. With none, such calls are denied.
+	Approver Approver
+	// Compaction keeps each prompt within a context budget (see
+	// Compaction); the zero value compacts past three quarters of the
+	// model's known context window.
+	Compaction Compaction
+	// Budget caps the tokens and the cost of each run (see Budget);
+	// RunOptions.Budget replaces it for one run, and a managed agent
+	// draws from its manager's.
+	Budget Budget
 	// ToolDiscoveryThreshold is the number of tools beyond which the
 	// system prompt stops showing every tool's stub: it lists the tools by
 	// group (tool.Spec.Group) with a one-line summary, or less when that is
@@ -126,6 +144,10 @@ type Options struct {
 	Prompts *prompts.Set
 	// Logger receives the agent's logs; nil discards them.
 	Logger *slog.Logger
+	// AuditLogger, when set, receives the audit trail (see AuditRecord):
+	// one Info line per tool call and per approval decision, whatever
+	// Logger's level. Without it the lines go to Logger.
+	AuditLogger *slog.Logger
 	// Tracer starts the agent's OpenTelemetry spans; nil traces nothing.
 	Tracer trace.Tracer
 }
@@ -200,6 +222,9 @@ func New(opts Options) (*Agent, error) {
 	}
 	if opts.MaxSteps < 0 || opts.PlanningInterval < 0 || opts.MaxPrintOutput < 0 || opts.MaxToolThreads < 0 {
 		return nil, errors.New("starlarkagent: MaxSteps, PlanningInterval, MaxPrintOutput and MaxToolThreads must not be negative")
+	}
+	if err := checkApprovalPatterns(opts.RequireApproval); err != nil {
+		return nil, err
 	}
 	tags := opts.CodeBlockTags
 	if tags == [2]string{} {

@@ -24,7 +24,7 @@ const (
 )
 
 // Step is one entry of an agent's memory: *SystemPromptStep, *TaskStep,
-// *PlanningStep, *ActionStep or *FinalAnswerStep.
+// *PlanningStep, *ActionStep, *SummaryStep or *FinalAnswerStep.
 type Step interface {
 	// Kind names the step's type.
 	Kind() StepKind
@@ -121,6 +121,9 @@ type ActionStep struct {
 	ObservationImages []providers.Image `json:"observation_images,omitempty"`
 	// Error is why the step failed, if it did; the model reads it.
 	Error *StepError `json:"error,omitempty"`
+	// Notice is what the agent adds for the model after the
+	// observation: how much of the budget remains, once it runs low.
+	Notice string `json:"notice,omitempty"`
 	// Usage counts the tokens of this step's model call.
 	Usage providers.Usage `json:"token_usage"`
 	// ManagedUsage counts the tokens used by managed agents this step called.
@@ -151,6 +154,8 @@ type ToolCall struct {
 	Result    any            `json:"result,omitempty"`
 	Error     string         `json:"error,omitempty"`
 	Duration  time.Duration  `json:"duration_ns"`
+	// Approval is the decision on a call that needed approval.
+	Approval *Approval `json:"approval,omitempty"`
 }
 
 // ErrorKind classifies the error of a step.
@@ -216,15 +221,9 @@ type Memory struct {
 	prompts *prompts.Set
 }
 
-// Messages renders the memory as the conversation the model reads.
-func (m *Memory) Messages() []providers.Message {
-	msgs := make([]providers.Message, 0, 1+2*len(m.Steps))
-	msgs = append(msgs, m.System.messages(m.prompts)...)
-	for _, s := range m.Steps {
-		msgs = append(msgs, s.messages(m.prompts)...)
-	}
-	return msgs
-}
+// Messages renders the memory as the conversation the model reads; a
+// SummaryStep shows in place of the steps it condenses.
+func (m *Memory) Messages() []providers.Message { return m.render(0, 0) }
 
 // ActionSteps returns the action steps, in order.
 func (m *Memory) ActionSteps() []*ActionStep {
@@ -324,6 +323,8 @@ func unmarshalSteps(raw []json.RawMessage, images imageStore) ([]Step, error) {
 			s = new(ActionStep)
 		case KindFinalAnswer:
 			s = new(FinalAnswerStep)
+		case KindSummary:
+			s = new(SummaryStep)
 		default:
 			return nil, fmt.Errorf("step %d: unknown type %q", i, head.Type)
 		}

@@ -65,7 +65,11 @@ func (s *ActionStep) messages(p *prompts.Set) []providers.Message {
 	if s.Error != nil && s.Error.Kind != ErrorInterrupted {
 		data.Error = s.Error.Message
 	}
-	if feedback := promptText(p, prompts.StepFeedback, data); feedback != "" || len(s.ObservationImages) > 0 {
+	feedback := promptText(p, prompts.StepFeedback, data)
+	if s.Notice != "" {
+		feedback = strings.TrimRight(feedback, "\n") + "\n\n" + s.Notice
+	}
+	if feedback != "" || len(s.ObservationImages) > 0 {
 		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: feedback, Images: s.ObservationImages})
 	}
 	return msgs
@@ -94,6 +98,9 @@ func (s *ActionStep) toolMessages(p *prompts.Set) []providers.Message {
 	}
 	if s.Error != nil && s.Error.Kind != ErrorInterrupted {
 		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: s.Error.Message})
+	}
+	if s.Notice != "" {
+		msgs = append(msgs, providers.Message{Role: providers.RoleUser, Content: s.Notice})
 	}
 	return msgs
 }

@@ -40,6 +40,11 @@ func PrintStep(w io.Writer, s Step) error {
 		rule(&b, "Plan", stats(s.Timing.Duration(), s.Usage.InputTokens, s.Usage.OutputTokens))
 		b.WriteString(strings.TrimSpace(s.ModelOutput))
 		b.WriteString("\n")
+	case *SummaryStep:
+		rule(&b, fmt.Sprintf("Summary of steps %d to %d", s.First, s.Last), stats(s.Timing.Duration(), s.Usage.InputTokens, s.Usage.OutputTokens))
+		fmt.Fprintf(&b, "(prompt %d → %d tokens, estimated)\n", s.TokensBefore, s.TokensAfter)
+		b.WriteString(strings.TrimSpace(s.Summary))
+		b.WriteString("\n")
 	case *ActionStep:
 		rule(&b, fmt.Sprintf("Step %d", s.Number), stats(s.Timing.Duration(), s.Usage.InputTokens, s.Usage.OutputTokens))
 		if t := thought(s); t != "" {
@@ -77,6 +82,9 @@ func PrintStep(w io.Writer, s Step) error {
 				b.WriteString(s.Error.Message)
 				b.WriteString("\n")
 			}
+		}
+		if s.Notice != "" {
+			b.WriteString(s.Notice + "\n")
 		}
 	case *FinalAnswerStep:
 		title := "Final answer"

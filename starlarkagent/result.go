@@ -24,6 +24,14 @@ type RunOptions struct {
 	// Images go to the model with the task (PNG, JPEG, GIF or WebP; a
 	// missing MIMEType is detected from the bytes).
 	Images []providers.Image
+	// Approver, when set, decides this run's calls that need approval
+	// instead of Options.Approver.
+	Approver Approver
+	// Budget, when set, replaces Options.Budget for this run.
+	Budget *Budget
+	// Audit, when set, receives every tool call of the run as it
+	// returns, those of managed agents included (see AuditRecord).
+	Audit func(AuditRecord)
 }
 
 // RunState says how a run ended.
@@ -37,6 +45,8 @@ const (
 	// memory by one last model call, or when that call failed is
 	// "Error in generating final LLM output:" and its error.
 	StateMaxSteps RunState = "max_steps"
+	// StateBudgetExceeded (budget.go): the budget ran out.
+
 	// StateError: the run failed (model error, broken executor,
 	// cancellation); Err says why.
 	StateError RunState = "error"

@@ -128,7 +128,8 @@ func (a *Agent) Step(ctx context.Context) (*ActionStep, error) {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	r := &runner{a: a, ctx: ctx, cancel: cancel, task: task, maxSteps: a.opts.MaxSteps}
+	r := &runner{a: a, ctx: ctx, cancel: cancel, task: task, maxSteps: a.opts.MaxSteps, contextLimit: a.contextLimit()}
+	r.approver = a.approverFor(ctx, RunOptions{})
 	if r.maxSteps == 0 {
 		r.maxSteps = DefaultMaxSteps
 	}
@@ -160,6 +161,11 @@ type runner struct {
 	task     string
 	maxSteps int
 	usage    providers.Usage
+	approver Approver
+	spend    *spending
+	audit    func(AuditRecord)
+	// contextLimit is the prompt budget (Options.Compaction; 0: none).
+	contextLimit int
 }
 
 func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func(Event) bool) *RunResult {
@@ -175,7 +181,20 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	r := &runner{a: a, ctx: ctx, cancel: cancel, emitFn: emit, task: task, maxSteps: a.opts.MaxSteps}
+	r := &runner{a: a, ctx: ctx, cancel: cancel, emitFn: emit, task: task, maxSteps: a.opts.MaxSteps, contextLimit: a.contextLimit()}
+	if r.approver = a.approverFor(ctx, opts); r.approver != nil {
+		r.ctx = context.WithValue(ctx, approverKey{}, r.approver)
+		ctx = r.ctx
+	}
+	if r.audit = auditFor(ctx, opts); r.audit != nil {
+		r.ctx = context.WithValue(ctx, auditKey{}, r.audit)
+		ctx = r.ctx
+	}
+	spend, budgetErr := a.spendingFor(ctx, opts)
+	if r.spend = spend; spend != nil {
+		r.ctx = context.WithValue(ctx, spendingKey{}, spend)
+		ctx = r.ctx
+	}
 	if opts.MaxSteps > 0 {
 		r.maxSteps = opts.MaxSteps
 	}
@@ -185,6 +204,9 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	first, err := a.startTask(ctx, task, opts)
 	a.log.Info("run started", "task", clip(task, 200), "max_steps", r.maxSteps, "resume", opts.Resume)
 	res := &RunResult{}
+	if err == nil {
+		err = budgetErr
+	}
 	if err != nil {
 		res.State, res.Err = StateError, err
 	}
@@ -195,6 +217,9 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	a.memMu.Lock()
 	res.Steps = slices.Clone(a.memory.Steps[first:])
 	a.memMu.Unlock()
+	if res.State == StateBudgetExceeded {
+		res.Output = answerSoFar(res.Steps)
+	}
 	res.Timing = Timing{Start: start, End: time.Now()}
 
 	span.SetAttributes(
@@ -247,6 +272,11 @@ func (r *runner) loop(res *RunResult) {
 	for n := 1; ; n++ {
 		if r.ctx.Err() != nil {
 			res.State, res.Err = StateError, r.interrupted()
+			return
+		}
+		if be := r.spend.spent(); be != nil {
+			res.State, res.Err = StateBudgetExceeded, be
+			a.log.Warn("budget spent: the run stops", "step", n, "tokens", be.Tokens, "cost", be.Cost)
 			return
 		}
 		if n > r.maxSteps {
@@ -308,10 +338,15 @@ func (r *runner) stopSequences() []string {
 // run; a step error the model can act on is in the step instead.
 func (r *runner) action(n int) (st *ActionStep, err error) {
 	a := r.a
+	msgs, err := r.prompt(n)
+	if err != nil {
+		return nil, err
+	}
 	st = &ActionStep{Number: n, Timing: Timing{Start: time.Now()}}
-	st.ModelInput = a.memory.Messages()
+	st.ModelInput = msgs
 	defer func() {
 		st.Timing.End = time.Now()
+		st.Notice = r.spend.notice()
 		a.appendStep(st)
 		r.logStep(st)
 		r.endStep(st)
@@ -408,6 +443,8 @@ func (r *runner) check(answer any) string {
 // execScope collects what happens during one execution: tool calls and
 // the token usage of managed agents. Tools find it in their context.
 type execScope struct {
+	r       *runner // the run, and the step that runs the code
+	step    int
 	mu      sync.Mutex
 	calls   []ToolCall
 	managed providers.Usage
@@ -439,7 +476,7 @@ func (s *execScope) addManaged(u providers.Usage) {
 
 // execute runs code in a span of its own.
 func (r *runner) execute(code string, n int) (executors.Result, *execScope, error) {
-	scope := &execScope{onCall: func(c ToolCall) { r.emit(&ToolCallEvent{Step: n, Call: c}) }}
+	scope := &execScope{r: r, step: n, onCall: func(c ToolCall) { r.emit(&ToolCallEvent{Step: n, Call: c}) }}
 	ctx := context.WithValue(r.ctx, scopeKey{}, scope)
 	ctx, span := r.a.tracer.Start(ctx, "execute_code", trace.WithAttributes(
 		attrAgentName.String(r.a.name),
@@ -548,6 +585,7 @@ func (r *runner) generateMessage(msgs []providers.Message, opts providers.Genera
 		text = text[:end]
 	}
 	r.usage = r.usage.Add(usage)
+	r.spend.charge(model, usage)
 	span.SetAttributes(attrInputTokens.Int(usage.InputTokens), attrOutputTokens.Int(usage.OutputTokens))
 	out := &providers.Message{Role: providers.RoleAssistant, Content: text, ToolCalls: calls, Usage: &usage}
 	if err != nil {

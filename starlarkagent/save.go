@@ -159,6 +159,14 @@ type LoadOptions struct {
 	FinalAnswerChecks []FinalAnswerCheck
 	Logger            *slog.Logger
 	Tracer            trace.Tracer
+	// RequireApproval, Compaction and AuditLogger are as in Options, for
+	// every agent loaded (managed ones too); Approver and Budget for the
+	// top agent, whose managed agents use its own. None of them is saved.
+	RequireApproval []string
+	Compaction      Compaction
+	AuditLogger     *slog.Logger
+	Approver        Approver
+	Budget          Budget
 }
 
 // Load reads an agent Save wrote in dir and returns it, with its managed
@@ -223,8 +231,10 @@ func load(dir string, lo LoadOptions, top bool) (*Agent, error) {
 		}
 		o.Tools = append(o.Tools, t)
 	}
+	o.RequireApproval, o.Compaction, o.AuditLogger = lo.RequireApproval, lo.Compaction, lo.AuditLogger
 	if top {
 		o.Executor, o.StepCallbacks, o.FinalAnswerChecks, o.Logger, o.Tracer = lo.Executor, lo.StepCallbacks, lo.FinalAnswerChecks, lo.Logger, lo.Tracer
+		o.Approver, o.Budget = lo.Approver, lo.Budget
 	}
 	for _, name := range s.ManagedAgents {
 		if !identifier.MatchString(name) {

@@ -68,7 +68,9 @@ func instrument(t tool.Tool, a *Agent) tool.Tool {
 // Spec implements tool.Tool.
 func (w *instrumented) Spec() tool.Spec { return w.spec }
 
-// Call implements tool.Tool.
+// Call implements tool.Tool. A call that needs approval waits here for
+// the approver's decision. Every call leaves one audit line: the tool, its
+// arguments, the outcome, the decision if any, and the duration.
 func (w *instrumented) Call(ctx context.Context, args map[string]any) (any, error) {
 	ctx, span := w.a.tracer.Start(ctx, "execute_tool "+w.spec.Name, trace.WithAttributes(
 		attrOperation.String("execute_tool"),
@@ -77,17 +79,64 @@ func (w *instrumented) Call(ctx context.Context, args map[string]any) (any, erro
 	))
 	defer span.End()
 	start := time.Now()
-	out, err := w.t.Call(ctx, args)
-	call := ToolCall{Name: w.spec.Name, Arguments: args, Result: out, Duration: time.Since(start)}
+	var (
+		out      any
+		err      error
+		approval *Approval
+	)
+	if w.a.needsApproval(w.spec) {
+		args, approval, err = w.approveOrDeny(ctx, args)
+	}
+	if err == nil {
+		out, err = w.t.Call(ctx, args)
+	}
+	call := ToolCall{Name: w.spec.Name, Arguments: args, Result: out, Duration: time.Since(start), Approval: approval}
+	if approval != nil && !approval.Approved {
+		call.Arguments = approval.requested
+	}
+	step := 0
+	var audit func(AuditRecord)
+	if s := scopeFrom(ctx); s != nil {
+		step = s.step
+		if s.r != nil {
+			audit = s.r.audit
+		}
+	} else {
+		audit, _ = ctx.Value(auditKey{}).(func(AuditRecord))
+	}
+	attrs := []any{"tool", w.spec.Name, "step", step, "arguments", clip(pyRepr(call.Arguments), 500), "duration", call.Duration}
+	if approval != nil {
+		attrs = append(attrs, "approval", approval.ID, "approved", approval.Approved, "decided_by", approval.By)
+	}
+	outcome := "ok"
 	if err != nil {
 		call.Error = err.Error()
 		setError(span, err)
-		w.a.log.Info("tool failed", "tool", w.spec.Name, "error", err, "duration", call.Duration)
+		outcome = "error"
+		var denied *DeniedError
+		if errors.As(err, &denied) {
+			outcome = "denied"
+		}
+		w.a.auditLog().Info("tool call", append(attrs, "outcome", outcome, "error", err)...)
 	} else {
-		w.a.log.Debug("tool called", "tool", w.spec.Name, "duration", call.Duration)
+		w.a.auditLog().Info("tool call", append(attrs, "outcome", outcome)...)
+	}
+	if audit != nil {
+		audit(AuditRecord{Agent: w.a.name, Step: step, Call: call, Outcome: outcome})
 	}
 	if s := scopeFrom(ctx); s != nil {
 		s.addCall(call)
 	}
 	return out, err
+}
+
+// approveOrDeny is approve, keeping the requested arguments in the record
+// of a denied call.
+func (w *instrumented) approveOrDeny(ctx context.Context, args map[string]any) (map[string]any, *Approval, error) {
+	got, rec, err := w.approve(ctx, args)
+	if err != nil {
+		rec.requested = args
+		return args, rec, err
+	}
+	return got, rec, nil
 }

@@ -101,10 +101,15 @@ func toolDefinition(spec tool.Spec) providers.ToolDefinition {
 // toolAction runs one action step of a tool-calling agent.
 func (r *runner) toolAction(n int) (st *ActionStep, err error) {
 	a := r.a
+	msgs, err := r.prompt(n)
+	if err != nil {
+		return nil, err
+	}
 	st = &ActionStep{Number: n, Timing: Timing{Start: time.Now()}}
-	st.ModelInput = a.memory.Messages()
+	st.ModelInput = msgs
 	defer func() {
 		st.Timing.End = time.Now()
+		st.Notice = r.spend.notice()
 		a.appendStep(st)
 		r.logStep(st)
 		r.endStep(st)
@@ -206,7 +211,7 @@ func (r *runner) callTools(n int, calls []providers.ToolCall) ([]ToolCall, provi
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			rec, u := r.callTool(c)
+			rec, u := r.callTool(n, c)
 			out[i] = rec
 			mu.Lock()
 			defer mu.Unlock()
@@ -220,7 +225,7 @@ func (r *runner) callTools(n int, calls []providers.ToolCall) ([]ToolCall, provi
 
 // callTool runs one call. Every failure, from arguments that are not JSON
 // to the tool's own error, is in the record for the model to read.
-func (r *runner) callTool(c providers.ToolCall) (ToolCall, providers.Usage) {
+func (r *runner) callTool(n int, c providers.ToolCall) (ToolCall, providers.Usage) {
 	rec := ToolCall{ID: c.ID, Name: c.Name}
 	args, err := decodeArguments(c.Arguments)
 	if err != nil {
@@ -228,11 +233,11 @@ func (r *runner) callTool(c providers.ToolCall) (ToolCall, providers.Usage) {
 		return rec, providers.Usage{}
 	}
 	rec.Arguments = args
-	return r.callBound(rec)
+	return r.callBound(n, rec)
 }
 
 // callBound runs a call whose arguments have been decoded.
-func (r *runner) callBound(rec ToolCall) (ToolCall, providers.Usage) {
+func (r *runner) callBound(n int, rec ToolCall) (ToolCall, providers.Usage) {
 	a := r.a
 	spec := finalAnswerSpec
 	t, ok := a.callable[rec.Name]
@@ -252,13 +257,20 @@ func (r *runner) callBound(rec ToolCall) (ToolCall, providers.Usage) {
 		rec.Result = bound["answer"]
 		return rec, providers.Usage{}
 	}
-	scope := &execScope{}
+	scope := &execScope{r: r, step: n}
 	start := time.Now()
 	out, err := t.Call(context.WithValue(r.ctx, scopeKey{}, scope), bound)
 	rec.Duration = time.Since(start)
 	rec.Result = out
 	if err != nil {
 		rec.Error = err.Error()
+	}
+	scope.mu.Lock()
+	defer scope.mu.Unlock()
+	for _, c := range scope.calls { // the instrumented tool's own record
+		if c.Approval != nil {
+			rec.Approval, rec.Arguments = c.Approval, c.Arguments
+		}
 	}
 	return rec, scope.managed
 }

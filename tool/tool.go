@@ -56,6 +56,10 @@ type Spec struct {
 	// When an agent has too many tools to list in full, it lists them by
 	// group. Empty means the agent's own tools.
 	Group string
+	// RequiresApproval makes every call of the tool wait until an
+	// operator approves it (the agent's approver decides); a call that
+	// is denied fails with the operator's reason.
+	RequiresApproval bool
 }
 
 // Tool is a capability that model-written code can call.

@@ -14,17 +14,23 @@ type State string
 
 // The states of a run.
 const (
-	StateQueued      State = "queued"
-	StateRunning     State = "running"
-	StateSuccess     State = "success"
-	StateMaxSteps    State = "max_steps"
-	StateError       State = "error"
-	StateCancelled   State = "cancelled"
-	StateInterrupted State = "interrupted"
+	StateQueued           State = "queued"
+	StateRunning          State = "running"
+	StateAwaitingApproval State = "awaiting_approval"
+	StateSuccess          State = "success"
+	StateMaxSteps         State = "max_steps"
+	StateError            State = "error"
+	// StateBudgetExceeded: the run spent its budget (max_total_tokens,
+	// max_cost, or the server\'s) before it ended.
+	StateBudgetExceeded State = "budget_exceeded"
+	StateCancelled      State = "cancelled"
+	StateInterrupted    State = "interrupted"
 )
 
 // Final reports whether a run in state s has ended.
-func (s State) Final() bool { return s != StateQueued && s != StateRunning }
+func (s State) Final() bool {
+	return s != StateQueued && s != StateRunning && s != StateAwaitingApproval
+}
 
 // storedEvent is one event of a run as it is stored and streamed.
 type storedEvent struct {
@@ -51,6 +57,20 @@ type (
 		Step int    `json:"step"`
 		Code string `json:"code"`
 	}
+	// auditEvent is one tool call at any depth (managed agents'
+	// included): the run's audit trail.
+	auditEvent struct {
+		Tenant    string                  `json:"tenant,omitempty"`
+		Agent     string                  `json:"agent"`
+		Step      int                     `json:"step"`
+		Tool      string                  `json:"tool"`
+		Arguments any                     `json:"arguments"`
+		Outcome   string                  `json:"outcome"`
+		Error     string                  `json:"error,omitempty"`
+		Duration  float64                 `json:"duration"`
+		Approval  *starlarkagent.Approval `json:"approval,omitempty"`
+		Time      time.Time               `json:"time"`
+	}
 	toolCallEvent struct {
 		Step      int            `json:"step"`
 		Name      string         `json:"name"`
@@ -58,6 +78,8 @@ type (
 		Result    any            `json:"result,omitempty"`
 		Error     string         `json:"error,omitempty"`
 		Duration  float64        `json:"duration"`
+		// Approval is the decision on a call that needed one.
+		Approval *starlarkagent.Approval `json:"approval,omitempty"`
 	}
 	observationEvent struct {
 		Step int    `json:"step"`
@@ -158,6 +180,10 @@ func lean(s starlarkagent.Step) starlarkagent.Step {
 		c.ModelInput = nil
 		return &c
 	case *starlarkagent.PlanningStep:
+		c := *s
+		c.ModelInput = nil
+		return &c
+	case *starlarkagent.SummaryStep:
 		c := *s
 		c.ModelInput = nil
 		return &c

@@ -33,6 +33,11 @@ type metrics struct {
 	sandboxStarts *prometheus.CounterVec
 	sandboxRe     *prometheus.CounterVec
 	requests      *prometheus.CounterVec
+	approvals     *prometheus.CounterVec
+
+	tenantRuns     *prometheus.CounterVec
+	tenantTokens   *prometheus.CounterVec
+	tenantRejected *prometheus.CounterVec
 }
 
 func newMetrics(extra ...prometheus.Collector) *metrics {
@@ -68,9 +73,17 @@ func newMetrics(extra ...prometheus.Collector) *metrics {
 			Help: "Sandboxes started again within a run after a crash or a lost state."}, []string{"executor"}),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "http_requests_total",
 			Help: "HTTP requests, by route and status code."}, []string{"route", "code"}),
+		tenantRuns: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "tenant_runs_total",
+			Help: "Runs that ended, by tenant and final state."}, []string{"tenant", "state"}),
+		tenantTokens: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "tenant_tokens_total",
+			Help: "Tokens of the runs that ended, by tenant and direction (input, output)."}, []string{"tenant", "direction"}),
+		tenantRejected: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "tenant_rejected_total",
+			Help: "Runs refused by a tenant's quota (429), by tenant and quota (runs_in_flight, tokens_per_day)."}, []string{"tenant", "reason"}),
+		approvals: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "approvals_total",
+			Help: "Tool calls that needed approval, by outcome (requested, approved, denied, timed_out, abandoned)."}, []string{"outcome"}),
 	}
 	m.reg.MustRegister(m.runs, m.inFlight, m.rejected, m.runDuration, m.steps, m.stepDuration, m.modelDuration,
-		m.tokens, m.execErrors, m.imports, m.toolCalls, m.sandboxStarts, m.sandboxRe, m.requests,
+		m.tokens, m.execErrors, m.imports, m.toolCalls, m.sandboxStarts, m.sandboxRe, m.requests, m.approvals, m.tenantRuns, m.tenantTokens, m.tenantRejected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.reg.MustRegister(extra...)
 	for _, s := range []State{StateQueued, StateRunning} {
@@ -105,6 +118,9 @@ func (m *metrics) step(model string, s starlarkagent.Step) {
 			m.toolCalls.WithLabelValues(c.Name, outcome).Inc()
 		}
 	case *starlarkagent.PlanningStep:
+		m.stepDuration.WithLabelValues(string(s.Kind())).Observe(s.Timing.Duration().Seconds())
+		usage = s.Usage
+	case *starlarkagent.SummaryStep:
 		m.stepDuration.WithLabelValues(string(s.Kind())).Observe(s.Timing.Duration().Seconds())
 		usage = s.Usage
 	case *starlarkagent.FinalAnswerStep:

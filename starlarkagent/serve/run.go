@@ -43,6 +43,12 @@ type run struct {
 	result  json.RawMessage
 	summary endEvent
 	stepN   int
+	// tenant owns the run ("" without tokens); tenantCfg is its quotas.
+	tenant    string
+	tenantCfg *Tenant
+	// pending are the calls waiting for approval, by id, in order.
+	pending map[string]*pendingApproval
+	order   []string
 }
 
 var (
@@ -166,6 +172,7 @@ func (s *Server) execute(r *run) {
 	var counted []countedExecutor
 	agent, err := s.opts.NewAgent(ctx, AgentRequest{
 		RunID:   r.id,
+		Tenant:  r.tenant,
 		Task:    r.task,
 		Imports: r.req.Imports,
 		WrapModel: func(m providers.Model) providers.Model {
@@ -200,7 +207,13 @@ func (s *Server) execute(r *run) {
 		}
 	}()
 
-	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs}
+	budget := tenantBudget(s.runBudget(r.req), r.tenantCfg)
+	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget,
+		Audit: func(a starlarkagent.AuditRecord) {
+			c := a.Call
+			s.add(r, "audit", auditEvent{Tenant: r.tenant, Agent: a.Agent, Step: a.Step, Tool: c.Name, Arguments: pyvalue.JSON{V: c.Arguments},
+				Outcome: a.Outcome, Error: c.Error, Duration: c.Duration.Seconds(), Approval: c.Approval, Time: time.Now().UTC()})
+		}}
 	for ev := range agent.Stream(ctx, r.task, opts) {
 		switch ev := ev.(type) {
 		case *starlarkagent.ModelDelta:
@@ -209,7 +222,7 @@ func (s *Server) execute(r *run) {
 			s.add(r, "code", codeEvent{Step: ev.Step, Code: ev.Code})
 		case *starlarkagent.ToolCallEvent:
 			c := ev.Call
-			s.add(r, "tool_call", toolCallEvent{Step: ev.Step, Name: c.Name, Arguments: c.Arguments, Result: c.Result, Error: c.Error, Duration: c.Duration.Seconds()})
+			s.add(r, "tool_call", toolCallEvent{Step: ev.Step, Name: c.Name, Arguments: c.Arguments, Result: c.Result, Error: c.Error, Duration: c.Duration.Seconds(), Approval: c.Approval})
 		case *starlarkagent.Observation:
 			s.add(r, "observation", observationEvent{Step: ev.Step, Text: ev.Text})
 		case *starlarkagent.StepEnd:
@@ -229,6 +242,8 @@ func (s *Server) execute(r *run) {
 		state = StateSuccess
 	case res.Err == nil && res.State == starlarkagent.StateMaxSteps:
 		state = StateMaxSteps
+	case res.State == starlarkagent.StateBudgetExceeded:
+		state, errText = StateBudgetExceeded, res.Err.Error()
 	case r.ctx.Err() != nil:
 		state, errText = s.stoppedState(r), s.stoppedWhy(r, "running")
 	default:
@@ -323,9 +338,14 @@ func (s *Server) finish(r *run, state State, errText string, res *starlarkagent.
 	s.store.finishRun(rec)
 
 	s.metrics.runs.WithLabelValues(string(state)).Inc()
+	if r.tenant != "" {
+		s.metrics.tenantRuns.WithLabelValues(r.tenant, string(state)).Inc()
+		s.metrics.tenantTokens.WithLabelValues(r.tenant, "input").Add(float64(rec.Input))
+		s.metrics.tenantTokens.WithLabelValues(r.tenant, "output").Add(float64(rec.Output))
+	}
 	s.metrics.runDuration.WithLabelValues(string(state)).Observe(end.Timing.Duration)
 	s.observeDuration(now.Sub(start))
-	s.log.Info("run ended", "run", r.id, "state", state, "error", errText, "duration", now.Sub(start))
+	s.log.Info("run ended", "run", r.id, "tenant", r.tenant, "state", state, "error", errText, "duration", now.Sub(start))
 
 	// Leave memory once the end event is committed: from then on the
 	// database has every event.
@@ -338,4 +358,17 @@ func (s *Server) finish(r *run, state State, errText string, res *starlarkagent.
 	delete(s.active, r.id)
 	s.mu.Unlock()
 	r.cancel(nil)
+}
+
+// runBudget is the budget of a run: what the request asks for, capped by
+// the server's.
+func (s *Server) runBudget(req RunRequest) starlarkagent.Budget {
+	b := s.opts.Budget
+	if req.MaxTotalTokens > 0 && (b.MaxTotalTokens <= 0 || req.MaxTotalTokens < b.MaxTotalTokens) {
+		b.MaxTotalTokens = req.MaxTotalTokens
+	}
+	if req.MaxCost > 0 && (b.MaxCost <= 0 || req.MaxCost < b.MaxCost) {
+		b.MaxCost = req.MaxCost
+	}
+	return b
 }

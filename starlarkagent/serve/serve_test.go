@@ -1199,7 +1199,7 @@ func TestStepCountMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.w.Exec(`UPDATE runs SET steps = 4; PRAGMA user_version = 1`); err != nil {
+	if _, err := s.w.Exec(`UPDATE runs SET steps = 4; DROP INDEX runs_tenant; DROP INDEX runs_tenant_ended; ALTER TABLE runs DROP COLUMN tenant; PRAGMA user_version = 1` /* a version 1 database */); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,12 +33,24 @@ type Options struct {
 	// Store keeps the runs (see OpenStore). The server closes it in
 	// Shutdown.
 	Store *Store
-	// Token, when set, is required as a bearer token on /v1/.
+	// Token, when set, is required as a bearer token on /v1/: the token
+	// of one tenant, "default".
 	Token string
+	// Tenants share the server, each with a token and quotas of its own
+	// (see Tenant); with Token, "default" is one more.
+	Tenants []Tenant
 	// MaxConcurrent runs run at once (default 4); Queue more wait (default
 	// 64). Beyond that, POST /v1/runs answers 429.
 	MaxConcurrent int
 	Queue         int
+	// ApprovalTimeout is how long a tool call waits for a decision before
+	// it is denied (default DefaultApprovalTimeout). The wait also counts
+	// against the execution's own time limit.
+	ApprovalTimeout time.Duration
+	// Budget caps every run: a request may ask for less
+	// (max_total_tokens, max_cost), never more; zero fields set no cap.
+	// Its Prices price the cost (nil: starlarkagent.DefaultPrices()).
+	Budget starlarkagent.Budget
 	// RunTimeout, when positive, ends a run that runs longer (state error).
 	RunTimeout time.Duration
 	// ShutdownGrace is how long Shutdown lets runs finish before it
@@ -61,6 +72,10 @@ type Options struct {
 	// Collectors are more Prometheus metrics for /metrics, such as those
 	// of a pool of sandboxes the program keeps.
 	Collectors []prometheus.Collector
+	// AuditLogger, when set, receives the approval requests and
+	// decisions (give the agents the same, Options.AuditLogger, for
+	// their tool calls); nil: Logger.
+	AuditLogger *slog.Logger
 }
 
 // Check is a readiness check.
@@ -71,9 +86,11 @@ type Check struct {
 
 // AgentRequest is what the server asks of Options.NewAgent for a run.
 type AgentRequest struct {
-	// RunID identifies the run, for logs; Task is its task.
-	RunID string
-	Task  string
+	// RunID identifies the run, for logs; Task is its task; Tenant the
+	// tenant that created it ("" without tokens).
+	RunID  string
+	Tenant string
+	Task   string
 	// Imports are authorized for this run in addition to the server's.
 	Imports []string
 	// WrapModel must be applied to the model the agent uses: it measures
@@ -94,6 +111,10 @@ type RunRequest struct {
 	AdditionalArgs map[string]any `json:"additional_args,omitempty"`
 	Imports        []string       `json:"imports,omitempty"`
 	Images         []string       `json:"images,omitempty"`
+	// MaxTotalTokens and MaxCost (dollars) are the run's budget, capped
+	// by the server's.
+	MaxTotalTokens int     `json:"max_total_tokens,omitempty"`
+	MaxCost        float64 `json:"max_cost,omitempty"`
 }
 
 // Server runs agents over HTTP (see API.md).
@@ -101,10 +122,11 @@ type Server struct {
 	opts    Options
 	store   *Store
 	log     *slog.Logger
+	audit   *slog.Logger
 	metrics *metrics
 	handler http.Handler
 	slots   chan struct{}
-	token   [32]byte
+	tenants map[[32]byte]*Tenant // by token hash; empty: no authentication
 
 	mu       sync.Mutex
 	active   map[string]*run
@@ -138,16 +160,34 @@ func New(opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
+	if opts.AuditLogger == nil {
+		opts.AuditLogger = opts.Logger
+	}
 	s := &Server{
 		opts:    opts,
 		store:   opts.Store,
 		log:     opts.Logger,
+		audit:   opts.AuditLogger,
 		metrics: newMetrics(opts.Collectors...),
 		slots:   make(chan struct{}, opts.MaxConcurrent),
 		active:  map[string]*run{},
 		quit:    make(chan struct{}),
 	}
-	s.token = sha256.Sum256([]byte(opts.Token))
+	var err error
+	if s.tenants, err = checkTenants(append([]Tenant(nil), opts.Tenants...)); err != nil {
+		return nil, err
+	}
+	if opts.Token != "" {
+		// The single token of a server without tenants: any length, as
+		// it always was.
+		sum := sha256.Sum256([]byte(opts.Token))
+		for _, t := range s.tenants {
+			if t.Name == "default" || t.Token == opts.Token {
+				return nil, fmt.Errorf("serve: the token of Options.Token is tenant \"default\", which Tenants already has (by name or token)")
+			}
+		}
+		s.tenants[sum] = &Tenant{Name: "default", Token: opts.Token, ownerless: true}
+	}
 	s.handler = s.routes()
 	return s, nil
 }
@@ -256,6 +296,7 @@ func (s *Server) routes() http.Handler {
 	api("/v1/runs/{id}", map[string]http.HandlerFunc{"GET": s.getRun})
 	api("/v1/runs/{id}/events", map[string]http.HandlerFunc{"GET": s.events})
 	api("/v1/runs/{id}/cancel", map[string]http.HandlerFunc{"POST": s.cancelRun})
+	api("/v1/runs/{id}/approvals/{approval}", map[string]http.HandlerFunc{"POST": s.decide})
 	api("/v1/config", map[string]http.HandlerFunc{"GET": s.config})
 	mux.Handle("/v1/", s.count("/v1/", s.auth(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no API endpoint %s %s: see API.md", r.Method, r.URL.Path))
@@ -280,7 +321,7 @@ func (s *Server) guard(h http.Handler) http.Handler {
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("X-Frame-Options", "DENY")
 		hd.Set("Referrer-Policy", "no-referrer")
-		if s.opts.Token == "" && !localHost(r.Host) {
+		if len(s.tenants) == 0 && !localHost(r.Host) {
 			writeError(w, http.StatusForbidden, "forbidden", fmt.Sprintf("this server has no token, so it answers only requests for localhost or an IP address, not %q: start it with --token (or STAR_AGENT_TOKEN) to serve it under a name", clip(r.Host, 100)))
 			return
 		}
@@ -335,7 +376,7 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // hashed first so that the comparison takes the same time whatever the
 // token's length.
 func (s *Server) auth(h http.Handler) http.Handler {
-	if s.opts.Token == "" {
+	if len(s.tenants) == 0 {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -344,13 +385,13 @@ func (s *Server) auth(h http.Handler) http.Handler {
 		if !ok || !strings.EqualFold(scheme, "Bearer") {
 			got = r.URL.Query().Get("access_token")
 		}
-		sum := sha256.Sum256([]byte(got))
-		if got == "" || subtle.ConstantTimeCompare(sum[:], s.token[:]) != 1 {
+		t := s.authenticate(got)
+		if got == "" || t == nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="star-agent"`)
-			writeError(w, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required: send Authorization: Bearer TOKEN (the server's --token or STAR_AGENT_TOKEN)")
+			writeError(w, http.StatusUnauthorized, "unauthorized", "a valid bearer token is required: send Authorization: Bearer TOKEN (the server's --token or STAR_AGENT_TOKEN, or a tenant's token from --tokens)")
 			return
 		}
-		h.ServeHTTP(w, r)
+		h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), tenantKey{}, t)))
 	})
 }
 
@@ -412,6 +453,9 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*RunRequ
 	if len(req.Task) > maxTaskBytes {
 		return bad(`"task" is %d bytes, over the limit of %d`, len(req.Task), maxTaskBytes)
 	}
+	if req.MaxTotalTokens < 0 || req.MaxCost < 0 {
+		return bad(`"max_total_tokens" and "max_cost" must not be negative`)
+	}
 	if req.MaxSteps < 0 || req.MaxSteps > maxRunSteps {
 		return bad(`"max_steps" must be between 1 and %d, not %d`, maxRunSteps, req.MaxSteps)
 	}
@@ -449,6 +493,10 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := time.Now()
+	tenant := tenantOf(r)
+	if !s.admitTenant(w, r, tenant) {
+		return
+	}
 	s.mu.Lock()
 	if s.draining {
 		s.mu.Unlock()
@@ -479,12 +527,16 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 
 	ctx, cancel := context.WithCancelCause(context.Background())
 	rn := &run{id: newRunID(now), task: req.Task, req: *req, created: now, ctx: ctx, cancel: cancel, state: StateQueued, changed: make(chan struct{})}
+	if tenant != nil {
+		rn.tenant = tenant.Name
+		rn.tenantCfg = tenant
+	}
 	reqJSON, _ := json.Marshal(req)
 	// Not the request's context: a client that hangs up must not leave
 	// a run stored as queued that nothing runs.
 	sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer scancel()
-	if err := s.store.createRun(sctx, &runRecord{ID: rn.id, Task: req.Task, Request: reqJSON, State: StateQueued, CreatedAt: now}); err != nil {
+	if err := s.store.createRun(sctx, &runRecord{ID: rn.id, Task: req.Task, Request: reqJSON, State: StateQueued, CreatedAt: now, Tenant: rn.tenant}); err != nil {
 		cancel(nil)
 		writeError(w, http.StatusInternalServerError, "internal", "could not store the run: "+err.Error())
 		return
@@ -528,6 +580,18 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (id string, rn *
 	s.mu.Lock()
 	rn = s.active[id]
 	s.mu.Unlock()
+	// Another tenant's run is answered as an unknown one.
+	if rn != nil && !visible(r, rn.tenant) {
+		notFound(w, id)
+		return id, nil, false
+	}
+	if rn == nil && tenantOf(r) != nil {
+		owner, err := s.store.runTenant(r.Context(), id)
+		if err == nil && !visible(r, owner) {
+			notFound(w, id)
+			return id, nil, false
+		}
+	}
 	return id, rn, true
 }
 
@@ -558,6 +622,8 @@ type runView struct {
 	TokenUsage  json.RawMessage `json:"token_usage,omitempty"`
 	Timing      json.RawMessage `json:"timing,omitempty"`
 	Error       string          `json:"error,omitempty"`
+	// PendingApprovals are the tool calls waiting for a decision.
+	PendingApprovals []approvalView `json:"pending_approvals,omitempty"`
 }
 
 func timePtr(t time.Time) *time.Time {
@@ -579,7 +645,8 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		reqJSON, _ := json.Marshal(rn.req)
 		rn.mu.Lock()
 		v = runView{ID: rn.id, Task: rn.task, State: rn.state, CreatedAt: rn.created.UTC(), StartedAt: timePtr(rn.started),
-			EndedAt: timePtr(rn.ended), Request: reqJSON, LastEventID: int64(len(rn.events)), Error: rn.errText}
+			EndedAt: timePtr(rn.ended), Request: reqJSON, LastEventID: int64(len(rn.events)), Error: rn.errText,
+			PendingApprovals: s.pendingViews(rn)}
 		result = rn.result
 		rn.mu.Unlock()
 	} else {
@@ -648,7 +715,14 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	recs, next, err := s.store.listRuns(r.Context(), q.Get("cursor"), limit)
+	var only []string
+	if t := tenantOf(r); t != nil {
+		only = []string{t.Name}
+		if t.ownerless {
+			only = append(only, "")
+		}
+	}
+	recs, next, err := s.store.listRuns(r.Context(), q.Get("cursor"), limit, only)
 	if errors.Is(err, errBadCursor) {
 		writeError(w, http.StatusBadRequest, "bad_request", "cursor is not one this server gave: pass next_cursor from the previous page, or no cursor for the first")
 		return

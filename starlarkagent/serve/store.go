@@ -74,6 +74,11 @@ var schema = []string{
 		SELECT count(*) FROM json_each(runs.result, '$.steps')
 		WHERE json_extract(value, '$.type') = 'action'
 	) WHERE result IS NOT NULL;`,
+	// 3: every run belongs to a tenant ("" on a server without tokens,
+	// and for runs stored before tenants).
+	`ALTER TABLE runs ADD COLUMN tenant TEXT NOT NULL DEFAULT '';
+	CREATE INDEX runs_tenant ON runs (tenant, seq);
+	CREATE INDEX runs_tenant_ended ON runs (tenant, ended_at);`,
 }
 
 // Store is the SQLite database of a server.
@@ -433,6 +438,7 @@ type runRecord struct {
 	Input     int
 	Output    int
 	Duration  float64
+	Tenant    string
 }
 
 func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
@@ -447,8 +453,8 @@ func nullString(s string) any {
 // createRun stores a new run and waits for the commit.
 func (s *Store) createRun(ctx context.Context, r *runRecord) error {
 	return s.enqueue(ctx, storeOp{what: "create run " + r.ID, do: func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT INTO runs (id, task, request, state, created_at) VALUES (?, ?, ?, ?, ?)`,
-			r.ID, r.Task, string(r.Request), r.State, formatTime(r.CreatedAt))
+		_, err := tx.Exec(`INSERT INTO runs (id, task, request, state, created_at, tenant) VALUES (?, ?, ?, ?, ?, ?)`,
+			r.ID, r.Task, string(r.Request), r.State, formatTime(r.CreatedAt), r.Tenant)
 		return err
 	}}, true)
 }
@@ -540,7 +546,8 @@ func (s *Store) lastEventID(ctx context.Context, id string) (int64, error) {
 
 // listRuns reads up to limit runs older than the cursor, newest first,
 // without their results, and the cursor of the next page ("" at the end).
-func (s *Store) listRuns(ctx context.Context, cursor string, limit int) ([]*runRecord, string, error) {
+// With tenants set, only their runs are listed.
+func (s *Store) listRuns(ctx context.Context, cursor string, limit int, tenants []string) ([]*runRecord, string, error) {
 	before := int64(1<<63 - 1)
 	if cursor != "" {
 		seq, err := decodeCursor(cursor)
@@ -549,7 +556,15 @@ func (s *Store) listRuns(ctx context.Context, cursor string, limit int) ([]*runR
 		}
 		before = seq
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT `+runColumns+` FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?`, before, limit+1)
+	q, args := `SELECT `+runColumns+` FROM runs WHERE seq < ? ORDER BY seq DESC LIMIT ?`, []any{before, limit + 1}
+	switch len(tenants) {
+	case 0:
+	case 1:
+		q, args = `SELECT `+runColumns+` FROM runs WHERE tenant = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, []any{tenants[0], before, limit + 1}
+	default:
+		q, args = `SELECT `+runColumns+` FROM runs WHERE tenant IN (?, ?) AND seq < ? ORDER BY seq DESC LIMIT ?`, []any{tenants[0], tenants[1], before, limit + 1}
+	}
+	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, "", err
 	}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -38,6 +40,7 @@ type AgentFlags struct {
 	exchanges []replay.Exchange
 	modelErr  error
 	answerRe  *regexp.Regexp
+	prices    starlarkagent.Prices
 }
 
 // Register adds the flags to fl.
@@ -64,6 +67,12 @@ func (a *AgentFlags) Register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.answerRegexp, "answer-regexp", "", "reject final answers that do not match `REGEXP` (the model is told and tries again)")
 	fl.StringVar(&f.actionType, "action-type", starlarkagent.ActionCode, "how the model acts: code (Python actions) or tool_calling (the model's native tool calls; no code runs)")
 	fl.BoolVar(&f.structured, "structured-outputs", false, "ask the model for JSON {thought, code} where the provider supports it (code agents)")
+	fl.IntVar(&f.maxTotalTokens, "max-total-tokens", 0, "stop a run once its model calls (managed agents' included) have used `N` input and output tokens; state budget_exceeded (0: no limit)")
+	fl.Float64Var(&f.maxCost, "max-cost", 0, "stop a run once its model calls cost `USD` dollars, priced by the built-in table or --prices (0: no limit)")
+	fl.StringVar(&f.pricesFile, "prices", "", "price table `FILE` for --max-cost, JSON {\"model\": {\"input\": 2.5, \"output\": 10}} in dollars per million tokens, over the built-in one")
+	fl.IntVar(&f.maxContext, "max-context-tokens", 0, "keep each prompt under `N` tokens (estimated): older observations are cut, then the model condenses older steps in a summary step (0: three quarters of the model's known context window, else off; -1: off)")
+	fl.StringVar(&f.auditLog, "audit-log", "", "append the audit trail to `FILE` as JSON lines: every tool call (agent, step, tool, arguments, outcome, approval, duration) and every approval decision, whatever the log level")
+	fl.StringSliceVar(&f.requireApproval, "require-approval", nil, "tools whose calls wait for an operator's approval, by `PATTERNS` (comma-separated names with * globs, MCP tools and --managed members included; run asks at the terminal, serve through its API and page)")
 }
 
 // Limits are the execution limits the flags set (LimitFlags), read from
@@ -94,6 +103,30 @@ func (a *AgentFlags) Check() error {
 	if f.structured && f.actionType == starlarkagent.ActionToolCalling {
 		return usageError("--structured-outputs is for code agents; a tool-calling agent answers with tool calls")
 	}
+	if f.maxContext < -1 {
+		return usageError("--max-context-tokens must be positive, 0 (the model's default) or -1 (off)")
+	}
+	if f.maxTotalTokens < 0 || f.maxCost < 0 {
+		return usageError("--max-total-tokens and --max-cost must not be negative")
+	}
+	if f.pricesFile != "" && a.prices == nil {
+		file, err := os.Open(f.pricesFile)
+		if err != nil {
+			return usageError("--prices: %v", err)
+		}
+		p, err := starlarkagent.ReadPrices(file)
+		file.Close()
+		if err != nil {
+			return usageError("--prices %s: %v", f.pricesFile, err)
+		}
+		a.prices = starlarkagent.DefaultPrices()
+		maps.Copy(a.prices, p)
+	}
+	for _, p := range f.requireApproval {
+		if _, err := path.Match(p, ""); err != nil || p == "" {
+			return usageError("--require-approval: %q is not a name pattern", p)
+		}
+	}
 	if f.answerRegexp != "" {
 		re, err := regexp.Compile(f.answerRegexp)
 		if err != nil {
@@ -107,6 +140,26 @@ func (a *AgentFlags) Check() error {
 		}
 	}
 	return nil
+}
+
+// OpenAuditLog opens the file of --audit-log for appending and returns a
+// logger of JSON lines to it, and the function that closes it; without
+// the flag, a nil logger. Its errors are usage errors.
+func (a *AgentFlags) OpenAuditLog() (*slog.Logger, func() error, error) {
+	if a.f.auditLog == "" {
+		return nil, func() error { return nil }, nil
+	}
+	file, err := os.OpenFile(a.f.auditLog, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, nil, usageError("--audit-log: %v", err)
+	}
+	return slog.New(slog.NewJSONHandler(file, &slog.HandlerOptions{Level: slog.LevelInfo})), file.Close, nil
+}
+
+// Budget is the budget of a run that --max-total-tokens, --max-cost and
+// --prices describe (Check reads the prices).
+func (a *AgentFlags) Budget() starlarkagent.Budget {
+	return starlarkagent.Budget{MaxTotalTokens: a.f.maxTotalTokens, MaxCost: a.f.maxCost, Prices: a.prices}
 }
 
 // MaxSteps is the value of --max-steps.
@@ -194,6 +247,11 @@ type AgentConfig struct {
 	Tracer trace.Tracer
 	// StepCallbacks are added to the agent's (not its managed agents').
 	StepCallbacks []starlarkagent.StepCallback
+	// Approver decides the calls --require-approval names (run: the
+	// terminal; serve gives each run its own).
+	Approver starlarkagent.Approver
+	// AuditLogger receives the audit trail (OpenAuditLog).
+	AuditLogger *slog.Logger
 	// Configure, when set, may change the options last.
 	Configure func(*starlarkagent.Options) error
 }
@@ -250,6 +308,11 @@ func (a *AgentFlags) NewAgent(ctx context.Context, cfg AgentConfig) (*starlarkag
 		Tools:                  slices.Clip(cfg.Tools),
 		ActionType:             f.actionType,
 		StructuredOutputs:      f.structured,
+		RequireApproval:        f.requireApproval,
+		Budget:                 a.Budget(),
+		AuditLogger:            cfg.AuditLogger,
+		Compaction:             starlarkagent.Compaction{MaxContextTokens: f.maxContext},
+		Approver:               cfg.Approver,
 	}
 	if f.markdown {
 		opts.CodeBlockTags = starlarkagent.MarkdownCodeBlockTags
@@ -325,6 +388,9 @@ func (a *AgentFlags) LoadAgent(dir string, cfg AgentConfig) (*starlarkagent.Agen
 	agent, err := starlarkagent.Load(dir, starlarkagent.LoadOptions{
 		Model: cfg.Model, Tools: cfg.Tools, Executor: executor,
 		StepCallbacks: cfg.StepCallbacks, Logger: cfg.Logger, Tracer: cfg.Tracer,
+		// Governance is the operator's, never the saved agent's.
+		RequireApproval: f.requireApproval, Approver: cfg.Approver, Budget: a.Budget(),
+		Compaction: starlarkagent.Compaction{MaxContextTokens: f.maxContext}, AuditLogger: cfg.AuditLogger,
 	})
 	if err != nil {
 		if executor != nil {

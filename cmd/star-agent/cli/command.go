@@ -56,6 +56,12 @@ type runFlags struct {
 	tools                     ToolFlags
 	actionType                string
 	structured                bool
+	requireApproval           []string
+	maxTotalTokens            int
+	maxCost                   float64
+	pricesFile                string
+	maxContext                int
+	auditLog                  string
 	limits                    LimitFlags
 	// run only
 	images   []string
@@ -277,13 +283,22 @@ func runAgent(cmd *cobra.Command, a *AgentFlags, args []string, cfg Config) erro
 		return &ExitError{Code: 2, Err: err}
 	}
 	defer closeTools()
+	audit, closeAudit, err := a.OpenAuditLog()
+	if err != nil {
+		return err
+	}
+	defer closeAudit()
 	acfg := AgentConfig{
-		Model:     model,
-		Tools:     append(slices.Clip(cfg.Tools), flagTools...),
-		Limits:    limits,
-		Logger:    logger,
-		Tracer:    tracer,
-		Configure: cfg.Configure,
+		AuditLogger: audit,
+		Model:       model,
+		Tools:       append(slices.Clip(cfg.Tools), flagTools...),
+		Limits:      limits,
+		Logger:      logger,
+		Tracer:      tracer,
+		Configure:   cfg.Configure,
+	}
+	if len(f.requireApproval) > 0 {
+		acfg.Approver = newTerminalApprover(stderr).Approve
 	}
 	var agent *starlarkagent.Agent
 	if f.agentDir != "" {
@@ -399,6 +414,8 @@ func dropModelInputs(steps []starlarkagent.Step) {
 		case *starlarkagent.ActionStep:
 			s.ModelInput = nil
 		case *starlarkagent.PlanningStep:
+			s.ModelInput = nil
+		case *starlarkagent.SummaryStep:
 			s.ModelInput = nil
 		}
 	}

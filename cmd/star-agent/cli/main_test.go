@@ -13,5 +13,6 @@ import (
 func TestMain(m *testing.M) {
 	isolation.RunChildIfRequested()
 	wasm.RunChildIfRequested()
+	runChildIfRequested()
 	os.Exit(m.Run())
 }

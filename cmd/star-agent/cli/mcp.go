@@ -120,6 +120,11 @@ func runMCP(cmd *cobra.Command, a *AgentFlags, f mcpServeFlags) error {
 		return usageError("--run-timeout must not be negative")
 	case f.addr == "" && (f.token != "" || f.addrFile != ""):
 		return usageError("--token and --addr-file are for --addr (streamable HTTP); over stdio the client that starts star-agent is the only one")
+	case len(a.f.requireApproval) > 0:
+		// run_python's code calls the tools directly, and an MCP server
+		// has no terminal or page to ask on: rather than run calls
+		// unasked, refuse.
+		return usageError("--require-approval is for run and serve: star-agent mcp has no one to ask; leave out the tools that need approval, or let the MCP client ask before it calls run_python")
 	}
 	if f.token == "" && f.addr != "" {
 		f.token = os.Getenv("STAR_AGENT_TOKEN")

@@ -99,6 +99,9 @@ func (p *stepPrinter) event(ev sa.Event) {
 		fmt.Fprintf(p.w, "━━━ %s ━━━ [%d %s | %s | input tokens: %d | output tokens: %d]\n",
 			stateTitle(res), n, steps, res.Timing.Duration().Round(100_000),
 			res.TokenUsage.InputTokens, res.TokenUsage.OutputTokens)
+		if res.State == sa.StateBudgetExceeded && res.Output != nil {
+			fmt.Fprintf(p.w, "Answer so far: %s\n", answerText(res.Output))
+		}
 		// The run's error is reported once, by the command on stderr.
 	}
 }
@@ -146,6 +149,8 @@ func stateTitle(res *sa.RunResult) string {
 		return "Run succeeded"
 	case sa.StateMaxSteps:
 		return "Run reached max steps"
+	case sa.StateBudgetExceeded:
+		return "Run stopped: budget spent"
 	}
 	return "Run failed"
 }

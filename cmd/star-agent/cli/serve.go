@@ -27,9 +27,11 @@ import (
 // serveFlags are the flags of star-agent serve besides AgentFlags.
 type serveFlags struct {
 	addr, token, db   string
+	tokensFile        string
 	maxConcurrent     int
 	queue             int
 	runTimeout, grace time.Duration
+	approvalTimeout   time.Duration
 	logFormat, otel   string
 	verbose           bool
 	addrFile          string
@@ -70,11 +72,13 @@ running runs finish for --shutdown-grace, then cancels them (they end
 	fl := cmd.Flags()
 	a.Register(fl)
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
-	fl.StringVar(&f.token, "token", "", "require this bearer token on the API (default from STAR_AGENT_TOKEN)")
+	fl.StringVar(&f.token, "token", "", "require this bearer token on the API (default from STAR_AGENT_TOKEN); with --tokens, it is one more tenant, \"default\"")
+	fl.StringVar(&f.tokensFile, "tokens", "", "tenants `FILE`: JSON {\"tenants\": [{\"name\", \"token\", \"max_runs_in_flight\", \"max_tokens_per_day\", \"max_total_tokens\", \"max_cost\"}]}; each tenant sees only its own runs, within its quotas")
 	fl.StringVar(&f.db, "db", "", "the SQLite database of runs, a `PATH` or :memory: (default star-agent/runs.db in the user's data directory)")
 	fl.IntVar(&f.maxConcurrent, "max-concurrent", 4, "runs that run at once")
 	fl.IntVar(&f.queue, "queue", 64, "runs that may wait for a free slot; beyond, POST /v1/runs answers 429")
 	fl.DurationVar(&f.runTimeout, "run-timeout", 10*time.Minute, "stop a whole run after this long (0: no limit); --exec-timeout limits each code execution")
+	fl.DurationVar(&f.approvalTimeout, "approval-timeout", serve.DefaultApprovalTimeout, "how long a call that needs approval (--require-approval) waits for a decision before it is denied; the wait also counts against --exec-timeout")
 	fl.DurationVar(&f.grace, "shutdown-grace", 30*time.Second, "on SIGTERM, how long running runs may finish before they are cancelled")
 	fl.IntVar(&f.dockerPool, "docker-pool", 0, dockerPoolHelp)
 	fl.StringVar(&f.addrFile, "addr-file", "", "write the address the server listens on to `FILE` once it accepts connections (for --addr with port 0)")
@@ -99,6 +103,18 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	}
 	if f.token == "" {
 		f.token = os.Getenv("STAR_AGENT_TOKEN")
+	}
+	var tenants []serve.Tenant
+	if f.tokensFile != "" {
+		file, err := os.Open(f.tokensFile)
+		if err != nil {
+			return usageError("--tokens: %v", err)
+		}
+		tenants, err = serve.ReadTenants(file)
+		file.Close()
+		if err != nil {
+			return usageError("--tokens %s: %v", f.tokensFile, err)
+		}
 	}
 	// A server says what it does (runs starting and ending) at Info.
 	level := slog.LevelInfo
@@ -131,6 +147,10 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	}
 	if _, err := a.Executor().RouterConfig(limits, a.Imports(), nil); err != nil {
 		return usageError("%v", err)
+	}
+	if len(a.f.requireApproval) > 0 && f.approvalTimeout > limits.Timeout {
+		logger.Warn("a call waiting for approval is stopped at the execution's time limit, before --approval-timeout: raise --exec-timeout to let people take longer",
+			"exec_timeout", limits.Timeout, "approval_timeout", f.approvalTimeout)
 	}
 	if err := a.Executor().checkDocker(ctx, limits); err != nil {
 		return err
@@ -167,31 +187,50 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	kind := a.Executor().Executor
 	ready := newReadiness(a, model)
 	go ready.warmUp(ctx)
+	audit, closeAudit, err := a.OpenAuditLog()
+	if err != nil {
+		store.Close()
+		return err
+	}
+	defer closeAudit()
+	var runAudit func(run, tenant string) *slog.Logger
+	if audit != nil {
+		runAudit = func(run, tenant string) *slog.Logger { return audit.With("run", run, "tenant", tenant) }
+	}
 	srv, err := serve.New(serve.Options{
-		Store:         store,
-		Token:         f.token,
-		MaxConcurrent: f.maxConcurrent,
-		Queue:         f.queue,
-		RunTimeout:    f.runTimeout,
-		ShutdownGrace: f.grace,
-		MaxSteps:      a.MaxSteps(),
-		ModelID:       model.ModelID(),
-		Checks:        ready.checks(),
-		Version:       moduleVersion(),
-		Logger:        logger,
-		Collectors:    poolMetrics,
+		AuditLogger:     audit,
+		Store:           store,
+		Token:           f.token,
+		Tenants:         tenants,
+		MaxConcurrent:   f.maxConcurrent,
+		Queue:           f.queue,
+		RunTimeout:      f.runTimeout,
+		ApprovalTimeout: f.approvalTimeout,
+		Budget:          a.Budget(),
+		ShutdownGrace:   f.grace,
+		MaxSteps:        a.MaxSteps(),
+		ModelID:         model.ModelID(),
+		Checks:          ready.checks(),
+		Version:         moduleVersion(),
+		Logger:          logger,
+		Collectors:      poolMetrics,
 		NewAgent: func(ctx context.Context, req serve.AgentRequest) (*starlarkagent.Agent, error) {
 			m, err := a.NewModel()
 			if err != nil {
 				return nil, err
 			}
+			var al *slog.Logger
+			if runAudit != nil {
+				al = runAudit(req.RunID, req.Tenant)
+			}
 			return a.NewAgent(ctx, AgentConfig{
-				Limits:  limits,
-				Model:   req.WrapModel(m),
-				Tools:   tools,
-				Imports: req.Imports,
-				Logger:  logger.With("run", req.RunID),
-				Tracer:  tracer,
+				AuditLogger: al,
+				Limits:      limits,
+				Model:       req.WrapModel(m),
+				Tools:       tools,
+				Imports:     req.Imports,
+				Logger:      logger.With("run", req.RunID, "tenant", req.Tenant),
+				Tracer:      tracer,
 				Configure: func(o *starlarkagent.Options) error {
 					if o.Executor != nil && req.AddExecutor != nil {
 						req.AddExecutor(executorKind(kind), o.Executor)
@@ -210,7 +249,7 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 		store.Close()
 		return usageError("--addr %s: %v", f.addr, err)
 	}
-	if f.token == "" && !isLoopback(ln.Addr()) {
+	if f.token == "" && len(tenants) == 0 && !isLoopback(ln.Addr()) {
 		logger.Warn("no --token: anyone who reaches this address can run code on this machine; set STAR_AGENT_TOKEN", "addr", ln.Addr().String())
 	}
 	if f.addrFile != "" {

@@ -8,10 +8,10 @@
 
 (function () {
   const TOKEN_KEY = 'star-agent.token';
-  const FINAL = new Set(['success', 'max_steps', 'error', 'cancelled', 'interrupted']);
+  const FINAL = new Set(['success', 'max_steps', 'budget_exceeded', 'error', 'cancelled', 'interrupted']);
   const STATE_LABEL = {
-    queued: 'Queued', running: 'Running', success: 'Success', max_steps: 'Max steps',
-    error: 'Error', cancelled: 'Cancelled', interrupted: 'Interrupted', loading: 'Loading',
+    queued: 'Queued', running: 'Running', awaiting_approval: 'Awaiting approval', success: 'Success', max_steps: 'Max steps',
+    budget_exceeded: 'Budget spent', error: 'Error', cancelled: 'Cancelled', interrupted: 'Interrupted', loading: 'Loading',
   };
   const PAGE_SIZE = 30;
 
@@ -554,6 +554,8 @@
     on('delta', onDelta);
     on('code', onCode);
     on('tool_call', onToolCall);
+    on('approval_requested', onApprovalRequested);
+    on('approval_decided', onApprovalDecided);
     on('observation', onObservation);
     on('error', onStepError);
     on('step', onStep);
@@ -595,6 +597,7 @@
     if (cur.ended) return;
     setState(d.state);
     if (d.state === 'running') setLive('Waiting for the model…');
+    else if (d.state === 'awaiting_approval') setLive('Waiting for a decision on a tool call…');
     else if (d.state === 'queued') setLive('Queued: waiting for a free slot');
   }
 
@@ -639,7 +642,7 @@
     v = {
       n, card, meta,
       stream: sec('stream'), thought: sec('thought'), code: sec('code'), tools: sec('tools'),
-      output: sec('output'), error: sec('error'),
+      approvals: sec('approvals'), output: sec('output'), error: sec('error'),
       streamed: '', hasCode: false, hasOutput: false, hasError: false, toolCount: 0, ended: false,
     };
     cur.steps.set(n, v);
@@ -761,6 +764,56 @@
     const v = stepView(cur, d.step);
     ensureToolList(v).append(toolRow(d));
     v.toolCount++;
+  }
+
+  // An approval request: the call, as Python, with Approve and Deny
+  // buttons (and an optional reason), until a decision arrives, here or
+  // from elsewhere (the API, another page, the timeout).
+  function onApprovalRequested(cur, d) {
+    if (typeof d.id !== 'string') return;
+    const v = stepView(cur, d.step);
+    if (v.approvals.querySelector('[data-approval="' + CSS.escape(d.id) + '"]')) return;
+    const reason = el('input', { class: 'approval-reason', type: 'text', placeholder: 'Reason (told to the model when denied)', 'aria-label': 'Reason' });
+    const approve = el('button', { class: 'primary-btn approve-btn', type: 'button' }, 'Approve');
+    const deny = el('button', { class: 'danger-btn deny-btn', type: 'button' }, 'Deny');
+    const status = el('span', { class: 'approval-status' });
+    const box = el('div', { class: 'approval pending', 'data-approval': d.id },
+      el('div', { class: 'approval-head' }, 'Approval needed' + (d.agent && d.agent !== 'agent' ? ' (' + d.agent + ')' : '')),
+      el('pre', { class: 'approval-call' }, String(d.call || d.tool)),
+      d.deadline ? el('div', { class: 'approval-deadline' }, 'Decide by ' + fmtTime(d.deadline) + ': after that the call is denied.') : null,
+      el('div', { class: 'approval-actions' }, reason, approve, deny, status));
+    const send = async (ok) => {
+      approve.disabled = deny.disabled = true;
+      status.textContent = 'Sending…';
+      const body = { approve: ok };
+      if (reason.value.trim()) body.reason = reason.value.trim();
+      try {
+        await api('POST', '/v1/runs/' + encodeURIComponent(cur.id) + '/approvals/' + encodeURIComponent(d.id), body);
+        status.textContent = '';
+      } catch (e) {
+        status.textContent = '';
+        approve.disabled = deny.disabled = false;
+        if (e.status !== 404 && e.status !== 409) showError('The decision failed: ' + e.message); // decided elsewhere, or the run ended
+      }
+    };
+    approve.addEventListener('click', () => send(true));
+    deny.addEventListener('click', () => send(false));
+    if (!v.approvals.firstChild) v.approvals.append(el('div', { class: 'label' }, 'Approvals'));
+    v.approvals.append(box);
+    v.approvals.hidden = false;
+    setLive('Waiting for a decision on ' + clip(String(d.call || d.tool), 80));
+    follow();
+  }
+
+  function onApprovalDecided(cur, d) {
+    const box = document.querySelector('#timeline [data-approval="' + CSS.escape(String(d.id)) + '"]');
+    if (!box) return;
+    box.classList.remove('pending');
+    box.classList.add(d.approved ? 'approved' : 'denied');
+    const what = d.approved ? (d.arguments ? 'Approved with edited arguments' : 'Approved') : 'Denied';
+    const by = d.by ? ' by ' + d.by : '';
+    const why = !d.approved && d.reason ? ': ' + d.reason : '';
+    box.querySelector('.approval-actions').replaceChildren(el('span', { class: 'approval-outcome' }, what + by + why));
   }
 
   // setOutput shows what the code printed, splitting the parts the
@@ -896,6 +949,19 @@
       if (s.token_usage) {
         parts.push(el('span', { class: 'm' }, fmtInt(s.token_usage.input_tokens) + ' → ' + fmtInt(s.token_usage.output_tokens) + ' tokens'));
       }
+      p.meta.replaceChildren(...parts);
+      setLive('Waiting for the model…');
+    } else if (s.type === 'summary') {
+      // The older steps condensed to keep the prompt within the context
+      // budget: their cards stay; the model reads the summary instead.
+      const p = cur.planning || planningView(cur);
+      cur.planning = null;
+      p.card.classList.remove('running');
+      p.card.classList.add('summary');
+      p.title.textContent = 'Summary of steps ' + s.first_step + ' to ' + s.last_step;
+      p.body.textContent = String(s.summary || '').trim();
+      const parts = [];
+      if (s.tokens_before) parts.push(el('span', { class: 'm', title: 'Estimated prompt tokens before and after' }, 'prompt ' + fmtInt(s.tokens_before) + ' → ' + fmtInt(s.tokens_after) + ' tokens'));
       p.meta.replaceChildren(...parts);
       setLive('Waiting for the model…');
     } else if (s.type === 'final_answer') {
