@@ -486,7 +486,7 @@ def _import_guard(ns, policy, imported):
         authorized, forbidden = policy["authorized"], policy["forbidden"]
         top = module.split(".", 1)[0]
         listing = "[" + ", ".join(authorized or []) + "]"
-        if top in forbidden or module in forbidden:
+        if top in forbidden or module in forbidden or (forbidden and top.lstrip("_") in forbidden):
             return ("import of %s is not allowed: it gives access to the host; authorized imports are: %s"
                     % (module, listing))
         if authorized is None or "*" in authorized:

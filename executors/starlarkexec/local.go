@@ -263,7 +263,7 @@ func (st *state) module(name string) (starlark.Value, bool) {
 // are caught by except ImportError.
 func refusalType(typ, module string) string {
 	top, _, _ := strings.Cut(module, ".")
-	if typ != "ImportError" || slices.Contains(executors.NeverImportable, top) {
+	if typ != "ImportError" || executors.IsHostModule(top) {
 		return typ
 	}
 	if builtins.HasModule(top) {

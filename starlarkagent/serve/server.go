@@ -13,7 +13,6 @@ import (
 	"net"
 	"net/http"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -428,7 +427,7 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*RunRequ
 		// the operator's to grant (--imports), never a request's.
 		name := strings.TrimSuffix(m, ".*") // "pkg.*" is pkg
 		top, _, _ := strings.Cut(name, ".")
-		if strings.Contains(name, "*") || slices.Contains(executors.NeverImportable, top) {
+		if strings.Contains(name, "*") || executors.IsHostModule(top) {
 			return bad(`"imports": a run may not authorize %q; it reaches the host (or everything): only the server's --imports can`, m)
 		}
 	}
