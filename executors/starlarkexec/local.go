@@ -321,6 +321,9 @@ func (e *Executor) SetVariables(ctx context.Context, vars map[string]any) error 
 		if !isIdentifier(name) || strings.HasPrefix(name, "__") {
 			return fmt.Errorf("local: variable name %q is not a valid Python identifier", name)
 		}
+		if tool.IsReserved(name) || e.st.protected(name) {
+			return fmt.Errorf("local: variable name %q is reserved: it is the agent's own or a tool's", name)
+		}
 		v, err := importValue(x)
 		if err != nil {
 			return fmt.Errorf("local: variable %s: %w", name, err)

@@ -21,6 +21,7 @@ import (
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/pyvalue"
 	"github.com/star-agent/star-agent/starlarkagent"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // Options configure a Server. NewAgent and Store are required.
@@ -412,6 +413,9 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*RunRequ
 	for k := range req.AdditionalArgs {
 		if !identifier.MatchString(k) {
 			return bad(`"additional_args" key %q is not a Python identifier`, k)
+		}
+		if tool.IsReserved(k) {
+			return bad(`"additional_args" key %q is reserved: %s are the agent's own names in the code; give the value another name`, k, strings.Join(tool.ReservedNames, ", "))
 		}
 	}
 	req.AdditionalArgs = pyvalue.Numbers(req.AdditionalArgs).(map[string]any)
