@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // A memory bomb is measured in a child process: the test binary re-executed
@@ -172,7 +173,17 @@ var sharedBombs = []bomb{
 	{name: "shared str.center", code: "x = 'a'.center(10 ** 9)", want: []string{"MemoryError"}},
 }
 
-func init() { bombs = append(bombs, sharedBombs...) }
+// Tool results the host holds for the code: parallel() gathers every
+// result of a batch before the code sees one (1,000 results of 1 MiB
+// took 5.1 GB), and a loop of single calls keeps what it is given.
+var hostBombs = []bomb{
+	{name: "host parallel results", code: "x = parallel(blob, [1 << 20] * 1000)", want: []string{"MemoryError"}},
+	{name: "host parallel results at default budget", code: "x = parallel(blob, [1 << 20] * 1000)", want: []string{"MemoryError"}, budget: executors.DefaultMaxMemory},
+	{name: "host parallel batches", code: "x = [parallel(blob, [1 << 20] * 20) for _ in range(100)]", want: []string{"MemoryError"}},
+	{name: "host tool results kept", code: "x = [blob(1 << 20) for _ in range(1000)]", want: []string{"MemoryError"}},
+}
+
+func init() { bombs = append(append(bombs, sharedBombs...), hostBombs...) }
 
 // bombEnv carries a bomb to the child process, as JSON.
 const bombEnv = "STAR_AGENT_BOMB"
@@ -220,6 +231,17 @@ func TestBombChild(t *testing.T) {
 	}
 	defer e.Close()
 	ctx := context.Background()
+	// blob(n) is a tool that returns a fresh string of n bytes: what the
+	// host holds for the code.
+	type blobArgs struct {
+		N int `json:"n"`
+	}
+	blob := tool.MustNew("blob", "Returns n bytes.", func(_ context.Context, a blobArgs) (string, error) {
+		return strings.Repeat("b", a.N), nil
+	})
+	if err := e.SetTools(ctx, []tool.Tool{blob}); err != nil {
+		t.Fatal(err)
+	}
 	// Warm up: the first execution builds the front end's tables and
 	// imports; what they take is not the bomb's.
 	for _, code := range []string{"import itertools, collections, heapq, random, functools\nx = [str(i) for i in range(1000)]", "x = None\n1 + 1"} {

@@ -455,6 +455,7 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		thread.SetLocal(contract.DeadlineKey, deadline)
 	}
 	thread.SetLocal(contract.StdoutKey, io.Writer(printed))
+	thread.SetLocal(resultsKey, &executors.ResultBudget{Max: executors.MaxStepResults(limits)})
 	core.PrepareRepr(thread)
 	mon := newMonitor(thread, st.globals, limits, runCtx)
 	mon.carry = &st.mem
