@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -199,9 +200,9 @@ func TestRunTimeRouting(t *testing.T) {
 			}
 			// Not again: the step printed, called a tool, or grew a list.
 			for _, c := range []struct{ code, why string }{
-				{"print('once')\nv = vars()", "already printed output"},
-				{"echo(text='once')\nv = vars()", "already called a tool"},
-				{"xs.append(2)\nv = vars()", "already changed xs in place"},
+				{"print('once')\nlen(vars())", "already printed output"},
+				{"echo(text='once')\nlen(vars())", "already called a tool"},
+				{"xs.append(2)\nlen(vars())", "already changed xs in place"},
 			} {
 				res := exec(t, r, c.code)
 				if res.Engine != starlarkexec.Engine || res.Err == nil || res.Err.Type != "TypeError" || res.Err.NeedsPython {
@@ -271,5 +272,88 @@ func TestOpenIsolation(t *testing.T) {
 			t.Errorf("isolation %q: %s, want %s", mode, got, want)
 		}
 		e.Close()
+	}
+}
+
+// TestRerunEffects: a step runs again in full Python only if nothing it
+// did could be seen: a tool call in a generator, a callback or parallel(),
+// and a change in place of a value from before the step that keeps its
+// length (an item, a nested value, an attribute) count as well as a
+// print or a tool call at the top.
+func TestRerunEffects(t *testing.T) {
+	for _, mode := range []string{isolation.None, isolation.Process} {
+		t.Run(mode, func(t *testing.T) {
+			var calls atomic.Int64
+			echo := tool.MustNew("echo", "returns its text", func(_ context.Context, a struct {
+				Text string `json:"text"`
+			}) (string, error) {
+				calls.Add(1)
+				return a.Text, nil
+			})
+			setup := func() *Router {
+				r := newRouterIn(t, mode)
+				if err := r.SetTools(context.Background(), []tool.Tool{echo}); err != nil {
+					t.Fatal(err)
+				}
+				exec(t, r, "xs = [1, 2]\nd = {'a': [1]}\nclass O:\n    pass\no = O()\no.x = 1")
+				return r
+			}
+			for _, c := range []struct{ code, why string }{
+				{"def g():\n    yield echo(text='once')\nys = list(g())\nlen(vars())", "already called a tool"},
+				{"ys = sorted(['b', 'a'], key=lambda s: echo(text=s))\nlen(vars())", "already called a tool"},
+				{"ys = parallel(echo, ['a'])\nlen(vars())", "already called a tool"},
+				{"def g():\n    print('once')\n    yield 1\nys = list(g())\nlen(vars())", "already printed output"},
+				{"xs[0] = 5\nlen(vars())", "already changed"},
+				{"d['a'][0] = 2\nlen(vars())", "already changed"},
+				{"o.x = 2\nlen(vars())", "already changed"},
+			} {
+				r := setup()
+				before := calls.Load()
+				res := exec(t, r, c.code)
+				if res.Engine != starlarkexec.Engine || res.Err == nil || res.Err.NeedsPython {
+					t.Errorf("%q: engine %s err %+v notes %q", c.code, res.Engine, res.Err, res.Notes)
+					continue
+				}
+				if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "not run again in full Python, because it had "+c.why) {
+					t.Errorf("%q: notes %q, want %q", c.code, notes, c.why)
+				}
+				if n := calls.Load() - before; n > 2 {
+					t.Errorf("%q: the tool was called %d times", c.code, n)
+				}
+				r.Close()
+			}
+			// A step that changed nothing still runs again.
+			r := setup()
+			if res := exec(t, r, "n = len(xs)\nlen(vars())"); res.Engine != wasm.Engine || res.Err != nil {
+				t.Errorf("a step without effects: engine %s err %v notes %q", res.Engine, res.Err, res.Notes)
+			}
+		})
+	}
+}
+
+// TestRerunDeadline: the run again gets only what is left of the step's
+// time limit (a 5 s step ran 9.2 s).
+func TestRerunDeadline(t *testing.T) {
+	limits := executors.Limits{Timeout: 3 * time.Second}
+	l, err := starlarkexec.New(starlarkexec.Options{Limits: limits, Rerun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := wasm.New(wasm.Options{Limits: limits, Imports: executors.NewImportPolicy(nil, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(l, p)
+	defer r.Close()
+	exec(t, r, "x = 1") // start the sandbox outside the measured step
+	exec(t, r, "len(vars())")
+	start := time.Now()
+	res := exec(t, r, "import time\nt = time.time()\nwhile time.time() - t < 2:\n    pass\nlen(vars())")
+	took := time.Since(start)
+	if res.Err == nil || res.Err.Type != "TimeoutError" || took > 3500*time.Millisecond {
+		t.Errorf("took %v, err %+v, notes %q; want a TimeoutError within the step's 3 s", took, res.Err, res.Notes)
+	}
+	if res := exec(t, r, "print(x)"); res.Err != nil || res.Stdout != "1\n" {
+		t.Errorf("after: %q %+v", res.Stdout, res.Err)
 	}
 }
