@@ -171,7 +171,22 @@ func (r *Router) Execute(ctx context.Context, code string) (executors.Result, er
 	if r.last != starlarkexec.Engine {
 		vars, skipped, err := r.python.Variables(ctx)
 		if err != nil {
-			return executors.Result{Engine: starlarkexec.Engine}, fmt.Errorf("router: read variables of %s: %w", r.last, err)
+			if ctx.Err() != nil {
+				return executors.Result{Engine: starlarkexec.Engine}, fmt.Errorf("router: read variables of %s: %w", r.last, err)
+			}
+			// The sandbox broke while its state was read (the code left a
+			// value that broke it, or it was killed): the step has not
+			// run, and both the model and the operator are told, never
+			// a success. Its variables are gone; the next step starts
+			// afresh from the Starlark engine's.
+			lost := r.last
+			r.last = starlarkexec.Engine
+			clear(r.pythonOnly)
+			return executors.Result{Engine: starlarkexec.Engine, Err: &executors.ExecError{
+				Type:    "SystemError",
+				Message: fmt.Sprintf("this step did not run: the full-Python sandbox (%s) broke when its variables were read for this step; the variables of the previous full-Python steps are lost; run this step again", lost),
+				Hint:    fmt.Sprintf("reading the variables of %s failed: %v", lost, err),
+			}}, nil
 		}
 		exported = &exportedVars{vars, skipped}
 		confined = skipped

@@ -11,6 +11,7 @@ import (
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/isolation"
+	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
 	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/executors/wasm"
@@ -355,5 +356,82 @@ func TestRerunDeadline(t *testing.T) {
 	}
 	if res := exec(t, r, "print(x)"); res.Err != nil || res.Stdout != "1\n" {
 		t.Errorf("after: %q %+v", res.Stdout, res.Err)
+	}
+}
+
+// TestValuesThatCannotCross: a value of a CPython step that the codec
+// cannot write (an int past CPython's 4,300 digits for text, a dict with
+// tuple keys, a list that holds itself) stays there with a note that names
+// it; the other variables cross, the session stays whole, and the next
+// steps run.
+func TestValuesThatCannotCross(t *testing.T) {
+	r := newRouter(t)
+	res := exec(t, r, "import difflib\nn = 10 ** 5000\nk = {(1, 2): 3}\nc = []\nc.append(c)\nm = 7")
+	if res.Err != nil || res.Engine != wasm.Engine {
+		t.Fatalf("engine %s err %v", res.Engine, res.Err)
+	}
+	res, err := r.Execute(context.Background(), "print(m + 1)")
+	if err != nil || res.Err != nil || res.Stdout != "8\n" {
+		t.Fatalf("the next step: engine %s stdout %q err %v %v notes %q", res.Engine, res.Stdout, err, res.Err, res.Notes)
+	}
+	notes := strings.Join(res.Notes, "\n")
+	if !strings.Contains(notes, "variable n stays in the python engine") || !strings.Contains(notes, "4300") {
+		t.Errorf("notes %q: want one that names n and why", notes)
+	}
+	for _, code := range []string{"print('after')", "import difflib\nprint(n % 7, m)", "import difflib\nn", "import difflib\nfinal_answer(n)"} {
+		res, err := r.Execute(context.Background(), code)
+		if err != nil {
+			t.Errorf("%q: the session broke: %v", code, err)
+			continue
+		}
+		if strings.Contains(code, "n\n") || strings.HasSuffix(code, "\nn") || strings.Contains(code, "final_answer") {
+			// The value itself cannot be shown: a clear error or a note.
+			if res.Err == nil && len(res.Notes) == 0 && res.Repr == "" {
+				t.Errorf("%q: a silent success: %+v", code, res)
+			}
+			continue
+		}
+		if res.Err != nil || !strings.Contains(res.Stdout, "after") && !strings.Contains(res.Stdout, " 7") {
+			t.Errorf("%q: engine %s stdout %q err %v", code, res.Engine, res.Stdout, res.Err)
+		}
+	}
+}
+
+// brokenPython is a full-Python executor whose session breaks when its
+// variables are read.
+type brokenPython struct{ reads int }
+
+func (b *brokenPython) Execute(ctx context.Context, code string) (executors.Result, error) {
+	return executors.Result{Engine: "python:broken"}, nil
+}
+func (b *brokenPython) SetTools(context.Context, []tool.Tool) error        { return nil }
+func (b *brokenPython) SetVariables(context.Context, map[string]any) error { return nil }
+func (b *brokenPython) Close() error                                       { return nil }
+func (b *brokenPython) Variables(context.Context) (map[string]any, map[string]string, error) {
+	if b.reads++; b.reads == 1 {
+		return nil, nil, fmt.Errorf("%w: runner stream ended", runner.ErrBroken)
+	}
+	return map[string]any{}, nil, nil
+}
+
+// TestBrokenSessionIsAnError: a sandbox that breaks when the router reads
+// its variables makes the step an error the model reads (never a success
+// with empty output), and the next step runs.
+func TestBrokenSessionIsAnError(t *testing.T) {
+	l, err := starlarkexec.New(starlarkexec.Options{AuthorizedImports: []string{"difflib"}, Rerun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(l, &brokenPython{})
+	defer r.Close()
+	if res := exec(t, r, "import difflib"); res.Engine != "python:broken" {
+		t.Fatalf("engine %s", res.Engine)
+	}
+	res, err := r.Execute(context.Background(), "x = 1\nprint(x)")
+	if err != nil || res.Err == nil || res.Err.Type != "SystemError" || !strings.Contains(res.Err.Message, "did not run") {
+		t.Fatalf("the step after the break: err %v, result %+v", err, res.Err)
+	}
+	if res := exec(t, r, "print(2)"); res.Err != nil || res.Stdout != "2\n" {
+		t.Errorf("the next step: %q %v", res.Stdout, res.Err)
 	}
 }

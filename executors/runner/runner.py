@@ -1505,6 +1505,16 @@ class Runner:
             except Unencodable as e:
                 skipped[k] = str(e)
                 continue
+            except Exception as e:
+                # The value cannot be written out (an int past CPython's
+                # 4,300 digits for text, an object whose methods fail):
+                # it stays here, and the session stays whole.
+                if type(e) is ValueError and "integer string conversion" in str(e):
+                    skipped[k] = ("it holds an int of more than 4300 digits, which CPython cannot write out as text"
+                                  " to cross engines; keep it here, or carry hex() of it")
+                else:
+                    skipped[k] = "it cannot be written out to cross engines (%s: %s)" % (type(e).__name__, _cut(str(e), 300))
+                continue
             out[k] = enc
             room -= cost
         self.send({"op": "result", "id": msg["id"], "value": out, "skipped": skipped})
