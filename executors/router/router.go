@@ -30,6 +30,9 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
+	"math/big"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -307,6 +310,13 @@ func (r *Router) fit(vars map[string]any, skipped map[string]string) (map[string
 	left := budget
 	kept := make(map[string]any, len(vars))
 	for _, name := range slices.Sorted(maps.Keys(vars)) {
+		if hugeInt(vars[name], 0) {
+			if skipped == nil {
+				skipped = map[string]string{}
+			}
+			skipped[name] = fmt.Sprintf("it holds an int of more than %d digits, which CPython cannot read from text (its limit); carry hex() of it and int(h, 16) there", maxIntDigits)
+			continue
+		}
 		_, cost, err := pyvalue.EncodeLimit(vars[name], left)
 		if err != nil {
 			if skipped == nil {
@@ -323,4 +333,61 @@ func (r *Router) fit(vars map[string]any, skipped map[string]string) (map[string
 		kept[name] = vars[name]
 	}
 	return kept, skipped
+}
+
+// maxIntDigits is CPython's limit on the digits of an int read from text
+// (sys.get_int_max_str_digits), which is how ints cross: a longer one
+// would break the sandbox that reads it.
+const maxIntDigits = 4300
+
+// hugeInt reports whether v holds an int of more than maxIntDigits
+// digits.
+func hugeInt(v any, depth int) bool {
+	if depth > 200 {
+		return false
+	}
+	switch x := v.(type) {
+	case *big.Int:
+		// Digits from bits, rounded up: at worst one digit early.
+		return x != nil && float64(x.BitLen())*math.Log10(2) > maxIntDigits
+	case []any:
+		for _, e := range x {
+			if hugeInt(e, depth+1) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if hugeInt(e, depth+1) {
+				return true
+			}
+		}
+	default:
+		rv := reflect.ValueOf(v)
+		switch rv.Kind() {
+		case reflect.Slice, reflect.Array:
+			if rv.Type().Elem().Kind() == reflect.Uint8 {
+				return false
+			}
+			for i := 0; i < rv.Len(); i++ {
+				if hugeInt(rv.Index(i).Interface(), depth+1) {
+					return true
+				}
+			}
+		case reflect.Map:
+			iter := rv.MapRange()
+			for iter.Next() {
+				if hugeInt(iter.Key().Interface(), depth+1) || hugeInt(iter.Value().Interface(), depth+1) {
+					return true
+				}
+			}
+		case reflect.Struct:
+			for i := 0; i < rv.NumField(); i++ {
+				if rv.Type().Field(i).IsExported() && hugeInt(rv.Field(i).Interface(), depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -378,6 +378,12 @@ func TestValuesThatCannotCross(t *testing.T) {
 	if !strings.Contains(notes, "variable n stays in the python engine") || !strings.Contains(notes, "4300") {
 		t.Errorf("notes %q: want one that names n and why", notes)
 	}
+	// The other way: a huge int of the Starlark engine stays there too.
+	exec(t, r, "big = 10 ** 5000\nsmall = 5")
+	res, err = r.Execute(context.Background(), "import difflib\nprint(small)")
+	if err != nil || res.Err != nil || res.Stdout != "5\n" || !strings.Contains(strings.Join(res.Notes, "\n"), "variable big stays in the starlark engine") {
+		t.Fatalf("a huge int into CPython: stdout %q err %v %v notes %q", res.Stdout, err, res.Err, res.Notes)
+	}
 	for _, code := range []string{"print('after')", "import difflib\nprint(n % 7, m)", "import difflib\nn", "import difflib\nfinal_answer(n)"} {
 		res, err := r.Execute(context.Background(), code)
 		if err != nil {
