@@ -12,8 +12,10 @@ import "sync/atomic"
 // of the batch not started yet are not started.
 
 // MaxBatchResults is how many bytes the results of one parallel() batch
-// may take together: half the memory budget.
-func MaxBatchResults(l Limits) int64 { return l.WithDefaults().MaxMemory / 2 }
+// may take together: a quarter of the memory budget (the host holds
+// them, then their encoding for the code: with the collector's slack,
+// about four times as much).
+func MaxBatchResults(l Limits) int64 { return l.WithDefaults().MaxMemory / 4 }
 
 // MaxStepResults is how many bytes all the tool results of one step may
 // take together, whether the code keeps them or not: four times the

@@ -890,7 +890,7 @@ func (s *Session) runCall(ctx context.Context, c wireCall, batch, step *executor
 	}
 	n := executors.ResultSize(out)
 	if !batch.Take(n) {
-		return fail("MemoryError", "parallel(): the results of this batch passed %d MiB (half the memory budget); ask for less at once: fewer calls, or smaller results", batch.Max>>20)
+		return fail("MemoryError", "parallel(): the results of this batch passed %d MiB (a quarter of the memory budget); ask for less at once: fewer calls, or smaller results", batch.Max>>20)
 	}
 	if !step.Take(n) {
 		return fail("MemoryError", "the tool results of this step passed %d MiB (four times the memory budget); split the work over several steps", step.Max>>20)

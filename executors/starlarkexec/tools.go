@@ -410,7 +410,7 @@ func runCalls(ctx context.Context, calls []Call, results []CallResult, workers i
 				n := executors.ResultSize(v)
 				switch {
 				case !batch.Take(n):
-					v, err, over = nil, core.Errorf(pyexc.MemoryError, "parallel(): the results of this batch passed %s (what is left of the memory budget, at most half of it); ask for less at once: fewer calls, or smaller results", core.FormatBytes(batch.Max)), true
+					v, err, over = nil, core.Errorf(pyexc.MemoryError, "parallel(): the results of this batch passed %s (what is left of the memory budget, at most a quarter of it); ask for less at once: fewer calls, or smaller results", core.FormatBytes(batch.Max)), true
 				case !step.Take(n):
 					v, err, over = nil, stepResultsError(step), true
 				}
