@@ -304,3 +304,21 @@ func TestVisitWideTableBounded(t *testing.T) {
 		t.Errorf("the live heap grew by %d MiB", (top-before.HeapAlloc)>>20)
 	}
 }
+
+// FuzzPageToMarkdown: any page converts without a panic, and the reduced
+// input of the converter stays within its caps.
+func FuzzPageToMarkdown(f *testing.F) {
+	f.Add([]byte("<html><body><table><tr><td>x</td></tr></table></body></html>"))
+	f.Add([]byte("<p>a<script>b</script><style>c</style><svg><p>d</svg>"))
+	f.Add([]byte("<td>x</td><td>y" + strings.Repeat("<b>", 100)))
+	page, _ := url.Parse("https://example.com/a/")
+	f.Fuzz(func(t *testing.T, body []byte) {
+		reduced, _ := reduce(body)
+		if len(reduced) > maxConvertBytes {
+			t.Fatalf("reduced to %d bytes", len(reduced))
+		}
+		if _, err := PageToMarkdown(body, "text/html; charset=utf-8", page); err != nil && !strings.Contains(err.Error(), "cannot") {
+			t.Fatal(err)
+		}
+	})
+}
