@@ -20,10 +20,33 @@ var DefaultAuthorizedImports = []string{
 
 // NeverImportable are modules the local engine refuses whatever the
 // configuration says: they reach the file system, processes, the network or
-// the interpreter itself.
+// the interpreter itself. A module is refused for what it is, not for its
+// name: each refused module is listed with its C-level twin, its aliases
+// and its private modules (posix and nt are os, _io is io, _posixsubprocess
+// is subprocess, _frozen_importlib is importlib, ...), and IsHostModule
+// also refuses any name that is a refused one behind leading underscores.
 var NeverImportable = []string{
 	"builtins", "ctypes", "importlib", "io", "multiprocessing", "os",
 	"pathlib", "pickle", "pty", "shutil", "socket", "subprocess", "sys",
+	// os: its C-level twins, its path modules and the OS modules beside it.
+	"posix", "nt", "posixpath", "ntpath", "genericpath", "fcntl", "pwd", "grp",
+	"resource", "mmap", "msvcrt", "winreg", "_winapi", "_posixshmem",
+	// io, socket, subprocess, importlib, ctypes, pickle, multiprocessing, pty.
+	"_io", "_pyio", "_socket", "_posixsubprocess", "_imp", "_frozen_importlib",
+	"_frozen_importlib_external", "zipimport", "_ctypes", "_pickle",
+	"_compat_pickle", "marshal", "_multiprocessing", "termios",
+}
+
+// IsHostModule reports whether module (a dotted name) is one the local
+// engine never imports: its top-level name is in NeverImportable, or is
+// one of them behind leading underscores (_os, __subprocess).
+func IsHostModule(module string) bool {
+	top, _, _ := strings.Cut(module, ".")
+	if slices.Contains(NeverImportable, top) {
+		return true
+	}
+	bare := strings.TrimLeft(top, "_")
+	return bare != top && slices.Contains(NeverImportable, bare)
 }
 
 // ImportPolicy decides which modules code may import.
@@ -54,7 +77,8 @@ func NewImportPolicy(additional []string, forbidden []string) ImportPolicy {
 // ImportError that names the module and lists what is authorized.
 func (p ImportPolicy) Check(module string) *ExecError {
 	top, _, _ := strings.Cut(module, ".")
-	if slices.Contains(p.Forbidden, top) || slices.Contains(p.Forbidden, module) {
+	if slices.Contains(p.Forbidden, top) || slices.Contains(p.Forbidden, module) ||
+		len(p.Forbidden) > 0 && slices.Contains(p.Forbidden, strings.TrimLeft(top, "_")) {
 		return &ExecError{Type: "ImportError", Message: fmt.Sprintf(
 			"import of %s is not allowed: it gives access to the host; authorized imports are: %s",
 			module, p.list())}

@@ -98,3 +98,34 @@ func TestRefusalListsNoForbiddenModule(t *testing.T) {
 		t.Errorf("the model is offered %s", list)
 	}
 }
+
+// TestImportPolicyByWhatAModuleIs: a refused module is refused under
+// every name that reaches it: its C-level twin, its aliases and its
+// private modules.
+func TestImportPolicyByWhatAModuleIs(t *testing.T) {
+	twins := []string{
+		"posix", "nt", "posixpath", "ntpath", "_io", "_pyio", "_socket", "_posixsubprocess",
+		"_imp", "_frozen_importlib", "_frozen_importlib_external", "_ctypes", "_pickle",
+		"_multiprocessing", "_posixshmem", "_winapi", "msvcrt", "winreg", "fcntl",
+		"pwd", "grp", "resource", "mmap", "_compat_pickle", "marshal", "zipimport", "termios",
+		"_os", "__os", "_subprocess", "_builtins", "_pty",
+	}
+	p := NewImportPolicy(twins, NeverImportable)
+	for _, m := range twins {
+		for _, name := range []string{m, m + ".sub"} {
+			if ee := p.Check(name); ee == nil {
+				t.Errorf("%s allowed", name)
+			} else if !strings.Contains(ee.Message, "gives access to the host") {
+				t.Errorf("%s: %s", name, ee.Message)
+			}
+			if !IsHostModule(name) {
+				t.Errorf("IsHostModule(%s) = false", name)
+			}
+		}
+	}
+	for _, m := range []string{"collections", "_collections_abc", "json", "numpy", "ioutils", "osmnx", "posixx", "_thread", "gc", "signal"} {
+		if IsHostModule(m) {
+			t.Errorf("IsHostModule(%s) = true", m)
+		}
+	}
+}

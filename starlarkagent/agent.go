@@ -167,6 +167,7 @@ type FinalAnswerCheck func(ctx context.Context, answer any, mem *Memory) error
 // of one Agent are serialised: one Agent has one memory and one executor.
 // Create one Agent per concurrent task.
 type Agent struct {
+	names    map[string]bool // what the code's namespace gives the agent's names and tools
 	model    providers.Model
 	exec     executors.Executor
 	managed  []*Agent
@@ -258,6 +259,9 @@ func New(opts Options) (*Agent, error) {
 	var own []tool.Spec
 	for _, t := range opts.Tools {
 		spec := t.Spec()
+		if spec.Name != searchToolsName && spec.Name != helpName && tool.IsReserved(spec.Name) {
+			return nil, fmt.Errorf("starlarkagent: tool name %q is reserved: the code's %s is the agent's own; give the tool another name", spec.Name, spec.Name)
+		}
 		if seen[spec.Name] {
 			if discovery && (spec.Name == searchToolsName || spec.Name == helpName) {
 				return nil, fmt.Errorf("starlarkagent: tool name %q is reserved when the agent has more tools than its ToolDiscoveryThreshold", spec.Name)
@@ -292,6 +296,7 @@ func New(opts Options) (*Agent, error) {
 		teamSpecs = append(teamSpecs, mt.Spec())
 		team = append(team, prompts.Agent{Name: m.name, Description: m.opts.Description})
 	}
+	a.names = seen
 	shown := append(slices.Clone(a.toolSpec), finalAnswerSpec)
 	if discovery {
 		all := slices.Concat(own, teamSpecs, []tool.Spec{finalAnswerSpec})

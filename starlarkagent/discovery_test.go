@@ -267,3 +267,26 @@ func TestDiscoveryPromptSizeMCP(t *testing.T) {
 		t.Errorf("300 MCP tools with discovery: %d tokens, more than twice the %d of 1 tool", b, a)
 	}
 }
+
+// TestReservedNames: the agent's own names (final_answer, ToolError,
+// parallel) are refused as tool names, and those and the tools' names as
+// additional_args, with an error that says so.
+func TestReservedNames(t *testing.T) {
+	for _, name := range []string{"final_answer", "ToolError", "parallel"} {
+		_, err := New(Options{Model: scripted.New(), Tools: []tool.Tool{specTool{tool.Spec{Name: name}}}})
+		if err == nil || !strings.Contains(err.Error(), "reserved") {
+			t.Errorf("a tool named %s: %v", name, err)
+		}
+	}
+	for _, name := range []string{"final_answer", "ToolError", "parallel", "search_tools", "help", "get_forecast"} {
+		a, err := New(Options{Model: scripted.New(action("Done.", "final_answer(1)")), Tools: serverTools(1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = a.Run(context.Background(), "x", RunOptions{AdditionalArgs: map[string]any{name: 1}})
+		if err == nil || !strings.Contains(err.Error(), "reserved") || !strings.Contains(err.Error(), name) {
+			t.Errorf("additional_args %s: %v", name, err)
+		}
+		a.Close()
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/prompts"
 	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // Run solves task and returns the result, which is never nil; the error is
@@ -69,6 +70,11 @@ func (a *Agent) startTask(ctx context.Context, task string, opts RunOptions) (in
 			break
 		}
 		images = append(images, img)
+	}
+	for name := range opts.AdditionalArgs {
+		if err == nil && (tool.IsReserved(name) || a.names[name]) {
+			err = fmt.Errorf("starlarkagent: additional_args: the name %q is reserved: it is the agent's own or a tool's (%s and the tools' names cannot be variables); give the value another name", name, strings.Join(tool.ReservedNames, ", "))
+		}
 	}
 	a.appendStep(&TaskStep{Task: task, AdditionalArgs: opts.AdditionalArgs, Images: images})
 	if err != nil {

@@ -42,7 +42,22 @@ func (e *Exception) Error() string {
 func (e *Exception) describe() (typ, msg string) {
 	th := e.Value.class.thread()
 	if th == nil {
+		// The Go side's text of an exception (Error) may be asked for
+		// many times, outside any execution's budget: it is built only
+		// up to errorTextMax, each time under the scratch thread's.
 		th = scratchThread("str")
+		l := reprStateOf(th)
+		*l = reprLimit{max: errorTextMax, active: true}
+		msg, err := e.Value.PyStr(th)
+		switch {
+		case errors.Is(err, errReprFull):
+			msg = l.partial + "..."
+		case err != nil:
+			msg = "<exception str() failed>"
+		case len(msg) > errorTextMax:
+			msg = msg[:runePrefix(msg, errorTextMax)] + "..."
+		}
+		return e.Value.class.PyName, msg
 	}
 	msg, err := e.Value.PyStr(th)
 	if err != nil {
@@ -50,6 +65,10 @@ func (e *Exception) describe() (typ, msg string) {
 	}
 	return e.Value.class.PyName, msg
 }
+
+// errorTextMax bounds the text of an exception of a built-in class that
+// Go code asks for (Error).
+const errorTextMax = 64 << 10
 
 // exceptionClasses are the exception classes of the table in package
 // pyexc, by the name a raised *Error carries. Built in init, immutable

@@ -93,6 +93,7 @@ func ReprValue(th *starlark.Thread, v starlark.Value) (string, error) {
 		return s, nil
 	}
 	p := printer{th: th, state: reprStateOf(th)}
+	p.b.Th = th
 	if p.state != nil && p.state.active {
 		p.limit = p.state
 	}
@@ -104,6 +105,9 @@ func ReprValue(th *starlark.Thread, v starlark.Value) (string, error) {
 			p.limit.partial = p.b.String()
 		}
 		return "", err
+	}
+	if err := p.b.Err(); err != nil {
+		return "", err // a write the budget refused after the last check
 	}
 	return p.b.String(), nil
 }
@@ -222,13 +226,12 @@ func scalarRepr(v starlark.Value) (string, bool) {
 // printer accumulates a repr, charging the budget as it grows so that
 // printing a huge structure cannot exhaust memory.
 type printer struct {
-	th      *starlark.Thread
-	b       strings.Builder
-	charged int
-	stack   []starlark.Value // containers being printed, to render cycles as [...]
-	count   int
-	state   *reprLimit // th's repr state, nil if it has none
-	limit   *reprLimit // state, while an export limits the size
+	th    *starlark.Thread
+	b     Builder          // charged before each buffer it grows into
+	stack []starlark.Value // containers being printed, to render cycles as [...]
+	count int
+	state *reprLimit // th's repr state, nil if it has none
+	limit *reprLimit // state, while an export limits the size
 }
 
 const maxReprDepth = 1000
@@ -243,13 +246,7 @@ func (p *printer) grow() error {
 			return err
 		}
 	}
-	if n := p.b.Len(); n-p.charged > 1<<20 {
-		if err := Alloc(p.th, int64(n-p.charged)); err != nil {
-			return err
-		}
-		p.charged = n
-	}
-	return nil
+	return p.b.Err()
 }
 
 func (p *printer) enter(v starlark.Value) bool {

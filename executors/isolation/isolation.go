@@ -783,3 +783,6 @@ func (h *head) String() string {
 	defer h.mu.Unlock()
 	return string(h.buf)
 }
+
+// Limits returns the limits the engine runs each step under.
+func (x *Executor) Limits() executors.Limits { return x.spec.Limits }

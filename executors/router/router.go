@@ -8,9 +8,10 @@
 // constructs show only while the step runs (vars() without an argument, a
 // dataclass option the engine lacks): the engine then undoes what the step
 // bound and the step runs again in Python, from its start, unless it had
-// already printed, called a tool or grown a value in place, so that
+// already printed, called a tool or changed a value in place, so that
 // nothing the world saw happens twice (see starlarkexec.Options.Rerun); the
-// notes say which happened. An action also goes to Python when it names a variable that
+// notes say which happened. The run again gets only what is left of the
+// step's time limit (the local engine's Limits().Timeout). An action also goes to Python when it names a variable that
 // lives only there (a value, such as a NumPy array, that cannot cross as
 // JSON). Before an action runs in an engine, the variables the other engine
 // changed are copied in; values that cannot cross are named in Result.Notes
@@ -29,9 +30,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
+	"math/big"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/runner"
@@ -142,8 +147,23 @@ func mentions(code string, set map[string]string) []string {
 	return found
 }
 
+// timeout is the step's time limit: the local engine's, which a step run
+// again in Python shares.
+func (r *Router) timeout() time.Duration {
+	if l, ok := r.local.(interface{ Limits() executors.Limits }); ok {
+		return l.Limits().WithDefaults().Timeout
+	}
+	return executors.Limits{}.WithDefaults().Timeout
+}
+
+// errRerunDeadline is the cause of the end of a step run again in Python
+// that used up what was left of the step's time limit.
+var errRerunDeadline = errors.New("the step's time limit")
+
 // Execute runs code in the local engine, or in Python when it needs it.
 func (r *Router) Execute(ctx context.Context, code string) (executors.Result, error) {
+	start := time.Now()
+	rerun := false
 	var notes []string
 	// When Python ran last, what stays there is known only once its
 	// variables are read: read them now, so that an action that uses a
@@ -154,7 +174,22 @@ func (r *Router) Execute(ctx context.Context, code string) (executors.Result, er
 	if r.last != starlarkexec.Engine {
 		vars, skipped, err := r.python.Variables(ctx)
 		if err != nil {
-			return executors.Result{Engine: starlarkexec.Engine}, fmt.Errorf("router: read variables of %s: %w", r.last, err)
+			if ctx.Err() != nil {
+				return executors.Result{Engine: starlarkexec.Engine}, fmt.Errorf("router: read variables of %s: %w", r.last, err)
+			}
+			// The sandbox broke while its state was read (the code left a
+			// value that broke it, or it was killed): the step has not
+			// run, and both the model and the operator are told, never
+			// a success. Its variables are gone; the next step starts
+			// afresh from the Starlark engine's.
+			lost := r.last
+			r.last = starlarkexec.Engine
+			clear(r.pythonOnly)
+			return executors.Result{Engine: starlarkexec.Engine, Err: &executors.ExecError{
+				Type:    "SystemError",
+				Message: fmt.Sprintf("this step did not run: the full-Python sandbox (%s) broke when its variables were read for this step; the variables of the previous full-Python steps are lost; run this step again", lost),
+				Hint:    fmt.Sprintf("reading the variables of %s failed: %v", lost, err),
+			}}, nil
 		}
 		exported = &exportedVars{vars, skipped}
 		confined = skipped
@@ -173,13 +208,34 @@ func (r *Router) Execute(ctx context.Context, code string) (executors.Result, er
 		notes = append(notes, res.Notes...)
 		why, _, _ := strings.Cut(res.Err.Message, ";")
 		notes = append(notes, fmt.Sprintf("this step ran in full Python because the Starlark engine cannot run it (%s)", why))
+		rerun = true
 	} else {
 		notes = append(notes, fmt.Sprintf("this step ran in full Python because it uses %s, which exist only there", strings.Join(names, ", ")))
 	}
 	if err := r.sync(ctx, "python", &notes); err != nil {
 		return executors.Result{Engine: "python"}, err
 	}
-	res, err := r.python.Execute(ctx, code)
+	pctx := ctx
+	limit := r.timeout()
+	left := limit - time.Since(start)
+	timedOut := func() executors.Result {
+		return executors.Result{Engine: "python", Duration: time.Since(start), Notes: notes, Err: &executors.ExecError{Type: "TimeoutError", Message: fmt.Sprintf(
+			"execution exceeded the time limit of %s (the Starlark engine had used %s of it before the step ran again in full Python)", limit, (limit - left).Round(time.Millisecond))}}
+	}
+	if rerun {
+		// Running the step again gives it only what is left of its time
+		// limit: it is one step, not two.
+		if left <= 0 {
+			return timedOut(), nil
+		}
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithTimeoutCause(ctx, left, errRerunDeadline)
+		defer cancel()
+	}
+	res, err := r.python.Execute(pctx, code)
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(pctx), errRerunDeadline) {
+		return timedOut(), nil
+	}
 	res.Notes = append(notes, res.Notes...)
 	if names := mentions(code, r.localOnly); len(names) > 0 && res.Err != nil && res.Err.Type == "NameError" {
 		res.Notes = append(res.Notes, fmt.Sprintf("%s were defined in the Starlark engine and cannot move to full Python (only JSON-representable values can); define them again in this step", strings.Join(names, ", ")))
@@ -254,6 +310,13 @@ func (r *Router) fit(vars map[string]any, skipped map[string]string) (map[string
 	left := budget
 	kept := make(map[string]any, len(vars))
 	for _, name := range slices.Sorted(maps.Keys(vars)) {
+		if hugeInt(vars[name], 0) {
+			if skipped == nil {
+				skipped = map[string]string{}
+			}
+			skipped[name] = fmt.Sprintf("it holds an int of more than %d digits, which CPython cannot read from text (its limit); carry hex() of it and int(h, 16) there", maxIntDigits)
+			continue
+		}
 		_, cost, err := pyvalue.EncodeLimit(vars[name], left)
 		if err != nil {
 			if skipped == nil {
@@ -270,4 +333,61 @@ func (r *Router) fit(vars map[string]any, skipped map[string]string) (map[string
 		kept[name] = vars[name]
 	}
 	return kept, skipped
+}
+
+// maxIntDigits is CPython's limit on the digits of an int read from text
+// (sys.get_int_max_str_digits), which is how ints cross: a longer one
+// would break the sandbox that reads it.
+const maxIntDigits = 4300
+
+// hugeInt reports whether v holds an int of more than maxIntDigits
+// digits.
+func hugeInt(v any, depth int) bool {
+	if depth > 200 {
+		return false
+	}
+	switch x := v.(type) {
+	case *big.Int:
+		// Digits from bits, rounded up: at worst one digit early.
+		return x != nil && float64(x.BitLen())*math.Log10(2) > maxIntDigits
+	case []any:
+		for _, e := range x {
+			if hugeInt(e, depth+1) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if hugeInt(e, depth+1) {
+				return true
+			}
+		}
+	default:
+		rv := reflect.ValueOf(v)
+		switch rv.Kind() {
+		case reflect.Slice, reflect.Array:
+			if rv.Type().Elem().Kind() == reflect.Uint8 {
+				return false
+			}
+			for i := 0; i < rv.Len(); i++ {
+				if hugeInt(rv.Index(i).Interface(), depth+1) {
+					return true
+				}
+			}
+		case reflect.Map:
+			iter := rv.MapRange()
+			for iter.Next() {
+				if hugeInt(iter.Key().Interface(), depth+1) || hugeInt(iter.Value().Interface(), depth+1) {
+					return true
+				}
+			}
+		case reflect.Struct:
+			for i := 0; i < rv.NumField(); i++ {
+				if rv.Type().Field(i).IsExported() && hugeInt(rv.Field(i).Interface(), depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/isolation"
+	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/executors/runner/runnertest"
 	"github.com/star-agent/star-agent/executors/starlarkexec"
 	"github.com/star-agent/star-agent/executors/wasm"
@@ -199,9 +201,9 @@ func TestRunTimeRouting(t *testing.T) {
 			}
 			// Not again: the step printed, called a tool, or grew a list.
 			for _, c := range []struct{ code, why string }{
-				{"print('once')\nv = vars()", "already printed output"},
-				{"echo(text='once')\nv = vars()", "already called a tool"},
-				{"xs.append(2)\nv = vars()", "already changed xs in place"},
+				{"print('once')\nlen(vars())", "already printed output"},
+				{"echo(text='once')\nlen(vars())", "already called a tool"},
+				{"xs.append(2)\nlen(vars())", "already changed xs in place"},
 			} {
 				res := exec(t, r, c.code)
 				if res.Engine != starlarkexec.Engine || res.Err == nil || res.Err.Type != "TypeError" || res.Err.NeedsPython {
@@ -271,5 +273,171 @@ func TestOpenIsolation(t *testing.T) {
 			t.Errorf("isolation %q: %s, want %s", mode, got, want)
 		}
 		e.Close()
+	}
+}
+
+// TestRerunEffects: a step runs again in full Python only if nothing it
+// did could be seen: a tool call in a generator, a callback or parallel(),
+// and a change in place of a value from before the step that keeps its
+// length (an item, a nested value, an attribute) count as well as a
+// print or a tool call at the top.
+func TestRerunEffects(t *testing.T) {
+	for _, mode := range []string{isolation.None, isolation.Process} {
+		t.Run(mode, func(t *testing.T) {
+			var calls atomic.Int64
+			echo := tool.MustNew("echo", "returns its text", func(_ context.Context, a struct {
+				Text string `json:"text"`
+			}) (string, error) {
+				calls.Add(1)
+				return a.Text, nil
+			})
+			setup := func() *Router {
+				r := newRouterIn(t, mode)
+				if err := r.SetTools(context.Background(), []tool.Tool{echo}); err != nil {
+					t.Fatal(err)
+				}
+				exec(t, r, "xs = [1, 2]\nd = {'a': [1]}\nclass O:\n    pass\no = O()\no.x = 1")
+				return r
+			}
+			for _, c := range []struct{ code, why string }{
+				{"def g():\n    yield echo(text='once')\nys = list(g())\nlen(vars())", "already called a tool"},
+				{"ys = sorted(['b', 'a'], key=lambda s: echo(text=s))\nlen(vars())", "already called a tool"},
+				{"ys = parallel(echo, ['a'])\nlen(vars())", "already called a tool"},
+				{"def g():\n    print('once')\n    yield 1\nys = list(g())\nlen(vars())", "already printed output"},
+				{"xs[0] = 5\nlen(vars())", "already changed"},
+				{"d['a'][0] = 2\nlen(vars())", "already changed"},
+				{"o.x = 2\nlen(vars())", "already changed"},
+			} {
+				r := setup()
+				before := calls.Load()
+				res := exec(t, r, c.code)
+				if res.Engine != starlarkexec.Engine || res.Err == nil || res.Err.NeedsPython {
+					t.Errorf("%q: engine %s err %+v notes %q", c.code, res.Engine, res.Err, res.Notes)
+					continue
+				}
+				if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "not run again in full Python, because it had "+c.why) {
+					t.Errorf("%q: notes %q, want %q", c.code, notes, c.why)
+				}
+				if n := calls.Load() - before; n > 2 {
+					t.Errorf("%q: the tool was called %d times", c.code, n)
+				}
+				r.Close()
+			}
+			// A step that changed nothing still runs again.
+			r := setup()
+			if res := exec(t, r, "n = len(xs)\nlen(vars())"); res.Engine != wasm.Engine || res.Err != nil {
+				t.Errorf("a step without effects: engine %s err %v notes %q", res.Engine, res.Err, res.Notes)
+			}
+		})
+	}
+}
+
+// TestRerunDeadline: the run again gets only what is left of the step's
+// time limit (a 5 s step ran 9.2 s).
+func TestRerunDeadline(t *testing.T) {
+	limits := executors.Limits{Timeout: 3 * time.Second}
+	l, err := starlarkexec.New(starlarkexec.Options{Limits: limits, Rerun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := wasm.New(wasm.Options{Limits: limits, Imports: executors.NewImportPolicy(nil, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(l, p)
+	defer r.Close()
+	exec(t, r, "x = 1") // start the sandbox outside the measured step
+	exec(t, r, "len(vars())")
+	start := time.Now()
+	res := exec(t, r, "import time\nt = time.time()\nwhile time.time() - t < 2:\n    pass\nlen(vars())")
+	took := time.Since(start)
+	if res.Err == nil || res.Err.Type != "TimeoutError" || took > 3500*time.Millisecond {
+		t.Errorf("took %v, err %+v, notes %q; want a TimeoutError within the step's 3 s", took, res.Err, res.Notes)
+	}
+	if res := exec(t, r, "print(x)"); res.Err != nil || res.Stdout != "1\n" {
+		t.Errorf("after: %q %+v", res.Stdout, res.Err)
+	}
+}
+
+// TestValuesThatCannotCross: a value of a CPython step that the codec
+// cannot write (an int past CPython's 4,300 digits for text, a dict with
+// tuple keys, a list that holds itself) stays there with a note that names
+// it; the other variables cross, the session stays whole, and the next
+// steps run.
+func TestValuesThatCannotCross(t *testing.T) {
+	r := newRouter(t)
+	res := exec(t, r, "import difflib\nn = 10 ** 5000\nk = {(1, 2): 3}\nc = []\nc.append(c)\nm = 7")
+	if res.Err != nil || res.Engine != wasm.Engine {
+		t.Fatalf("engine %s err %v", res.Engine, res.Err)
+	}
+	res, err := r.Execute(context.Background(), "print(m + 1)")
+	if err != nil || res.Err != nil || res.Stdout != "8\n" {
+		t.Fatalf("the next step: engine %s stdout %q err %v %v notes %q", res.Engine, res.Stdout, err, res.Err, res.Notes)
+	}
+	notes := strings.Join(res.Notes, "\n")
+	if !strings.Contains(notes, "variable n stays in the python engine") || !strings.Contains(notes, "4300") {
+		t.Errorf("notes %q: want one that names n and why", notes)
+	}
+	// The other way: a huge int of the Starlark engine stays there too.
+	exec(t, r, "big = 10 ** 5000\nsmall = 5")
+	res, err = r.Execute(context.Background(), "import difflib\nprint(small)")
+	if err != nil || res.Err != nil || res.Stdout != "5\n" || !strings.Contains(strings.Join(res.Notes, "\n"), "variable big stays in the starlark engine") {
+		t.Fatalf("a huge int into CPython: stdout %q err %v %v notes %q", res.Stdout, err, res.Err, res.Notes)
+	}
+	for _, code := range []string{"print('after')", "import difflib\nprint(n % 7, m)", "import difflib\nn", "import difflib\nfinal_answer(n)"} {
+		res, err := r.Execute(context.Background(), code)
+		if err != nil {
+			t.Errorf("%q: the session broke: %v", code, err)
+			continue
+		}
+		if strings.Contains(code, "n\n") || strings.HasSuffix(code, "\nn") || strings.Contains(code, "final_answer") {
+			// The value itself cannot be shown: a clear error or a note.
+			if res.Err == nil && len(res.Notes) == 0 && res.Repr == "" {
+				t.Errorf("%q: a silent success: %+v", code, res)
+			}
+			continue
+		}
+		if res.Err != nil || !strings.Contains(res.Stdout, "after") && !strings.Contains(res.Stdout, " 7") {
+			t.Errorf("%q: engine %s stdout %q err %v", code, res.Engine, res.Stdout, res.Err)
+		}
+	}
+}
+
+// brokenPython is a full-Python executor whose session breaks when its
+// variables are read.
+type brokenPython struct{ reads int }
+
+func (b *brokenPython) Execute(ctx context.Context, code string) (executors.Result, error) {
+	return executors.Result{Engine: "python:broken"}, nil
+}
+func (b *brokenPython) SetTools(context.Context, []tool.Tool) error        { return nil }
+func (b *brokenPython) SetVariables(context.Context, map[string]any) error { return nil }
+func (b *brokenPython) Close() error                                       { return nil }
+func (b *brokenPython) Variables(context.Context) (map[string]any, map[string]string, error) {
+	if b.reads++; b.reads == 1 {
+		return nil, nil, fmt.Errorf("%w: runner stream ended", runner.ErrBroken)
+	}
+	return map[string]any{}, nil, nil
+}
+
+// TestBrokenSessionIsAnError: a sandbox that breaks when the router reads
+// its variables makes the step an error the model reads (never a success
+// with empty output), and the next step runs.
+func TestBrokenSessionIsAnError(t *testing.T) {
+	l, err := starlarkexec.New(starlarkexec.Options{AuthorizedImports: []string{"difflib"}, Rerun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(l, &brokenPython{})
+	defer r.Close()
+	if res := exec(t, r, "import difflib"); res.Engine != "python:broken" {
+		t.Fatalf("engine %s", res.Engine)
+	}
+	res, err := r.Execute(context.Background(), "x = 1\nprint(x)")
+	if err != nil || res.Err == nil || res.Err.Type != "SystemError" || !strings.Contains(res.Err.Message, "did not run") {
+		t.Fatalf("the step after the break: err %v, result %+v", err, res.Err)
+	}
+	if res := exec(t, r, "print(2)"); res.Err != nil || res.Stdout != "2\n" {
+		t.Errorf("the next step: %q %v", res.Stdout, res.Err)
 	}
 }

@@ -486,7 +486,7 @@ def _import_guard(ns, policy, imported):
         authorized, forbidden = policy["authorized"], policy["forbidden"]
         top = module.split(".", 1)[0]
         listing = "[" + ", ".join(authorized or []) + "]"
-        if top in forbidden or module in forbidden:
+        if top in forbidden or module in forbidden or (forbidden and top.lstrip("_") in forbidden):
             return ("import of %s is not allowed: it gives access to the host; authorized imports are: %s"
                     % (module, listing))
         if authorized is None or "*" in authorized:
@@ -1504,6 +1504,16 @@ class Runner:
                 continue
             except Unencodable as e:
                 skipped[k] = str(e)
+                continue
+            except Exception as e:
+                # The value cannot be written out (an int past CPython's
+                # 4,300 digits for text, an object whose methods fail):
+                # it stays here, and the session stays whole.
+                if type(e) is ValueError and "integer string conversion" in str(e):
+                    skipped[k] = ("it holds an int of more than 4300 digits, which CPython cannot write out as text"
+                                  " to cross engines; keep it here, or carry hex() of it")
+                else:
+                    skipped[k] = "it cannot be written out to cross engines (%s: %s)" % (type(e).__name__, _cut(str(e), 300))
                 continue
             out[k] = enc
             room -= cost

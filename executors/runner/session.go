@@ -130,6 +130,10 @@ type Limits struct {
 	MaxValue int64
 	// MaxOutput is the output cap in characters the limits were made for.
 	MaxOutput int
+	// MaxBatchResults and MaxStepResults bound the tool results the host
+	// holds for the code: one parallel() batch's together, and all of one
+	// execution's (executors.MaxBatchResults, MaxStepResults).
+	MaxBatchResults, MaxStepResults int64
 }
 
 // CapValue is what a runner written in Go does with a result's value: it
@@ -162,6 +166,8 @@ func (c Config) Limits() Limits {
 		maxValue = executors.DefaultMaxValue
 	}
 	l := Limits{MaxMessage: min(max(maxMemory/8, 1<<20), 64<<20), MaxOutput: maxOutput}
+	mem := executors.Limits{MaxMemory: maxMemory}
+	l.MaxBatchResults, l.MaxStepResults = executors.MaxBatchResults(mem), executors.MaxStepResults(mem)
 	l.ExecBudget = max(maxMemory/2, 2*l.MaxMessage)
 	// A value at most 1/26 of a message: its decoding cost (at most 25
 	// units per byte) always fits next to the output.
@@ -566,6 +572,7 @@ func (s *Session) Exec(ctx context.Context, code string) (executors.Result, erro
 	}
 	var spent int64
 	var calls int64
+	step := &executors.ResultBudget{Max: s.limits.MaxStepResults}
 	for {
 		m, err := s.next(ctx)
 		if err != nil {
@@ -587,9 +594,9 @@ func (s *Session) Exec(ctx context.Context, code string) (executors.Result, erro
 			}
 			var reply map[string]any
 			if len(m.Calls) > 0 {
-				reply = s.callBatch(ctx, m)
+				reply = s.callBatch(ctx, m, step)
 			} else {
-				reply = s.callTool(ctx, m)
+				reply = s.callTool(ctx, m, step)
 			}
 			if err := s.send(reply); err != nil {
 				return executors.Result{}, err
@@ -716,10 +723,10 @@ func checkBatch(m message) error {
 }
 
 // callTool runs one tool call and returns the reply for the runner.
-func (s *Session) callTool(ctx context.Context, m message) map[string]any {
+func (s *Session) callTool(ctx context.Context, m message, step *executors.ResultBudget) map[string]any {
 	reply := map[string]any{"op": "return", "id": m.ID, "call": m.Call}
 	out := &toolOutput{max: s.maxOutput}
-	v, e := s.runCall(tool.WithOutput(ctx, out), wireCall{Tool: m.Tool, Args: m.Args, Kwargs: m.Kwargs})
+	v, e := s.runCall(tool.WithOutput(ctx, out), wireCall{Tool: m.Tool, Args: m.Args, Kwargs: m.Kwargs}, nil, step)
 	if e != nil {
 		reply["error"] = e
 	} else {
@@ -734,11 +741,17 @@ func (s *Session) callTool(ctx context.Context, m message) map[string]any {
 // callBatch runs the calls of a parallel() batch concurrently and returns
 // the reply with their results in order. When ctx ends first, the calls
 // still running are answered with the error and left to end on their own.
-func (s *Session) callBatch(ctx context.Context, m message) map[string]any {
+//
+// The batch's results are counted as they arrive (MaxBatchResults, and
+// the step's MaxStepResults): one that would pass a cap is answered with a
+// MemoryError, and so are the calls not started by then.
+func (s *Session) callBatch(ctx context.Context, m message, step *executors.ResultBudget) map[string]any {
 	workers := m.Workers
 	if workers == 0 {
 		workers = DefaultWorkers
 	}
+	batch := &executors.ResultBudget{Max: s.limits.MaxBatchResults}
+	var full map[string]any // the error of the result that did not fit; under mu
 	out := &toolOutput{max: s.maxOutput}
 	tctx := tool.WithOutput(ctx, out)
 	results := make([]map[string]any, len(m.Calls))
@@ -752,17 +765,28 @@ loop:
 		case <-ctx.Done():
 			break loop
 		}
+		mu.Lock()
+		if full != nil {
+			results[i] = map[string]any{"error": full}
+			mu.Unlock()
+			<-sem
+			continue
+		}
+		mu.Unlock()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			v, e := s.runCall(tctx, c)
+			v, e := s.runCall(tctx, c, batch, step)
 			r := map[string]any{"value": v}
 			if e != nil {
 				r = map[string]any{"error": e}
 			}
 			mu.Lock()
 			results[i] = r
+			if e != nil && e["type"] == "MemoryError" && full == nil {
+				full = e
+			}
 			mu.Unlock()
 		}()
 	}
@@ -816,7 +840,7 @@ func (o *toolOutput) String() string {
 
 // runCall runs one tool call: its value encoded for the runner, or the
 // error object to send in its place.
-func (s *Session) runCall(ctx context.Context, c wireCall) (any, map[string]any) {
+func (s *Session) runCall(ctx context.Context, c wireCall, batch, step *executors.ResultBudget) (any, map[string]any) {
 	fail := func(typ, format string, a ...any) (any, map[string]any) {
 		return nil, map[string]any{"type": typ, "message": fmt.Sprintf(format, a...)}
 	}
@@ -863,6 +887,13 @@ func (s *Session) runCall(ctx context.Context, c wireCall) (any, map[string]any)
 			return fail(ee.Type, "%s", ee.Message)
 		}
 		return fail("ToolError", "tool %s failed: %v", c.Tool, err)
+	}
+	n := executors.ResultSize(out)
+	if !batch.Take(n) {
+		return fail("MemoryError", "parallel(): the results of this batch passed %d MiB (a quarter of the memory budget); ask for less at once: fewer calls, or smaller results", batch.Max>>20)
+	}
+	if !step.Take(n) {
+		return fail("MemoryError", "the tool results of this step passed %d MiB (four times the memory budget); split the work over several steps", step.Max>>20)
 	}
 	enc, err := pyvalue.Encode(out)
 	if err != nil {

@@ -505,3 +505,39 @@ func BenchmarkParallelToolCallsWasm(b *testing.B) {
 		})
 	}
 }
+
+// TestBatchResultsCapped: the host holds at most a quarter of the memory budget
+// of one parallel() batch's results (1,000 results of 1 MiB took 5.1 GB of
+// star-agent's own memory); a result past it, and the calls after it,
+// fail with a MemoryError, and the step's results are capped in total.
+func TestBatchResultsCapped(t *testing.T) {
+	n := startNative(t, runner.Config{MaxMemory: 64 << 20})
+	blob := runnertest.Func{S: tool.Spec{Name: "blob", Inputs: []tool.Input{{Name: "n", Type: tool.Integer}}},
+		F: func(ctx context.Context, args map[string]any) (any, error) {
+			return strings.Repeat("b", int(args["n"].(int64))), nil
+		}}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := n.SetTools(ctx, []tool.Tool{blob}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := n.Execute(ctx, "r = parallel(blob, [1 << 20] * 100)\nok = [x for x in r if isinstance(x, str)]\nprint(sum(map(len, ok)), len(r) - len(ok), type(r[-1]).__name__)")
+	if err != nil || res.Err != nil {
+		t.Fatal(err, res.Err)
+	}
+	var got, failed int64
+	var typ string
+	fmt.Sscan(res.Stdout, &got, &failed, &typ)
+	if got > 16<<20 || failed == 0 || typ != "MemoryError" {
+		t.Errorf("the batch gave %d bytes, %d calls failed, the last with %s; want at most %d bytes, and MemoryErrors", got, failed, typ, 16<<20)
+	}
+	// Many batches in one step: at most four times the budget in all.
+	res, err = n.Execute(ctx, "t = 0\nfor _ in range(40):\n    r = parallel(blob, [1 << 20] * 10)\n    t += sum(len(x) for x in r if isinstance(x, str))\nprint(t)")
+	if err != nil || res.Err != nil {
+		t.Fatal(err, res.Err)
+	}
+	fmt.Sscan(res.Stdout, &got)
+	if got > 4*64<<20 {
+		t.Errorf("the step was given %d bytes of results, more than %d", got, 4*64<<20)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // A memory bomb is measured in a child process: the test binary re-executed
@@ -132,6 +133,58 @@ var bombs = []bomb{
 	{name: "join of an endless iterator", code: "import itertools\nx = ''.join(itertools.repeat(''))", want: []string{"MemoryError"}},
 }
 
+// Work done on the code's behalf by size: builtins that build their
+// output from a few huge values, many references to one 2 MiB string,
+// must charge by the bytes they write, not every so many values (a JSON
+// encoding of 300 references to one 20 MB string reached 2.9 GB under a
+// 256 MiB budget).
+const shared = "s = 'x' * (2 << 20)\nrefs = [s] * 300\n"
+
+var sharedBombs = []bomb{
+	{name: "shared json.dumps", code: shared + "import json\nx = json.dumps(refs)", want: []string{"MemoryError"}},
+	{name: "shared json.dumps at default budget", code: "s = 'x' * (8 << 20)\nrefs = [s] * 300\nimport json\nx = json.dumps(refs)", want: []string{"MemoryError"}, budget: executors.DefaultMaxMemory},
+	{name: "shared json.dumps indented dict", code: shared + "import json\nx = json.dumps({str(i): s for i in range(300)}, indent=2)", want: []string{"MemoryError"}},
+	{name: "shared repr", code: shared + "x = repr(refs)", want: []string{"MemoryError"}},
+	{name: "shared str of a dict", code: shared + "x = str({i: s for i in range(300)})", want: []string{"MemoryError"}},
+	{name: "shared print", code: shared + "print(refs)", want: []string{"MemoryError", ""}},
+	{name: "shared f-string", code: shared + "x = f'{refs}'", want: []string{"MemoryError"}},
+	{name: "shared percent", code: shared + "x = '%s' * 300 % tuple(refs)", want: []string{"MemoryError"}},
+	{name: "shared percent repr", code: shared + "x = '%r' % (refs,)", want: []string{"MemoryError"}},
+	{name: "shared format", code: shared + "x = '{0}' * 300\ny = x.format(s)", want: []string{"MemoryError"}},
+	{name: "shared format_map", code: shared + "x = ('{a}' * 300).format_map({'a': s})", want: []string{"MemoryError"}},
+	{name: "shared join", code: shared + "x = ','.join(refs)", want: []string{"MemoryError"}},
+	{name: "shared bytes join", code: "b = b'x' * (2 << 20)\nx = b','.join([b] * 300)", want: []string{"MemoryError"}},
+	{name: "shared itertools join", code: shared + "import itertools\nx = ''.join(itertools.repeat(s, 300))", want: []string{"MemoryError"}},
+	{name: "shared accumulate", code: shared + "import itertools\nx = list(itertools.accumulate(refs))", want: []string{"MemoryError"}},
+	{name: "shared reduce", code: shared + "import functools, operator\nx = functools.reduce(operator.add, refs)", want: []string{"MemoryError"}},
+	{name: "shared map str", code: shared + "x = list(map(str, [refs[:10]] * 100))", want: []string{"MemoryError"}},
+	{name: "shared string multiplication in a list", code: shared + "x = [s * 2 for _ in range(300)]", want: []string{"MemoryError"}},
+	{name: "shared list repeat of strings", code: "x = [['ab' * (1 << 20)] * 300]\ny = str(x)", want: []string{"MemoryError"}},
+	{name: "shared translate", code: shared + "x = ('a' * 300).translate({97: s})", want: []string{"MemoryError"}},
+	{name: "shared re.sub", code: shared + "import re\nx = re.sub('a', s, 'a' * 300)", want: []string{"MemoryError"}},
+	{name: "shared expandtabs", code: "x = ('\\t' * 10000).expandtabs(100000)", want: []string{"MemoryError"}},
+	{name: "shared textwrap.indent", code: shared + "import textwrap\nx = textwrap.indent('a\\n' * 300, s)", want: []string{"MemoryError"}},
+	{name: "shared Template", code: shared + "import string\nx = string.Template('$a' * 300).substitute(a=s)", want: []string{"MemoryError"}},
+	{name: "shared bytes.hex", code: "b = b'x' * (40 << 20)\nx = [b.hex() for _ in range(5)]", want: []string{"MemoryError"}},
+	{name: "shared Counter repr", code: shared + "import collections\nx = repr(collections.Counter({str(i): 1 for i in range(300)}) + collections.Counter({s: 1}))\ny = repr(collections.deque(refs))", want: []string{"MemoryError"}},
+	{name: "shared namedtuple repr", code: shared + "import collections\nP = collections.namedtuple('P', 'a b')\nx = repr([P(s, s)] * 150)", want: []string{"MemoryError"}},
+	{name: "shared exception message", code: shared + "try:\n    raise ValueError(*refs)\nexcept ValueError as e:\n    x = str(e)", want: []string{"MemoryError"}},
+	{name: "shared sorted keys", code: shared + "x = sorted(refs, key=lambda v: v + v)", want: []string{"MemoryError", ""}},
+	{name: "shared str.center", code: "x = 'a'.center(10 ** 9)", want: []string{"MemoryError"}},
+}
+
+// Tool results the host holds for the code: parallel() gathers every
+// result of a batch before the code sees one (1,000 results of 1 MiB
+// took 5.1 GB), and a loop of single calls keeps what it is given.
+var hostBombs = []bomb{
+	{name: "host parallel results", code: "x = parallel(blob, [1 << 20] * 1000)", want: []string{"MemoryError"}},
+	{name: "host parallel results at default budget", code: "x = parallel(blob, [1 << 20] * 1000)", want: []string{"MemoryError"}, budget: executors.DefaultMaxMemory},
+	{name: "host parallel batches", code: "x = [parallel(blob, [1 << 20] * 20) for _ in range(100)]", want: []string{"MemoryError"}},
+	{name: "host tool results kept", code: "x = [blob(1 << 20) for _ in range(1000)]", want: []string{"MemoryError"}},
+}
+
+func init() { bombs = append(append(bombs, sharedBombs...), hostBombs...) }
+
 // bombEnv carries a bomb to the child process, as JSON.
 const bombEnv = "STAR_AGENT_BOMB"
 
@@ -178,6 +231,17 @@ func TestBombChild(t *testing.T) {
 	}
 	defer e.Close()
 	ctx := context.Background()
+	// blob(n) is a tool that returns a fresh string of n bytes: what the
+	// host holds for the code.
+	type blobArgs struct {
+		N int `json:"n"`
+	}
+	blob := tool.MustNew("blob", "Returns n bytes.", func(_ context.Context, a blobArgs) (string, error) {
+		return strings.Repeat("b", a.N), nil
+	})
+	if err := e.SetTools(ctx, []tool.Tool{blob}); err != nil {
+		t.Fatal(err)
+	}
 	// Warm up: the first execution builds the front end's tables and
 	// imports; what they take is not the bomb's.
 	for _, code := range []string{"import itertools, collections, heapq, random, functools\nx = [str(i) for i in range(1000)]", "x = None\n1 + 1"} {

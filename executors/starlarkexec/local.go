@@ -263,7 +263,7 @@ func (st *state) module(name string) (starlark.Value, bool) {
 // are caught by except ImportError.
 func refusalType(typ, module string) string {
 	top, _, _ := strings.Cut(module, ".")
-	if typ != "ImportError" || slices.Contains(executors.NeverImportable, top) {
+	if typ != "ImportError" || executors.IsHostModule(top) {
 		return typ
 	}
 	if builtins.HasModule(top) {
@@ -320,6 +320,9 @@ func (e *Executor) SetVariables(ctx context.Context, vars map[string]any) error 
 	for name, x := range vars {
 		if !isIdentifier(name) || strings.HasPrefix(name, "__") {
 			return fmt.Errorf("local: variable name %q is not a valid Python identifier", name)
+		}
+		if tool.IsReserved(name) || e.st.protected(name) {
+			return fmt.Errorf("local: variable name %q is reserved: it is the agent's own or a tool's", name)
 		}
 		v, err := importValue(x)
 		if err != nil {
@@ -452,6 +455,7 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		thread.SetLocal(contract.DeadlineKey, deadline)
 	}
 	thread.SetLocal(contract.StdoutKey, io.Writer(printed))
+	thread.SetLocal(resultsKey, &executors.ResultBudget{Max: executors.MaxStepResults(limits)})
 	core.PrepareRepr(thread)
 	mon := newMonitor(thread, st.globals, limits, runCtx)
 	mon.carry = &st.mem

@@ -2,6 +2,7 @@ package starlarkexec
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/star-agent/star-agent/vm/starlark"
@@ -25,8 +26,10 @@ import (
 // that existed before the step cannot be undone. A list, dict or set bound
 // to a global whose length changed shows one, and then the step is not
 // handed on either; a note says why. A change in place that keeps those
-// lengths (xs[0] = 1, a nested list, an attribute of an object) is not
-// seen: the rerun then starts from the changed value.
+// lengths (xs[0] = 1, a nested list, an attribute of an object) shows in
+// a fingerprint of what the globals reach, taken before the step and again
+// when it stopped (fingerprint.go). Every thread of the step counts: tool
+// calls and prints in generators, callbacks and parallel().
 
 // unsupportedMark is how the engine's messages name a construct it
 // cannot run.
@@ -50,6 +53,12 @@ type checkpoint struct {
 	globals starlark.StringDict
 	lengths map[string]int
 	calls   *int
+	// names are the globals the code may change in place, and print
+	// their fingerprint before the step (fingerprint.go); sized is false
+	// when the state was too large to take it.
+	names []string
+	print uint64
+	sized bool
 }
 
 // checkpoint records the bindings before a step, if steps may be handed
@@ -67,7 +76,10 @@ func (st *state) checkpoint(thread *starlark.Thread) *checkpoint {
 		if n := containerLen(v); n >= 0 {
 			cp.lengths[name] = n
 		}
+		cp.names = append(cp.names, name)
 	}
+	slices.Sort(cp.names)
+	cp.print, cp.sized = fingerprint(cp.globals, cp.names)
 	thread.SetLocal(toolCallsKey, cp.calls)
 	return cp
 }
@@ -86,6 +98,10 @@ func (st *state) handOn(cp *checkpoint, res *executors.Result, thread *starlark.
 		why = "it had already called a tool"
 	} else if changed := cp.grown(); changed != "" {
 		why = fmt.Sprintf("it had already changed %s in place", changed)
+	} else if !cp.sized {
+		why = fmt.Sprintf("it may have changed in place a value from before it, and the state is too large to tell (more than %d values)", maxFingerprint)
+	} else if h, _ := fingerprint(cp.globals, cp.names); h != cp.print {
+		why = "it had already changed in place a value from before it"
 	}
 	if why != "" {
 		res.Notes = append(res.Notes, fmt.Sprintf("this step was not run again in full Python, because %s (a step runs at most once); to run such code in full Python, start a new step with it, before any print or tool call", why))

@@ -53,8 +53,34 @@ func (e *Executor) callTool(t tool.Tool) builtinFunc {
 		ctx := toolContext(thread)
 		markToolCall(thread)
 		out, err := t.Call(ctx, bound)
+		if err == nil {
+			if err := holdResult(thread, spec.Name, out); err != nil {
+				return nil, err
+			}
+		}
 		return toolResult(ctx, spec.Name, out, err)
 	}
+}
+
+// resultsKey is the thread-local *executors.ResultBudget of the tool
+// results of one execution.
+const resultsKey = "star-agent.results"
+
+// holdResult charges a tool's result to the execution: to the step's
+// tool results and to its memory budget.
+func holdResult(thread *starlark.Thread, name string, out any) error {
+	n := executors.ResultSize(out)
+	if step, _ := thread.Local(resultsKey).(*executors.ResultBudget); !step.Take(n) {
+		return stepResultsError(step)
+	}
+	if err := core.Alloc(thread, n); err != nil {
+		return core.Errorf(pyexc.MemoryError, "the result of tool %s (%s) does not fit in the memory budget: %v", name, core.FormatBytes(n), err)
+	}
+	return nil
+}
+
+func stepResultsError(step *executors.ResultBudget) error {
+	return core.Errorf(pyexc.MemoryError, "the tool results of this step passed %s (four times the memory budget); split the work over several steps", core.FormatBytes(step.Max))
 }
 
 // bindTool converts the arguments of a call of spec and binds them. A tool
@@ -257,6 +283,11 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 
 	ctx := toolContext(thread)
 	markToolCall(thread)
+	step, _ := thread.Local(resultsKey).(*executors.ResultBudget)
+	batch := &executors.ResultBudget{Max: executors.MaxBatchResults(e.limits)}
+	if b := core.BudgetOf(thread); b != nil && b.Limit > 0 {
+		batch.Max = max(min(batch.Max, b.Limit-b.Live), 0)
+	}
 	if e.batch != nil {
 		var idx []int
 		var run []Call
@@ -271,7 +302,21 @@ func (e *Executor) parallel(thread *starlark.Thread, b *starlark.Builtin, args s
 				results[idx[j]] = r
 			}
 		}
-	} else if err := runCalls(ctx, calls, results, workers); err != nil {
+	} else if err := runCalls(ctx, calls, results, workers, batch, step); err != nil {
+		return nil, err
+	}
+	// What the batch holds, charged on the thread (in another process's
+	// batch, the host counted nothing here).
+	var held int64
+	for i, r := range results {
+		if r.Err == nil && calls[i].Tool != nil {
+			held += executors.ResultSize(r.Value)
+		}
+	}
+	if e.batch != nil && !step.Take(held) {
+		return nil, stepResultsError(step)
+	}
+	if err := core.Alloc(thread, held); err != nil {
 		return nil, err
 	}
 
@@ -328,10 +373,16 @@ func (e *Executor) toolFor(v starlark.Value) (tool.Tool, bool) {
 // runCalls runs the calls that are set on goroutines, at most workers at
 // a time, and waits for them all, or for ctx to end: calls that ignore
 // their context are then left to finish on their own.
-func runCalls(ctx context.Context, calls []Call, results []CallResult, workers int) error {
+//
+// Each result is counted against the batch's and the step's budgets as it
+// arrives: one that would pass either is dropped for a MemoryError, and
+// the calls not started yet are not started; runCalls returns the
+// MemoryError for parallel() to raise.
+func runCalls(ctx context.Context, calls []Call, results []CallResult, workers int, batch, step *executors.ResultBudget) error {
 	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
 	var mu sync.Mutex // results written by the goroutines, read after
+	var full error    // set once a result did not fit; under mu
 	for i, c := range calls {
 		if c.Tool == nil {
 			continue
@@ -341,13 +392,34 @@ func runCalls(ctx context.Context, calls []Call, results []CallResult, workers i
 		case <-ctx.Done():
 			return &core.Interrupt{Reason: "cancelled"}
 		}
+		mu.Lock()
+		if full != nil {
+			results[i] = CallResult{Err: full}
+			mu.Unlock()
+			<-sem
+			continue
+		}
+		mu.Unlock()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
 			v, err := c.Tool.Call(ctx, c.Args)
+			over := false
+			if err == nil {
+				n := executors.ResultSize(v)
+				switch {
+				case !batch.Take(n):
+					v, err, over = nil, core.Errorf(pyexc.MemoryError, "parallel(): the results of this batch passed %s (what is left of the memory budget, at most a quarter of it); ask for less at once: fewer calls, or smaller results", core.FormatBytes(batch.Max)), true
+				case !step.Take(n):
+					v, err, over = nil, stepResultsError(step), true
+				}
+			}
 			mu.Lock()
 			results[i] = CallResult{v, err}
+			if over && full == nil {
+				full = err
+			}
 			mu.Unlock()
 		}()
 	}
@@ -357,7 +429,7 @@ func runCalls(ctx context.Context, calls []Call, results []CallResult, workers i
 	case <-done:
 		mu.Lock()
 		defer mu.Unlock()
-		return nil
+		return full // the batch's results did not fit: parallel() raises
 	case <-ctx.Done():
 		return &core.Interrupt{Reason: "cancelled"}
 	}

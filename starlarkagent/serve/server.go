@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/pyvalue"
 	"github.com/star-agent/star-agent/starlarkagent"
+	"github.com/star-agent/star-agent/tool"
 )
 
 // Options configure a Server. NewAgent and Store are required.
@@ -463,6 +463,9 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*RunRequ
 		if !identifier.MatchString(k) {
 			return bad(`"additional_args" key %q is not a Python identifier`, k)
 		}
+		if tool.IsReserved(k) {
+			return bad(`"additional_args" key %q is reserved: %s are the agent's own names in the code; give the value another name`, k, strings.Join(tool.ReservedNames, ", "))
+		}
 	}
 	req.AdditionalArgs = pyvalue.Numbers(req.AdditionalArgs).(map[string]any)
 	if len(req.Imports) > maxImports {
@@ -477,7 +480,7 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*RunRequ
 		// the operator's to grant (--imports), never a request's.
 		name := strings.TrimSuffix(m, ".*") // "pkg.*" is pkg
 		top, _, _ := strings.Cut(name, ".")
-		if strings.Contains(name, "*") || slices.Contains(executors.NeverImportable, top) {
+		if strings.Contains(name, "*") || executors.IsHostModule(top) {
 			return bad(`"imports": a run may not authorize %q; it reaches the host (or everything): only the server's --imports can`, m)
 		}
 	}

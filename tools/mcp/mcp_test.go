@@ -676,3 +676,18 @@ func TestConnectHintReadsTheStatus(t *testing.T) {
 		t.Errorf("a path holding 401: hint %q", got)
 	}
 }
+
+// TestReservedNamesRenamed: a server's tool may not take a name the agent
+// gives its own functions and exception classes: it gets the server's
+// prefix, as a collision does.
+func TestReservedNamesRenamed(t *testing.T) {
+	a := inMemory(t, rawServer("evil", "ToolError", "parallel", "search_tools", "help", "final_answer", "ExceptionGroup", "ok"))
+	var got []string
+	for _, tl := range toolsOf(t, a) {
+		got = append(got, tl.Spec().Name)
+	}
+	want := "evil_ExceptionGroup evil_ToolError evil_final_answer evil_help ok evil_parallel evil_search_tools"
+	if strings.Join(got, " ") != want {
+		t.Errorf("names:\n%s\nwant:\n%s", strings.Join(got, " "), want)
+	}
+}

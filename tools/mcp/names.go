@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"strings"
+
+	"github.com/star-agent/star-agent/tool"
 )
 
 // identifier makes s a Python identifier that star-agent accepts as a tool
@@ -43,11 +45,7 @@ const maxName = 64
 // reserved names are never given to a tool as they are: the agent's own
 // functions and Python's builtins, which a tool would hide from the code.
 func reserved(name string) bool {
-	return agentNames[name] || pythonBuiltins[name]
-}
-
-var agentNames = map[string]bool{
-	"final_answer": true, "search_tools": true, "help": true, "parallel": true,
+	return tool.IsReserved(name) || pythonBuiltins[name]
 }
 
 var pythonKeywords = set("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield")
@@ -56,7 +54,11 @@ var pythonBuiltins = set(`abs aiter all anext any ascii bin bool breakpoint byte
 copyright credits delattr dict dir divmod enumerate eval exec exit filter float format frozenset getattr globals hasattr hash
 hex id input int isinstance issubclass iter len license list locals map max memoryview min next object oct open ord pow print
 property quit range repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip
-Exception BaseException ValueError TypeError KeyError IndexError RuntimeError`)
+Exception BaseException ValueError TypeError KeyError IndexError RuntimeError ExceptionGroup BaseExceptionGroup
+ArithmeticError AssertionError AttributeError EOFError FileNotFoundError FloatingPointError GeneratorExit ImportError
+IndentationError KeyboardInterrupt LookupError MemoryError ModuleNotFoundError NameError NotImplemented NotImplementedError
+OSError OverflowError PermissionError RecursionError StopAsyncIteration StopIteration SyntaxError SystemError SystemExit
+TimeoutError UnboundLocalError UnicodeError UnicodeDecodeError UnicodeEncodeError Warning ZeroDivisionError`)
 
 func set(words string) map[string]bool {
 	m := map[string]bool{}

@@ -230,6 +230,13 @@ func (n *testNet) pages(w http.ResponseWriter, r *http.Request) {
 	case "/sniffed":
 		w.Header()["Content-Type"] = nil // no header at all: the body is sniffed
 		w.Write([]byte("%PDF-1.7\n1 0 obj\n"))
+	case "/wide-table":
+		// 3.5 MB: a table of 350,000 one-letter cells, which a DOM and a
+		// Markdown converter take hundreds of megabytes to hold.
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<html><body><table><tr>"))
+		w.Write([]byte(strings.Repeat("<td>x</td>", 350_000)))
+		w.Write([]byte("</tr></table></body></html>"))
 	case "/big":
 		w.Header().Set("Content-Type", "text/html")
 		w.Write([]byte("<html><body>"))

@@ -57,11 +57,22 @@ func (f *fetcher) visit(ctx context.Context, raw string) (string, error) {
 	if resp.status >= 400 {
 		return "", fmt.Errorf("%s answered %d %s", resp.url.Redacted(), resp.status, http.StatusText(resp.status))
 	}
-	text, err := PageToMarkdown(resp.body, resp.contentType, resp.url)
+	// Converting is work done for the code in the host: at most
+	// MaxConversions at once, each of a capped input.
+	select {
+	case f.conversions <- struct{}{}:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	text, cut, err := pageToMarkdown(resp.body, resp.contentType, resp.url)
+	<-f.conversions
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", resp.url.Redacted(), err)
 	}
 	text = executors.CapText(text, f.opts.MaxChars)
+	if cut {
+		text += cutNote
+	}
 	if resp.truncated {
 		text += fmt.Sprintf("\n\n... [the page is longer than %d bytes; the rest was not read]", f.opts.MaxBytes)
 	}
@@ -79,6 +90,19 @@ var ErrNotText = errors.New("not a web page or text")
 // archives) is refused with an error wrapping ErrNotText. contentType is
 // the Content-Type header; when it is missing the body is sniffed.
 func PageToMarkdown(body []byte, contentType string, page *url.URL) (string, error) {
+	text, cut, err := pageToMarkdown(body, contentType, page)
+	if cut {
+		text += cutNote
+	}
+	return text, err
+}
+
+// cutNote says that a page was converted only in part (see reduce).
+var cutNote = fmt.Sprintf("\n\n... [the page has more than %d elements or %d bytes of content; the rest was not converted]", maxConvertElements, maxConvertBytes)
+
+// pageToMarkdown is PageToMarkdown; cut reports that only the start of
+// an HTML page was converted.
+func pageToMarkdown(body []byte, contentType string, page *url.URL) (text string, cut bool, err error) {
 	if contentType == "" {
 		contentType = http.DetectContentType(body)
 	}
@@ -93,15 +117,15 @@ func PageToMarkdown(body []byte, contentType string, page *url.URL) (string, err
 		strings.HasSuffix(media, "+json") || strings.HasSuffix(media, "+xml") || media == "application/javascript":
 		r, err := charset.NewReader(bytes.NewReader(body), contentType)
 		if err != nil {
-			return "", fmt.Errorf("cannot decode its %s text: %v", media, err)
+			return "", false, fmt.Errorf("cannot decode its %s text: %v", media, err)
 		}
 		var b bytes.Buffer
 		if _, err := b.ReadFrom(r); err != nil {
-			return "", fmt.Errorf("cannot decode its %s text: %v", media, err)
+			return "", false, fmt.Errorf("cannot decode its %s text: %v", media, err)
 		}
-		return strings.ToValidUTF8(b.String(), "\uFFFD"), nil
+		return strings.ToValidUTF8(b.String(), "\uFFFD"), false, nil
 	}
-	return "", fmt.Errorf("its content is %s, %w; visit_webpage reads HTML and text only", media, ErrNotText)
+	return "", false, fmt.Errorf("its content is %s, %w; visit_webpage reads HTML and text only", media, ErrNotText)
 }
 
 var mdConverter = sync.OnceValue(func() *converter.Converter {
@@ -115,24 +139,85 @@ var mdConverter = sync.OnceValue(func() *converter.Converter {
 
 var blankLines = regexp.MustCompile(`\n{3,}`)
 
-func htmlToMarkdown(body []byte, contentType string, page *url.URL) (string, error) {
+// Limits of the converter's input. A page's tree and its Markdown take
+// hundreds of bytes per element (a 3.5 MB table of one-letter cells took
+// 340 MB to convert), and what visit_webpage returns is capped at
+// MaxChars (40,000 characters by default) anyway: the page is reduced,
+// token by token, to its first maxConvertElements elements and
+// maxConvertBytes bytes, what prune drops left out, before the tree is
+// built.
+const (
+	maxConvertElements = 10_000
+	maxConvertBytes    = 1 << 20
+)
+
+// reduce is page without the elements prune drops, cut after
+// maxConvertElements elements or maxConvertBytes bytes; cut reports
+// that it was.
+func reduce(page []byte) (out []byte, cut bool) {
+	z := html.NewTokenizer(bytes.NewReader(page))
+	var b bytes.Buffer
+	skip := 0 // depth inside elements with text that prune drops
+	elements := 0
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return b.Bytes(), false
+		}
+		raw := z.Raw()
+		switch tt {
+		case html.StartTagToken, html.EndTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			if a == atom.Script || a == atom.Style || a == atom.Noscript || a == atom.Template || a == atom.Textarea || a == atom.Svg {
+				if tt == html.StartTagToken {
+					skip++
+				} else if skip > 0 {
+					skip--
+				}
+				continue
+			}
+			if tt == html.StartTagToken {
+				elements++
+			}
+		case html.SelfClosingTagToken:
+			elements++
+		case html.CommentToken:
+			continue
+		}
+		if skip > 0 {
+			continue
+		}
+		if elements > maxConvertElements || b.Len()+len(raw) > maxConvertBytes {
+			return b.Bytes(), true
+		}
+		b.Write(raw)
+	}
+}
+
+func htmlToMarkdown(body []byte, contentType string, page *url.URL) (string, bool, error) {
 	r, err := charset.NewReader(bytes.NewReader(body), contentType)
 	if err != nil {
-		return "", fmt.Errorf("cannot decode the page: %v", err)
+		return "", false, fmt.Errorf("cannot decode the page: %v", err)
 	}
 	var b bytes.Buffer
 	if _, err := b.ReadFrom(r); err != nil {
-		return "", fmt.Errorf("cannot decode the page: %v", err)
+		return "", false, fmt.Errorf("cannot decode the page: %v", err)
 	}
-	doc, err := html.Parse(bytes.NewReader(b.Bytes()))
+	reduced, cut := reduce(b.Bytes())
+	md, err := reducedToMarkdown(reduced, page)
+	return md, cut, err
+}
+
+func reducedToMarkdown(page []byte, base *url.URL) (string, error) {
+	doc, err := html.Parse(bytes.NewReader(page))
 	if err != nil {
 		// x/net/html gives up on elements nested more than 512 deep,
 		// which broken or hostile pages reach: their text is still read.
-		return fmt.Sprintf("(the page cannot be converted to Markdown: %v; its text follows)\n\n%s", err, plainText(b.Bytes())), nil
+		return fmt.Sprintf("(the page cannot be converted to Markdown: %v; its text follows)\n\n%s", err, plainText(page)), nil
 	}
-	base := page
-	if b := findBase(doc); b != "" && page != nil {
-		if bu, err := page.Parse(b); err == nil && (bu.Scheme == "http" || bu.Scheme == "https") {
+	if b := findBase(doc); b != "" && base != nil {
+		if bu, err := base.Parse(b); err == nil && (bu.Scheme == "http" || bu.Scheme == "https") {
 			base = bu
 		}
 	}

@@ -42,6 +42,7 @@ const (
 	DefaultMaxBytes       = 5 << 20
 	DefaultMaxChars       = 40000
 	DefaultMaxResults     = 10
+	DefaultMaxConversions = 8
 	DefaultMaxRedirects   = 5
 	DefaultUserAgent      = "Mozilla/5.0 (compatible; star-agent/1; +https://github.com/star-agent/star-agent)"
 )
@@ -69,6 +70,11 @@ type Options struct {
 	MaxChars int
 	// MaxResults caps the results of web_search (default 10).
 	MaxResults int
+	// MaxConversions caps the pages visit_webpage converts to Markdown
+	// at once (default 8, parallel()'s default max_workers): converting
+	// is work done for the code in the host, bounded per page and in
+	// number.
+	MaxConversions int
 	// MaxRedirects caps the redirects followed (default 5).
 	MaxRedirects int
 	// UserAgent is sent with every request.
@@ -119,6 +125,9 @@ func (o Options) withDefaults() Options {
 	if o.MaxBytes <= 0 {
 		o.MaxBytes = DefaultMaxBytes
 	}
+	if o.MaxConversions <= 0 {
+		o.MaxConversions = DefaultMaxConversions
+	}
 	if o.MaxChars <= 0 {
 		o.MaxChars = DefaultMaxChars
 	}
@@ -158,7 +167,7 @@ func Tools(names []string, opts Options) ([]tool.Tool, error) {
 		return nil, fmt.Errorf("wikipedia language %q is not a language code like en, fr or pt-br", opts.WikipediaLanguage)
 	}
 	client, g := newClient(&opts)
-	f := &fetcher{client: client, guard: g, opts: &opts}
+	f := &fetcher{client: client, guard: g, opts: &opts, conversions: make(chan struct{}, opts.MaxConversions)}
 	var out []tool.Tool
 	seen := map[string]bool{}
 	for _, name := range names {
@@ -199,9 +208,10 @@ func Client(opts Options) *http.Client {
 
 // fetcher makes the tools' requests with the guarded client.
 type fetcher struct {
-	client *http.Client
-	guard  *guard
-	opts   *Options
+	client      *http.Client
+	guard       *guard
+	opts        *Options
+	conversions chan struct{} // a slot per page being converted (MaxConversions)
 }
 
 // response is a body read within the size cap.

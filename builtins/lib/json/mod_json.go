@@ -18,7 +18,7 @@ import (
 
 type jsonEncoder struct {
 	th          *starlark.Thread
-	b           strings.Builder
+	b           core.Builder // charged as it grows
 	indent      string
 	hasIndent   bool
 	itemSep     string
@@ -33,12 +33,12 @@ type jsonEncoder struct {
 }
 
 func (e *jsonEncoder) check() error {
+	if err := e.b.Err(); err != nil {
+		return err
+	}
 	e.n++
 	if e.n%core.CheckEvery == 0 {
 		if err := core.Interrupted(e.th); err != nil {
-			return err
-		}
-		if err := core.Alloc(e.th, int64(e.b.Len())/8); err != nil {
 			return err
 		}
 	}
@@ -120,7 +120,7 @@ func (e *jsonEncoder) encode(v starlark.Value, depth int) error {
 		}
 		e.b.WriteString(s)
 	case starlark.String:
-		e.b.WriteString(jsonQuote(string(x), e.ensureASCII))
+		quoteInto(&e.b, string(x), e.ensureASCII)
 	case *starlark.List, starlark.Tuple:
 		if err := e.enter(v); err != nil {
 			return err
@@ -213,7 +213,7 @@ func (e *jsonEncoder) encode(v starlark.Value, depth int) error {
 				e.newline(depth + 1)
 			}
 			first = false
-			e.b.WriteString(jsonQuote(key, e.ensureASCII))
+			quoteInto(&e.b, key, e.ensureASCII)
 			e.b.WriteString(e.keySep)
 			if err := e.encode(it[1], depth+1); err != nil {
 				return err
@@ -239,8 +239,18 @@ func (e *jsonEncoder) encode(v starlark.Value, depth int) error {
 	return nil
 }
 
-func jsonQuote(s string, ensureASCII bool) string {
-	var b strings.Builder
+// quoteWriter is where quoteInto writes: a core.Builder, charged as it
+// grows.
+type quoteWriter interface {
+	WriteString(string) (int, error)
+	WriteByte(byte) error
+	WriteRune(rune) (int, error)
+	Grow(int)
+}
+
+// quoteInto writes s as a JSON string.
+func quoteInto(b quoteWriter, s string, ensureASCII bool) {
+	b.Grow(len(s) + 2)
 	b.WriteByte('"')
 	for _, r := range s {
 		switch r {
@@ -273,7 +283,6 @@ func jsonQuote(s string, ensureASCII bool) string {
 		}
 	}
 	b.WriteByte('"')
-	return b.String()
 }
 
 func jsonDumps(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -287,6 +296,7 @@ func jsonDumps(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 	}
 	e := &jsonEncoder{th: th, ensureASCII: ensureASCII, sortKeys: sortKeys, allowNaN: allowNaN, skipKeys: skipKeys, dflt: dflt,
 		itemSep: ", ", keySep: ": "}
+	e.b.Th = th
 	switch v := indent.(type) {
 	case starlark.NoneType:
 	case starlark.Bool:
@@ -326,6 +336,9 @@ func jsonDumps(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw
 		e.itemSep, e.keySep = string(a), string(b)
 	}
 	if err := e.encode(obj, 0); err != nil {
+		return nil, err
+	}
+	if err := e.b.Err(); err != nil {
 		return nil, err
 	}
 	return starlark.String(e.b.String()), nil

@@ -719,7 +719,7 @@ func init() {
 			if err := starlark.UnpackArgs(name, args, kwargs, "repl", &repl, "string", &s, "count?", &count); err != nil {
 				return nil, err
 			}
-			var b strings.Builder
+			b := core.Builder{Th: th} // charged as it grows
 			runes := []rune(s)
 			last := 0 // rune index of the end of the last match
 			n := 0
@@ -728,6 +728,10 @@ func init() {
 				rm := &reMatch{p: p, m: m, text: s}
 				switch r := repl.(type) {
 				case starlark.String:
+					if !strings.Contains(string(r), `\`) {
+						b.WriteString(string(r)) // no references: no copy
+						break
+					}
 					t, err := expandTemplate(rm, string(r))
 					if err != nil {
 						return err
@@ -746,17 +750,15 @@ func init() {
 				}
 				last = m.Index + m.Length
 				n++
-				if b.Len() > 1<<20 && n%64 == 0 {
-					if err := core.Alloc(th, int64(b.Len())); err != nil {
-						return err
-					}
-				}
-				return nil
+				return b.Err()
 			})
 			if err != nil {
 				return nil, err
 			}
 			b.WriteString(string(runes[last:]))
+			if err := b.Err(); err != nil {
+				return nil, err
+			}
 			if withCount {
 				return starlark.Tuple{starlark.String(b.String()), starlark.MakeInt(n)}, nil
 			}

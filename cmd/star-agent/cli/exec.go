@@ -168,6 +168,11 @@ func runExec(cmd *cobra.Command, f execFlags, args []string) error {
 	failed := false
 	for _, file := range files {
 		res, err := ex.Execute(ctx, file.code)
+		if err != nil && res.Err == nil {
+			// A broken executor never reads as a success with empty
+			// output: the file's result says it did not run.
+			res.Err = &executors.ExecError{Type: "SystemError", Message: fmt.Sprintf("this file did not run to its end: %v", err)}
+		}
 		if f.json {
 			if werr := writeJSONResult(stdout, res); werr != nil {
 				return werr

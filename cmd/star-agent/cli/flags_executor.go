@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -67,7 +66,7 @@ func (f *ExecutorFlags) CheckImports(imports []string) error {
 			return fmt.Errorf("--imports %q: not a module name; give dotted Python names such as collections or xml.etree, pkg.* for a package, or * for every module", m)
 		}
 		top, _, _ := strings.Cut(name, ".")
-		if slices.Contains(executors.NeverImportable, top) && f.Engine != "python" {
+		if executors.IsHostModule(top) && f.Engine != "python" {
 			return fmt.Errorf("--imports %s: %s gives access to the host and is never importable in the Starlark engine, whatever --imports says; to let code import it, run every step in full Python: --engine python with --executor wasm, docker, e2b or modal", m, top)
 		}
 	}
