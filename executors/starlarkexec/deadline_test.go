@@ -189,18 +189,35 @@ func TestUserCodeInExportHasTheDeadline(t *testing.T) {
 	for name, code := range cases {
 		t.Run(name, func(t *testing.T) {
 			e := newTestExecutor(t, Options{Limits: executors.Limits{Timeout: timeout, MaxOperations: 1 << 40}, AuthorizedImports: []string{"dataclasses"}})
-			run(t, e, "before = 1")
-			res := executeWithin(t, e, code, timeout+hangBound)
-			if res.Err == nil || res.Err.Type != "TimeoutError" {
-				t.Fatalf("want TimeoutError, got value %q err %+v", res.Repr, res.Err)
-			}
-			if res.IsFinal {
-				t.Error("a final answer whose repr timed out must not count as given")
-			}
-			// Stopped at its next step: nothing was abandoned, state kept.
-			res = executeWithin(t, e, "before + 1", hangBound)
-			if res.Err != nil || res.Repr != "2" {
-				t.Errorf("after the attack: %q %+v", res.Repr, res.Err)
+			// A loaded machine may keep the stopped code from a CPU past
+			// the abandon grace: the engine then starts afresh and says
+			// so, and the attempt is tried again (see stopsAtDeadline).
+			for attempt := 1; ; attempt++ {
+				run(t, e, "before = 1")
+				res := executeWithin(t, e, code, timeout+hangBound)
+				if res.Err == nil || res.Err.Type != "TimeoutError" {
+					t.Fatalf("want TimeoutError, got value %q err %+v", res.Repr, res.Err)
+				}
+				if res.IsFinal {
+					t.Error("a final answer whose repr timed out must not count as given")
+				}
+				waitAbandonedDone(t, e)
+				abandoned := strings.Contains(res.Err.Message, startedAfresh)
+				res = executeWithin(t, e, "before + 1", hangBound)
+				if !abandoned {
+					// Stopped at its next step: state kept.
+					if res.Err != nil || res.Repr != "2" {
+						t.Errorf("after the attack: %q %+v", res.Repr, res.Err)
+					}
+					break
+				}
+				if res.Err == nil || res.Err.Type != "NameError" || len(res.Notes) == 0 {
+					t.Errorf("after an abandoned attack: %q %+v, notes %q; want a NameError and a note", res.Repr, res.Err, res.Notes)
+				}
+				if attempt == 10 {
+					t.Fatalf("abandoned 10 times out of 10: the user code does not stop within the grace of its deadline")
+				}
+				t.Logf("attempt %d abandoned (a loaded machine?)", attempt)
 			}
 			closeWithin(t, e, hangBound)
 		})
