@@ -256,7 +256,9 @@ func (c *container) reason(code int64) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	oom := false
-	for try := 0; try < 10; try++ {
+	// Up to 2 s: on a loaded machine, and under gVisor, the engine's OOM
+	// event has trailed the exit by more than half a second.
+	for try := 0; try < 40; try++ {
 		info, err := c.cli.ContainerInspect(ctx, c.id)
 		if err != nil || info.State == nil {
 			break
