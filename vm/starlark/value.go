@@ -420,10 +420,14 @@ func (b Bool) String() string {
 		return "False"
 	}
 }
-func (b Bool) Type() string          { return "bool" }
-func (b Bool) Freeze()               {} // immutable
-func (b Bool) Truth() Bool           { return b }
-func (b Bool) Hash() (uint32, error) { return uint32(b2i(bool(b))), nil }
+func (b Bool) Type() string { return "bool" }
+func (b Bool) Freeze()      {} // immutable
+func (b Bool) Truth() Bool  { return b }
+func (b Bool) Hash() (uint32, error) {
+	// As in Python, bool is a subtype of int: True and 1 (and 1.0) are
+	// equal, so they must hash alike (star-agent).
+	return MakeInt(b2i(bool(b))).Hash()
+}
 func (x Bool) CompareSameType(op syntax.Token, y_ Value, depth int) (bool, error) {
 	y := y_.(Bool)
 	return threeway(op, b2i(bool(x))-b2i(bool(y))), nil
@@ -1572,6 +1576,21 @@ func CompareDepth(op syntax.Token, x, y Value, depth int) (bool, error) {
 	}
 
 	// different types
+
+	// As in Python, bool is a subtype of int: a bool compares with an
+	// int or a float as 0 or 1 (star-agent).
+	if xb, ok := x.(Bool); ok {
+		switch y.(type) {
+		case Int, Float:
+			return CompareDepth(op, MakeInt(b2i(bool(xb))), y, depth)
+		}
+	}
+	if yb, ok := y.(Bool); ok {
+		switch x.(type) {
+		case Int, Float:
+			return CompareDepth(op, x, MakeInt(b2i(bool(yb))), depth)
+		}
+	}
 
 	// int/float ordered comparisons
 	switch x := x.(type) {
