@@ -38,6 +38,9 @@ func SaMul(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 
 // Mul is a * b with the size of the result checked before it is built.
 func Mul(th *starlark.Thread, a, b starlark.Value) (starlark.Value, error) {
+	if c, ok := a.(*inplaceContainer); ok {
+		return c.imul(th, b) // x *= n
+	}
 	if x, ok := a.(starlark.Bool); ok {
 		if y, ok := b.(starlark.Bool); ok {
 			return MulInts(BoolInt(x), BoolInt(y)) // True * True is 1
