@@ -749,7 +749,8 @@ func setIndex(x, y, z Value) error {
 func Unary(op syntax.Token, x Value) (Value, error) {
 	// The NOT operator is not customizable.
 	if op == syntax.NOT {
-		return !x.Truth(), nil
+		t, err := TruthOf(x) // star-agent: truth can fail
+		return !t, err
 	}
 
 	// Int, Float, and user-defined types

@@ -408,7 +408,14 @@ loop:
 			iterstack = iterstack[:n]
 
 		case compile.NOT:
-			stack[sp-1] = !stack[sp-1].Truth()
+			t, isBool := stack[sp-1].(Bool)
+			if !isBool {
+				// Truth computed by user code can fail (star-agent).
+				if t, err = TruthOf(stack[sp-1]); err != nil {
+					break loop
+				}
+			}
+			stack[sp-1] = !t
 
 		case compile.RETURN:
 			result = stack[sp-1]
@@ -522,7 +529,14 @@ loop:
 			}
 
 		case compile.CJMP:
-			if stack[sp-1].Truth() {
+			t, isBool := stack[sp-1].(Bool)
+			if !isBool {
+				// Truth computed by user code can fail (star-agent).
+				if t, err = TruthOf(stack[sp-1]); err != nil {
+					break loop
+				}
+			}
+			if t {
 				pc = arg
 			}
 			sp--

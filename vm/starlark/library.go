@@ -204,7 +204,11 @@ func all(thread *Thread, _ *Builtin, args Tuple, kwargs []Tuple) (Value, error) 
 	defer iter.Done()
 	var x Value
 	for iter.Next(&x) {
-		if !x.Truth() {
+		t, err := TruthOf(x) // star-agent: truth can fail
+		if err != nil {
+			return nil, err
+		}
+		if !t {
 			return False, nil
 		}
 	}
@@ -221,7 +225,11 @@ func any_(thread *Thread, _ *Builtin, args Tuple, kwargs []Tuple) (Value, error)
 	defer iter.Done()
 	var x Value
 	for iter.Next(&x) {
-		if x.Truth() {
+		t, err := TruthOf(x) // star-agent: truth can fail
+		if err != nil {
+			return nil, err
+		}
+		if t {
 			return True, nil
 		}
 	}
@@ -234,7 +242,7 @@ func bool_(thread *Thread, _ *Builtin, args Tuple, kwargs []Tuple) (Value, error
 	if err := unpackPositionalArgsNoEscape("bool", args, kwargs, 0, &x); err != nil {
 		return nil, err
 	}
-	return x.Truth(), nil
+	return TruthOf(x) // star-agent: truth can fail
 }
 
 // https://github.com/google/starlark-go/blob/master/doc/spec.md#bytes

@@ -1527,6 +1527,13 @@ func Equal(x, y Value) (bool, error) {
 // Recursive comparisons by implementations of Value.CompareSameType
 // should use EqualDepth to prevent infinite recursion.
 func EqualDepth(x, y Value, depth int) (bool, error) {
+	// As in Python's containers (x in [x], [x] == [x], dict keys), an
+	// object with a user-defined __eq__ equals itself without asking
+	// it (star-agent; see CrossComparable). The == operator, which
+	// calls Compare, still asks.
+	if _, ok := x.(CrossComparable); ok && x == y {
+		return true, nil
+	}
 	return CompareDepth(syntax.EQL, x, y, depth)
 }
 
@@ -1622,6 +1629,12 @@ func CompareDepth(op syntax.Token, x, y Value, depth int) (bool, error) {
 			}
 			return threeway(op, cmp), nil
 		}
+	}
+
+	// A value with Python's __eq__ may answer for other types
+	// (star-agent).
+	if r, ok, err := compareOther(op, x, y, depth); ok {
+		return r, err
 	}
 
 	// All other values of different types compare unequal.

@@ -1,0 +1,65 @@
+// Copyright 2026 The star-agent Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package starlark
+
+// This file holds star-agent's additions to the value model for Python's
+// semantics: truth and cross-type equality computed by user code (a
+// class's __bool__, __len__ and __eq__), which can fail. They live in a
+// file of their own so that merges from upstream touch them rarely.
+
+import "github.com/star-agent/star-agent/vm/syntax"
+
+// A FallibleTruth is a value whose truth is computed by code that can
+// fail, such as an instance whose class defines __bool__. The
+// interpreter's conditions, not, and the bool, all and any builtins ask
+// it through TruthOf, so that the error propagates instead of being taken
+// for false.
+type FallibleTruth interface {
+	Value
+	TruthErr() (Bool, error)
+}
+
+// TruthOf is v's truth value, with the error of a FallibleTruth.
+func TruthOf(v Value) (Bool, error) {
+	switch v := v.(type) {
+	case Bool:
+		return v, nil
+	case FallibleTruth:
+		return v.TruthErr()
+	}
+	return v.Truth(), nil
+}
+
+// A CrossComparable is a value that can answer == and != against a value
+// of another type, as Python's __eq__ and __ne__ do. ok is false when it
+// has no answer (Python's NotImplemented): the other operand is asked in
+// turn, and if neither answers, values of different types are unequal.
+//
+// Its dynamic type must be comparable (a pointer): Equal, which
+// containers use, takes such a value to equal itself without asking it,
+// as Python's containers do (x in [x] is true even if x.__eq__ raises).
+type CrossComparable interface {
+	Value
+	CompareOther(op syntax.Token, y Value, depth int) (result, ok bool, err error)
+}
+
+// compareOther is x op y for == and != between values of different types
+// when one of them is a CrossComparable: x is asked first, then y.
+func compareOther(op syntax.Token, x, y Value, depth int) (result, ok bool, err error) {
+	if op != syntax.EQL && op != syntax.NEQ {
+		return false, false, nil
+	}
+	if xc, isCC := x.(CrossComparable); isCC {
+		if r, ok, err := xc.CompareOther(op, y, depth); ok || err != nil {
+			return r, true, err
+		}
+	}
+	if yc, isCC := y.(CrossComparable); isCC {
+		if r, ok, err := yc.CompareOther(op, x, depth); ok || err != nil {
+			return r, true, err
+		}
+	}
+	return false, false, nil
+}
