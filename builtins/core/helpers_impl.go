@@ -199,6 +199,9 @@ func Pow(th *starlark.Thread, a, b starlark.Value) (starlark.Value, error) {
 		}
 		return nil, Errorf(pyexc.OverflowError, "int too large to convert to float")
 	}
+	if intTooLarge(a, b) {
+		return nil, errIntTooLarge()
+	}
 	return floatPowChecked(fx, fy)
 }
 

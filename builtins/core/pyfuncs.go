@@ -300,6 +300,9 @@ func PyDivmod(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kw
 		return nil, Errorf(pyexc.ZeroDivisionError, "integer division or modulo by zero")
 	}
 	if fx, fy, ok := floatOperands(a, b); ok {
+		if intTooLarge(a, b) {
+			return nil, errIntTooLarge()
+		}
 		// CPython's float divmod: divmod(1, 0.1) is (9.0, 0.09999999999999995).
 		q, r := FloatDivmod(fx, fy)
 		return starlark.Tuple{starlark.Float(q), starlark.Float(r)}, nil
@@ -906,6 +909,9 @@ func PySum(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 		}
 		r, err := starlark.Binary(syntax.PLUS, acc, v)
 		if err != nil {
+			if isNumber(acc) && isNumber(v) && intTooLarge(acc, v) {
+				return errIntTooLarge()
+			}
 			return Errorf(pyexc.TypeError, "unsupported operand type(s) for +: '%s' and '%s'", TypeName(acc), TypeName(v))
 		}
 		acc = r

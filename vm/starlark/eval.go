@@ -911,20 +911,15 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 	case syntax.SLASH:
 		switch x := x.(type) {
 		case Int:
+			if y, ok := y.(Int); ok {
+				// star-agent: correctly rounded, as Python's int / int.
+				return intTrueDiv(x, y)
+			}
 			xf, err := x.finiteFloat()
 			if err != nil {
 				return nil, err
 			}
 			switch y := y.(type) {
-			case Int:
-				yf, err := y.finiteFloat()
-				if err != nil {
-					return nil, err
-				}
-				if yf == 0.0 {
-					return nil, fmt.Errorf("floating-point division by zero")
-				}
-				return xf / yf, nil
 			case Float:
 				if y == 0.0 {
 					return nil, fmt.Errorf("floating-point division by zero")

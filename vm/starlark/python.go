@@ -9,7 +9,13 @@ package starlark
 // class's __bool__, __len__ and __eq__), which can fail. They live in a
 // file of their own so that merges from upstream touch them rarely.
 
-import "github.com/star-agent/star-agent/vm/syntax"
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/star-agent/star-agent/vm/syntax"
+)
 
 // A FallibleTruth is a value whose truth is computed by code that can
 // fail, such as an instance whose class defines __bool__. The
@@ -62,4 +68,24 @@ func compareOther(op syntax.Token, x, y Value, depth int) (result, ok bool, err 
 		}
 	}
 	return false, false, nil
+}
+
+// intTrueDiv is x / y for ints as Python computes it: the quotient
+// correctly rounded to a float, so that 10**400 / 10**399 is 10.0 rather
+// than an error, and an error only when the quotient itself is too large.
+func intTrueDiv(x, y Int) (Value, error) {
+	if y.Sign() == 0 {
+		return nil, fmt.Errorf("floating-point division by zero")
+	}
+	const exact = 1 << 53 // ints of up to 53 bits convert exactly
+	if xs, ok := x.Int64(); ok && -exact <= xs && xs <= exact {
+		if ys, ok := y.Int64(); ok && -exact <= ys && ys <= exact {
+			return Float(float64(xs) / float64(ys)), nil
+		}
+	}
+	f, _ := new(big.Rat).SetFrac(x.BigInt(), y.BigInt()).Float64()
+	if math.IsInf(f, 0) {
+		return nil, fmt.Errorf("integer division result too large for a float")
+	}
+	return Float(f), nil
 }

@@ -6,6 +6,7 @@ package starlark_test
 
 import (
 	"errors"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -44,5 +45,32 @@ func TestFallibleTruthAndEquality(t *testing.T) {
 	v, err := starlark.Eval(&starlark.Thread{}, "t", "x in [x]", starlark.StringDict{"x": f})
 	if err != nil || v != starlark.True {
 		t.Errorf("x in [x] = %v, %v; want True", v, err)
+	}
+}
+
+func TestIntTrueDivision(t *testing.T) {
+	big400 := new(big.Int).Exp(big.NewInt(10), big.NewInt(400), nil)
+	big399 := new(big.Int).Exp(big.NewInt(10), big.NewInt(399), nil)
+	for _, c := range []struct {
+		x, y starlark.Int
+		want float64
+		err  string
+	}{
+		{starlark.MakeInt(7), starlark.MakeInt(2), 3.5, ""},
+		{starlark.MakeBigInt(big400), starlark.MakeBigInt(big399), 10, ""},
+		{starlark.MakeInt64(100000000000000001), starlark.MakeInt(3), 3.3333333333333332e+16, ""},
+		{starlark.MakeBigInt(big400), starlark.MakeInt(3), 0, "integer division result too large for a float"},
+		{starlark.MakeInt(1), starlark.MakeInt(0), 0, "floating-point division by zero"},
+	} {
+		v, err := starlark.Binary(syntax.SLASH, c.x, c.y)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%v / %v: got %v, %v; want error %q", c.x, c.y, v, err, c.err)
+			}
+			continue
+		}
+		if err != nil || v != starlark.Float(c.want) {
+			t.Errorf("%v / %v = %v, %v; want %v", c.x, c.y, v, err, c.want)
+		}
 	}
 }
