@@ -33,6 +33,10 @@ type Thread struct {
 	// stack is the stack of (internal) call frames.
 	stack []*frame
 
+	// values holds the locals and operand stacks of the frames of
+	// Starlark functions in progress (star-agent).
+	values valueStack
+
 	// Print is the client-supplied implementation of the Starlark
 	// 'print' function. If nil, fmt.Fprintln(os.Stderr, msg) is
 	// used instead.
