@@ -352,7 +352,9 @@ loop:
 				// Copy positional arguments into a new array,
 				// unless the callee is another Starlark function,
 				// in which case it can be trusted not to mutate them.
-				if !is[*Function](stack[sp-1]) || args != nil {
+				// star-agent: or a callee that borrows them (see
+				// ArgsBorrower).
+				if args != nil || !is[*Function](stack[sp-1]) && !borrowsArgs(stack[sp-1]) {
 					positional = slices.Clone(positional)
 				}
 			}

@@ -135,3 +135,35 @@ func (vs *valueStack) release(space []Value, start int) {
 		vs.top = 0
 	}
 }
+
+// An ArgsBorrower is a callable that neither keeps nor modifies the args
+// slice it is called with once it returns (it may keep the values in it).
+// The interpreter passes such a callee a view of the caller's operand
+// stack, as it does a Starlark function, instead of a copy of its
+// arguments (upstream copies them for every builtin, a slice allocated
+// per call).
+type ArgsBorrower interface {
+	Callable
+	BorrowsArgs() bool
+}
+
+// NewBorrowingBuiltin is NewBuiltin for a function that borrows its
+// arguments (see ArgsBorrower). Its bound methods borrow too.
+func NewBorrowingBuiltin(name string, fn func(thread *Thread, fn *Builtin, args Tuple, kwargs []Tuple) (Value, error)) *Builtin {
+	return &Builtin{name: name, fn: fn, borrows: true}
+}
+
+// BorrowsArgs reports whether b was made by NewBorrowingBuiltin (or bound
+// from one).
+func (b *Builtin) BorrowsArgs() bool { return b.borrows }
+
+// borrowsArgs reports a callee that may be passed a view of the stack.
+func borrowsArgs(fn Value) bool {
+	if b, ok := fn.(*Builtin); ok {
+		return b.borrows
+	}
+	if b, ok := fn.(ArgsBorrower); ok {
+		return b.BorrowsArgs()
+	}
+	return false
+}

@@ -832,9 +832,10 @@ func (fn *Function) FreeVar(i int) (Binding, Value) {
 
 // A Builtin is a function implemented in Go.
 type Builtin struct {
-	name string
-	fn   func(thread *Thread, fn *Builtin, args Tuple, kwargs []Tuple) (Value, error)
-	recv Value // for bound methods (e.g. "".startswith)
+	name    string
+	fn      func(thread *Thread, fn *Builtin, args Tuple, kwargs []Tuple) (Value, error)
+	recv    Value // for bound methods (e.g. "".startswith)
+	borrows bool  // star-agent: see NewBorrowingBuiltin
 }
 
 func (b *Builtin) Name() string { return b.name }
@@ -877,7 +878,7 @@ func NewBuiltin(name string, fn func(thread *Thread, fn *Builtin, args Tuple, kw
 //
 //	"abc".index("a")
 func (b *Builtin) BindReceiver(recv Value) *Builtin {
-	return &Builtin{name: b.name, fn: b.fn, recv: recv}
+	return &Builtin{name: b.name, fn: b.fn, recv: recv, borrows: b.borrows}
 }
 
 // A *Dict represents a Starlark dictionary.
