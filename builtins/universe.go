@@ -31,7 +31,11 @@ func Universe() starlark.StringDict {
 		"object":    core.TypeObject,
 	}
 	for name, fn := range universeFuncs {
-		u[name] = starlark.NewBuiltin(name, fn)
+		if borrowingFuncs[name] {
+			u[name] = starlark.NewBorrowingBuiltin(name, fn)
+		} else {
+			u[name] = starlark.NewBuiltin(name, fn)
+		}
 	}
 	u["property"] = core.PropertyFn
 	u["staticmethod"] = core.StaticmethodFn
@@ -53,3 +57,9 @@ var universeFuncs = map[string]core.BuiltinFn{
 	"reversed": core.PyReversed, "round": core.PyRound, "setattr": core.PySetattr,
 	"sorted": core.PySorted, "sum": core.PySum, "zip": core.PyZip, "vars": core.PyVars,
 }
+
+// borrowingFuncs are the builtins, among those called in hot loops, that
+// neither keep nor modify their argument slice: the interpreter passes
+// them a view of its stack instead of a copy (starlark.ArgsBorrower).
+// Add a name only after reading its function for that.
+var borrowingFuncs = map[string]bool{"len": true, "isinstance": true, "abs": true}

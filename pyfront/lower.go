@@ -727,8 +727,13 @@ func (l *lowerer) augAssign(n *AugAssign, out []syntax.Stmt) []syntax.Stmt {
 	}
 	// An instance on the left gets its in-place method (__isub__, ...)
 	// through the guard of HelperInplace, in programs where a class may
-	// define one; += has its own guard.
-	guard := helper != contract.HelperIPlus && l.inplaceClasses() && !l.knownNumber(n.Target)
+	// define one; += has its own guard. A list, set or dict on the left
+	// is changed in place by *=, |=, &=, -= and ^= through the same
+	// guard, as in Python (y = x; x *= 2 changes y), unless the operand
+	// is a number literal that none of them accepts (n -= 1).
+	container := n.Op == tSTAR && !isFloatLit(n.Value) ||
+		(n.Op == tPIPE || n.Op == tAMP || n.Op == tMINUS || n.Op == tCARET) && !isNumLit(n.Value)
+	guard := helper != contract.HelperIPlus && (l.inplaceClasses() || container) && !l.knownNumber(n.Target)
 	if helper == "" && !guard {
 		lhs := l.target(n.Target)
 		v := l.expr(l.hoist(n.Value, &out))

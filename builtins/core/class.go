@@ -472,6 +472,38 @@ func (o *Instance) Truth() starlark.Bool {
 	return true
 }
 
+// TruthErr is Truth with the error of a __bool__ or __len__ that
+// raised, for the interpreter's conditions (starlark.FallibleTruth).
+func (o *Instance) TruthErr() (starlark.Bool, error) {
+	t, err := Truth(nil, o)
+	return starlark.Bool(t), err
+}
+
+// CompareOther is o == y or o != y for y of another type
+// (starlark.CrossComparable), so that y in [o], [o] == [y] and dict
+// lookups ask o's __eq__ as Python does, its exception included. ok is
+// false when o has no __eq__ (or __ne__) or it returned NotImplemented.
+func (o *Instance) CompareOther(op syntax.Token, y starlark.Value, depth int) (bool, bool, error) {
+	if o.class.enum {
+		if r, ok, err := o.enumCompare(op, y, depth); ok {
+			return r, true, err
+		}
+	}
+	name := "__eq__"
+	if op == syntax.NEQ && o.Dunder("__ne__") != nil {
+		name = "__ne__"
+	}
+	v, ok, err := o.CallDunder(nil, name, y)
+	if !ok || err != nil || v == NotImplemented {
+		return false, err != nil, err
+	}
+	t, err := Truth(nil, v)
+	if op == syntax.NEQ && name == "__eq__" {
+		t = !t
+	}
+	return t, true, err
+}
+
 // Hash is __hash__; instances of classes that define __eq__ without
 // __hash__ are unhashable, as in Python; otherwise identity.
 func (o *Instance) Hash() (uint32, error) {

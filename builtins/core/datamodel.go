@@ -115,10 +115,101 @@ func (InplaceGuard) Binary(op syntax.Token, x starlark.Value, side starlark.Side
 	if op != syntax.PERCENT || side != starlark.Left {
 		return nil, nil
 	}
-	if o, ok := x.(*Instance); ok && !o.class.shared() {
-		return &inplaceOperand{o}, nil
+	switch x := x.(type) {
+	case *Instance:
+		if !x.class.shared() {
+			return &inplaceOperand{x}, nil
+		}
+	case *starlark.List, *starlark.Set, *starlark.Dict:
+		return &inplaceContainer{x}, nil
 	}
 	return x, nil
+}
+
+// inplaceContainer is a list, set or dict on the left of an augmented
+// assignment other than +=: Python changes it in place (y = x; x *= 2
+// changes y too), where Starlark's x = x op y would make a new value.
+type inplaceContainer struct{ x starlark.Value }
+
+func (p *inplaceContainer) String() string        { return p.x.String() }
+func (p *inplaceContainer) Type() string          { return p.x.Type() }
+func (p *inplaceContainer) Freeze()               {}
+func (p *inplaceContainer) Truth() starlark.Bool  { return p.x.Truth() }
+func (p *inplaceContainer) Hash() (uint32, error) { return p.x.Hash() }
+
+// Binary runs set |= &= -= ^= and dict |=: the result of x op y becomes
+// x's contents, in the result's order, which is the order Python's
+// in-place update leaves. Other operators are x op y.
+func (p *inplaceContainer) Binary(op syntax.Token, y starlark.Value, side starlark.Side) (starlark.Value, error) {
+	if side != starlark.Left {
+		return nil, nil
+	}
+	r, err := starlark.Binary(op, p.x, y)
+	if err != nil {
+		return nil, BinaryError(op.String()+"=", p.x, y, err)
+	}
+	switch x := p.x.(type) {
+	case *starlark.Set:
+		if rs, ok := r.(*starlark.Set); ok {
+			if err := x.Clear(); err != nil {
+				return nil, err
+			}
+			for v := range rs.Elements() {
+				if err := x.Insert(v); err != nil {
+					return nil, err
+				}
+			}
+			return x, nil
+		}
+	case *starlark.Dict:
+		if rd, ok := r.(*starlark.Dict); ok && op == syntax.PIPE {
+			for _, kv := range rd.Items() {
+				if err := x.SetKey(kv[0], kv[1]); err != nil {
+					return nil, err
+				}
+			}
+			return x, nil
+		}
+	}
+	return r, nil
+}
+
+// imul is list *= n: the list repeated in place, its growth charged to
+// the budget first.
+func (p *inplaceContainer) imul(th *starlark.Thread, n starlark.Value) (starlark.Value, error) {
+	list, ok := p.x.(*starlark.List)
+	if !ok {
+		return Mul(th, p.x, n)
+	}
+	if isNumber(n) && n.Type() == "float" {
+		return nil, Errorf(pyexc.TypeError, "can't multiply sequence by non-int of type 'float'")
+	}
+	count, err := Index(n)
+	if err != nil {
+		return nil, Errorf(pyexc.TypeError, "can't multiply sequence by non-int of type '%s'", TypeName(n))
+	}
+	c, ok := count.Int64()
+	if !ok && count.Sign() > 0 {
+		return nil, Errorf(pyexc.OverflowError, "cannot fit 'int' into an index-sized integer")
+	}
+	m := int64(list.Len())
+	if c <= 0 || m == 0 {
+		return list, list.Clear()
+	}
+	if c > (1<<62)/(m*ElemSize) {
+		return nil, Errorf(pyexc.MemoryError, "repeat count %d is too large", c)
+	}
+	if err := Alloc(th, m*c*ElemSize); err != nil {
+		return nil, err
+	}
+	for i := int64(1); i < c; i++ {
+		for j := int64(0); j < m; j++ {
+			if err := list.Append(list.Index(int(j))); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return list, nil
 }
 
 // inplaceOperand is an instance on the left of an augmented assignment.

@@ -368,7 +368,7 @@ func (c *Class) Get(k starlark.Value) (starlark.Value, bool, error) {
 			return m, true, nil
 		}
 	}
-	return nil, false, Errorf(pyexc.KeyError, "%s", Repr(k))
+	return nil, false, keyError(k)
 }
 
 // Iterate iterates an enum's members.

@@ -17,6 +17,11 @@ import (
 type Error struct {
 	Type string // Python exception type name, e.g. "ValueError"
 	Msg  string
+	// Args, when set, are the exception's arguments, which Msg renders:
+	// KeyError's key, whose repr is the message (str(e) of KeyError((1,
+	// 2)) is "(1, 2)", and e.args[0] the tuple), or an OSError-style
+	// (errno, strerror) pair.
+	Args starlark.Tuple
 }
 
 func (e *Error) Error() string {
@@ -114,7 +119,7 @@ var errorPatterns = []struct {
 	}},
 	{regexp.MustCompile(`not defined|local variable .* referenced before assignment|global variable .* referenced before assignment`), pyexc.NameError, nil},
 	{regexp.MustCompile(`excessive repeat|too large to allocate`), pyexc.MemoryError, nil},
-	{regexp.MustCompile(`float (overflow|too large)|int too large|out of range for float`), pyexc.OverflowError, nil},
+	{regexp.MustCompile(`float (overflow|too large)|int too large|out of range for float|too large for a float`), pyexc.OverflowError, nil},
 	{regexp.MustCompile(`maximum recursion|called recursively|recursion depth`), pyexc.RecursionError, nil},
 	{regexp.MustCompile(`^unknown binary op: (\S+) (\S+) (\S+)`), pyexc.TypeError, binaryOpMessage},
 	{regexp.MustCompile(`^unknown unary op: (\S+) (\S+)`), pyexc.TypeError, func(m []string) string {

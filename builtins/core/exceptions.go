@@ -166,7 +166,10 @@ func exceptionOf(err error) *Instance {
 	}
 	typ, msg := Classify(err)
 	inst := &Instance{class: exceptionClass(typ), attrs: map[string]starlark.Value{}, raised: err}
-	if msg != "" {
+	var e *Error
+	if errors.As(err, &e) && e.Args != nil {
+		inst.args = e.Args
+	} else if msg != "" {
 		inst.args = starlark.Tuple{messageArg(typ, msg)}
 	}
 	if m := jsonErrorRE.FindStringSubmatch(msg); m != nil && typ == pyexc.JSONDecodeError.Name() {

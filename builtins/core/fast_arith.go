@@ -120,7 +120,10 @@ func floatPowChecked(fx, fy float64) (starlark.Value, error) {
 	}
 	r := FloatPow(fx, fy)
 	if math.IsInf(r, 0) && !math.IsInf(fx, 0) && !math.IsInf(fy, 0) {
-		return nil, Errorf(pyexc.OverflowError, "(34, 'Numerical result out of range')")
+		// CPython reports libm's ERANGE as OSError does: (errno, strerror).
+		e := Errorf(pyexc.OverflowError, "(34, 'Numerical result out of range')")
+		e.Args = starlark.Tuple{starlark.MakeInt(34), starlark.String("Numerical result out of range")}
+		return nil, e
 	}
 	return starlark.Float(r), nil
 }
@@ -280,6 +283,26 @@ func floatOperands(x, y starlark.Value) (fx, fy float64, ok bool) {
 	return a, b, aok && bok
 }
 
+// errIntTooLarge is CPython's error for an int operand of float
+// arithmetic that no float can hold.
+func errIntTooLarge() error {
+	return Errorf(pyexc.OverflowError, "int too large to convert to float")
+}
+
+// intTooLarge reports an int (or bool) operand of float arithmetic that
+// converts to an infinite float: CPython raises OverflowError for it
+// rather than computing with inf.
+func intTooLarge(x, y starlark.Value) bool {
+	for _, v := range [2]starlark.Value{x, y} {
+		if i, ok := v.(starlark.Int); ok {
+			if _, small := i.Int64(); !small && math.IsInf(float64(i.Float()), 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // NumBinary is x op y for the operators whose results go.starlark.net
 // computes differently from CPython or without a bound (*, **, //, %,
 // <<, >>), with the int fast paths, and BinaryOp for the rest.
@@ -307,6 +330,9 @@ func NumBinary(th *starlark.Thread, op syntax.Token, x, y starlark.Value) (starl
 		}
 	case syntax.SLASHSLASH, syntax.PERCENT:
 		if fx, fy, ok := floatOperands(x, y); ok {
+			if intTooLarge(x, y) {
+				return nil, errIntTooLarge()
+			}
 			if fy == 0 {
 				if op == syntax.PERCENT {
 					return nil, Errorf(pyexc.ZeroDivisionError, "float modulo")

@@ -38,6 +38,9 @@ func SaMul(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 
 // Mul is a * b with the size of the result checked before it is built.
 func Mul(th *starlark.Thread, a, b starlark.Value) (starlark.Value, error) {
+	if c, ok := a.(*inplaceContainer); ok {
+		return c.imul(th, b) // x *= n
+	}
 	if x, ok := a.(starlark.Bool); ok {
 		if y, ok := b.(starlark.Bool); ok {
 			return MulInts(BoolInt(x), BoolInt(y)) // True * True is 1
@@ -195,6 +198,9 @@ func Pow(th *starlark.Thread, a, b starlark.Value) (starlark.Value, error) {
 			return nil, Errorf(pyexc.TypeError, "unsupported operand type(s) for ** or pow(): '%s' and '%s'", TypeName(a), TypeName(b))
 		}
 		return nil, Errorf(pyexc.OverflowError, "int too large to convert to float")
+	}
+	if intTooLarge(a, b) {
+		return nil, errIntTooLarge()
 	}
 	return floatPowChecked(fx, fy)
 }

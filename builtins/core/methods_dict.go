@@ -72,7 +72,7 @@ func dictPop(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwa
 			return dflt, nil
 		}
 		r, _ := ReprValue(th, k)
-		return nil, Errorf(pyexc.KeyError, "%s", r)
+		return nil, KeyError(k, r)
 	}
 	return v, nil
 }

@@ -61,7 +61,7 @@ func setRemove(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, k
 	found, err := fn.Receiver().(*starlark.Set).Delete(x)
 	if err == nil && !found {
 		r, _ := ReprValue(th, x)
-		return nil, Errorf(pyexc.KeyError, "%s", r)
+		return nil, KeyError(x, r)
 	}
 	return starlark.None, err
 }

@@ -94,7 +94,7 @@ func GetItem(th *starlark.Thread, x, k starlark.Value) (starlark.Value, error) {
 			return nil, Unhashable(k, err)
 		}
 		if !found {
-			return nil, Errorf(pyexc.KeyError, "%s", Repr(k))
+			return nil, keyError(k)
 		}
 		return r, nil
 	case starlark.Indexable:

@@ -22,7 +22,8 @@ func init() {
 		if err := starlark.UnpackPositionalArgs("bool", args, kwargs, 0, &x); err != nil {
 			return nil, err
 		}
-		return x.Truth(), nil
+		t, err := Truth(th, x)
+		return starlark.Bool(t), err
 	}
 	TypeFloat.New = NewFloat
 	TypeStr.New = newStr
@@ -121,7 +122,10 @@ func PyAll(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 	}
 	result := starlark.True
 	err = ForEach(th, x, func(v starlark.Value) error {
-		if !v.Truth() {
+		if t, err := Truth(th, v); err != nil || !t {
+			if err != nil {
+				return err
+			}
 			result = starlark.False
 			return ErrStop
 		}
@@ -140,7 +144,10 @@ func PyAny(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 	}
 	result := starlark.False
 	err = ForEach(th, x, func(v starlark.Value) error {
-		if v.Truth() {
+		if t, err := Truth(th, v); err != nil || t {
+			if err != nil {
+				return err
+			}
 			result = starlark.True
 			return ErrStop
 		}
@@ -293,6 +300,9 @@ func PyDivmod(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kw
 		return nil, Errorf(pyexc.ZeroDivisionError, "integer division or modulo by zero")
 	}
 	if fx, fy, ok := floatOperands(a, b); ok {
+		if intTooLarge(a, b) {
+			return nil, errIntTooLarge()
+		}
 		// CPython's float divmod: divmod(1, 0.1) is (9.0, 0.09999999999999995).
 		q, r := FloatDivmod(fx, fy)
 		return starlark.Tuple{starlark.Float(q), starlark.Float(r)}, nil
@@ -367,9 +377,11 @@ func PyZip(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 	}), nil
 }
 
-// PyMap computes its results eagerly: go.starlark.net's for loops cannot
-// receive an error from an iterator, so a lazy map whose function raised
-// would end the loop silently. The result is still a one-shot iterator.
+// PyMap is map(f, *iterables): a lazy iterator, as in Python, so that
+// map over an endless iterator works with next() and f's side effects
+// happen as the items are consumed. f runs on the consumer's thread
+// (see Iterator.step); an exception it raises reaches the consumer (a
+// lowered for loop reports it through HelperLoopCheck).
 func PyMap(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	if len(args) < 2 || len(kwargs) > 0 {
 		return nil, Errorf(pyexc.TypeError, "map() must have at least two arguments.")
@@ -383,69 +395,65 @@ func PyMap(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 		}
 		srcs[i] = it
 	}
-	// The results are new values (str(i), tuples): each is charged with
-	// its slot (gather).
-	out, err := NewGather(th, 0)
-	if err != nil {
-		return nil, err
-	}
-	for n := 1; ; n++ {
-		if n%CheckEvery == 0 {
-			if err := Interrupted(th); err != nil {
-				return nil, err
-			}
-		}
+	it := &Iterator{name: "map", group: GeneratorsOf(th)}
+	it.step = func(th *starlark.Thread) (starlark.Value, bool, error) {
 		fargs := make(starlark.Tuple, len(srcs))
 		for i, s := range srcs {
-			v, ok, err := s.Next()
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				vals, err := out.Done()
-				return SliceIterator("map", vals), err
+			v, ok, err := s.NextOn(th)
+			if err != nil || !ok {
+				return nil, false, err
 			}
 			fargs[i] = v
 		}
 		r, err := starlark.Call(th, f, fargs, nil)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
-		if err := out.Add(r); err != nil {
-			return nil, err
-		}
+		return r, true, nil
 	}
+	return it, nil
 }
 
-// PyFilter is eager for the same reason as pyMap.
+// PyFilter is filter(f, iterable), lazy as PyMap. An item is kept when
+// f's result (or, for f None, the item) is true; a __bool__ that raises
+// propagates.
 func PyFilter(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var f, it starlark.Value
 	if err := starlark.UnpackPositionalArgs("filter", args, kwargs, 2, &f, &it); err != nil {
 		return nil, err
 	}
-	out, err := NewGather(th, 0)
+	src, err := PyIter(th, it)
 	if err != nil {
 		return nil, err
 	}
-	err = ForEach(th, it, func(v starlark.Value) error {
-		keep := v.Truth()
-		if f != starlark.None {
-			r, err := starlark.Call(th, f, starlark.Tuple{v}, nil)
-			if err != nil {
-				return err
+	out := &Iterator{name: "filter", group: GeneratorsOf(th)}
+	out.step = func(th *starlark.Thread) (starlark.Value, bool, error) {
+		for n := 1; ; n++ {
+			if n%CheckEvery == 0 {
+				if err := Interrupted(th); err != nil {
+					return nil, false, err
+				}
 			}
-			keep = r.Truth()
+			v, ok, err := src.NextOn(th)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			r := v
+			if f != starlark.None {
+				if r, err = starlark.Call(th, f, starlark.Tuple{v}, nil); err != nil {
+					return nil, false, err
+				}
+			}
+			keep, err := Truth(th, r)
+			if err != nil {
+				return nil, false, err
+			}
+			if keep {
+				return v, true, nil
+			}
 		}
-		if keep {
-			return out.Add(v)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	vals, err := out.Done()
-	return SliceIterator("filter", vals), err
+	return out, nil
 }
 
 func PyFormat(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -901,6 +909,9 @@ func PySum(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwarg
 		}
 		r, err := starlark.Binary(syntax.PLUS, acc, v)
 		if err != nil {
+			if isNumber(acc) && isNumber(v) && intTooLarge(acc, v) {
+				return errIntTooLarge()
+			}
 			return Errorf(pyexc.TypeError, "unsupported operand type(s) for +: '%s' and '%s'", TypeName(acc), TypeName(v))
 		}
 		acc = r

@@ -84,7 +84,14 @@ func Subscript(th *starlark.Thread, x, k starlark.Value) (starlark.Value, error)
 
 // keyError is KeyError(k), whose message is the key's repr.
 func keyError(k starlark.Value) error {
-	return Errorf(pyexc.KeyError, "%s", Repr(k))
+	return KeyError(k, Repr(k))
+}
+
+// KeyError is KeyError(k) with r, the repr of k, as its message.
+func KeyError(k starlark.Value, r string) *Error {
+	e := Errorf(pyexc.KeyError, "%s", r)
+	e.Args = starlark.Tuple{k}
+	return e
 }
 
 // seqIndex turns an index of a sequence of length n into a position.

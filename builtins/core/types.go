@@ -97,6 +97,13 @@ func (t *Type) CallInternal(th *starlark.Thread, args starlark.Tuple, kwargs []s
 	return t.New(th, args, kwargs)
 }
 
+// BorrowsArgs reports the types whose constructors neither keep nor
+// modify their argument slice (starlark.ArgsBorrower): str(x), int(x),
+// float(x) and bool(x) sit in hot loops.
+func (t *Type) BorrowsArgs() bool {
+	return t == TypeStr || t == TypeInt || t == TypeFloat || t == TypeBool
+}
+
 // Attr returns class attributes (dict.fromkeys) and unbound methods
 // (str.upper).
 func (t *Type) Attr(name string) (starlark.Value, error) {

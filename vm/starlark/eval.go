@@ -33,6 +33,10 @@ type Thread struct {
 	// stack is the stack of (internal) call frames.
 	stack []*frame
 
+	// values holds the locals and operand stacks of the frames of
+	// Starlark functions in progress (star-agent).
+	values valueStack
+
 	// Print is the client-supplied implementation of the Starlark
 	// 'print' function. If nil, fmt.Fprintln(os.Stderr, msg) is
 	// used instead.
@@ -749,7 +753,8 @@ func setIndex(x, y, z Value) error {
 func Unary(op syntax.Token, x Value) (Value, error) {
 	// The NOT operator is not customizable.
 	if op == syntax.NOT {
-		return !x.Truth(), nil
+		t, err := TruthOf(x) // star-agent: truth can fail
+		return !t, err
 	}
 
 	// Int, Float, and user-defined types
@@ -910,20 +915,15 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 	case syntax.SLASH:
 		switch x := x.(type) {
 		case Int:
+			if y, ok := y.(Int); ok {
+				// star-agent: correctly rounded, as Python's int / int.
+				return intTrueDiv(x, y)
+			}
 			xf, err := x.finiteFloat()
 			if err != nil {
 				return nil, err
 			}
 			switch y := y.(type) {
-			case Int:
-				yf, err := y.finiteFloat()
-				if err != nil {
-					return nil, err
-				}
-				if yf == 0.0 {
-					return nil, fmt.Errorf("floating-point division by zero")
-				}
-				return xf / yf, nil
 			case Float:
 				if y == 0.0 {
 					return nil, fmt.Errorf("floating-point division by zero")

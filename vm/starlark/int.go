@@ -25,11 +25,11 @@ type Int struct{ impl intImpl }
 func MakeInt(x int) Int { return MakeInt64(int64(x)) }
 
 // MakeInt64 returns a Starlark int for the specified int64.
+//
+// star-agent: every int64 is small (see makeSmallInt); big.Int holds only
+// the values beyond.
 func MakeInt64(x int64) Int {
-	if math.MinInt32 <= x && x <= math.MaxInt32 {
-		return makeSmallInt(x)
-	}
-	return makeBigInt(big.NewInt(x))
+	return makeSmallInt(x)
 }
 
 // MakeUint returns a Starlark int for the specified unsigned integer.
@@ -37,7 +37,7 @@ func MakeUint(x uint) Int { return MakeUint64(uint64(x)) }
 
 // MakeUint64 returns a Starlark int for the specified uint64.
 func MakeUint64(x uint64) Int {
-	if x <= math.MaxInt32 {
+	if x <= math.MaxInt64 {
 		return makeSmallInt(int64(x))
 	}
 	return makeBigInt(new(big.Int).SetUint64(x))
@@ -54,8 +54,33 @@ func MakeBigInt(x *big.Int) Int {
 }
 
 func isSmall(x *big.Int) bool {
-	n := x.BitLen()
-	return n < 32 || n == 32 && x.Int64() == math.MinInt32
+	return x.IsInt64() // star-agent: the small arm holds 64 bits
+}
+
+// add64, sub64 and mul64 are int64 arithmetic that reports overflow
+// (star-agent: the small arm holds 64 bits, so small+small can overflow).
+func add64(x, y int64) (int64, bool) {
+	z := x + y
+	return z, (x^z)&(y^z) >= 0
+}
+
+func sub64(x, y int64) (int64, bool) {
+	z := x - y
+	return z, (x^y)&(x^z) >= 0
+}
+
+func mul64(x, y int64) (int64, bool) {
+	if x == int64(int32(x)) && y == int64(int32(y)) {
+		return x * y, true // cannot overflow
+	}
+	if x == 0 || y == 0 {
+		return 0, true
+	}
+	z := x * y
+	if x == -1 && y == math.MinInt64 || y == -1 && x == math.MinInt64 || z/y != x {
+		return 0, false
+	}
+	return z, true
 }
 
 var (
@@ -200,7 +225,14 @@ func (i Int) Cmp(v Value, depth int) (int, error) {
 	if iBig != nil || jBig != nil {
 		return i.bigInt().Cmp(j.bigInt()), nil
 	}
-	return signum64(iSmall - jSmall), nil // safe: int32 operands
+	// star-agent: small operands are 64 bits, so no subtraction.
+	switch {
+	case iSmall < jSmall:
+		return -1, nil
+	case iSmall > jSmall:
+		return +1, nil
+	}
+	return 0, nil
 }
 
 // Float returns the float value nearest i.
@@ -247,26 +279,32 @@ func (x Int) Sign() int {
 func (x Int) Add(y Int) Int {
 	xSmall, xBig := x.get()
 	ySmall, yBig := y.get()
-	if xBig != nil || yBig != nil {
-		return MakeBigInt(new(big.Int).Add(x.bigInt(), y.bigInt()))
+	if xBig == nil && yBig == nil {
+		if z, ok := add64(xSmall, ySmall); ok {
+			return makeSmallInt(z)
+		}
 	}
-	return MakeInt64(xSmall + ySmall)
+	return MakeBigInt(new(big.Int).Add(x.bigInt(), y.bigInt()))
 }
 func (x Int) Sub(y Int) Int {
 	xSmall, xBig := x.get()
 	ySmall, yBig := y.get()
-	if xBig != nil || yBig != nil {
-		return MakeBigInt(new(big.Int).Sub(x.bigInt(), y.bigInt()))
+	if xBig == nil && yBig == nil {
+		if z, ok := sub64(xSmall, ySmall); ok {
+			return makeSmallInt(z)
+		}
 	}
-	return MakeInt64(xSmall - ySmall)
+	return MakeBigInt(new(big.Int).Sub(x.bigInt(), y.bigInt()))
 }
 func (x Int) Mul(y Int) Int {
 	xSmall, xBig := x.get()
 	ySmall, yBig := y.get()
-	if xBig != nil || yBig != nil {
-		return MakeBigInt(new(big.Int).Mul(x.bigInt(), y.bigInt()))
+	if xBig == nil && yBig == nil {
+		if z, ok := mul64(xSmall, ySmall); ok {
+			return makeSmallInt(z)
+		}
 	}
-	return MakeInt64(xSmall * ySmall)
+	return MakeBigInt(new(big.Int).Mul(x.bigInt(), y.bigInt()))
 }
 func (x Int) Or(y Int) Int {
 	xSmall, xBig := x.get()
@@ -307,7 +345,7 @@ func (x Int) Div(y Int) Int {
 	xSmall, xBig := x.get()
 	ySmall, yBig := y.get()
 	// http://python-history.blogspot.com/2010/08/why-pythons-integer-division-floors.html
-	if xBig != nil || yBig != nil {
+	if xBig != nil || yBig != nil || xSmall == math.MinInt64 && ySmall == -1 {
 		xb, yb := x.bigInt(), y.bigInt()
 
 		var quo, rem big.Int
@@ -361,7 +399,7 @@ func AsInt32(x Value) (int, error) {
 		return 0, fmt.Errorf("got %s, want int", x.Type())
 	}
 	iSmall, iBig := i.get()
-	if iBig != nil {
+	if iBig != nil || iSmall != int64(int32(iSmall)) { // star-agent: small is 64 bits
 		return 0, fmt.Errorf("%s out of range", i)
 	}
 	return int(iSmall), nil

@@ -7,10 +7,10 @@ package starlark
 import "math/big"
 
 type intImpl struct {
-	// We use only the signed 32-bit range of small to ensure
-	// that small+small and small*small do not overflow.
-	small_ int64    // minint32 <= small <= maxint32
-	big_   *big.Int // big != nil <=> value is not representable as int32
+	// star-agent: small holds any int64; the arithmetic checks for
+	// overflow (add64, ...).
+	small_ int64    // any int64
+	big_   *big.Int // big != nil <=> value is not representable as int64
 }
 
 // --- low-level accessors ---
@@ -22,12 +22,11 @@ func (i Int) get() (small int64, big *big.Int) {
 	return i.impl.small_, i.impl.big_
 }
 
-// Precondition: math.MinInt32 <= x && x <= math.MaxInt32
 func makeSmallInt(x int64) Int {
 	return Int{intImpl{small_: x}}
 }
 
-// Precondition: x cannot be represented as int32.
+// Precondition: x cannot be represented as int64.
 func makeBigInt(x *big.Int) Int {
 	return Int{intImpl{big_: x}}
 }

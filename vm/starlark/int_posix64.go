@@ -32,45 +32,48 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// intImpl represents a union of (int32, *big.Int) in a single pointer,
-// so that Int-to-Value conversions need not allocate.
+// intImpl represents a union of (int64, *big.Int) in a single pointer,
+// so that Int-to-Value conversions of int32 values need not allocate.
 //
-// The pointer is either a *big.Int, if the value is big, or a pointer into a
-// reserved portion of the address space (smallints), if the value is small
-// and the address space allocation succeeded.
+// The pointer is a pointer into a reserved portion of the address space
+// (smallints), if the value is an int32 and the address space allocation
+// succeeded; otherwise an *intBox, holding an int64 or, if the value is
+// big, a *big.Int.
+//
+// star-agent: upstream kept every value beyond int32 as a *big.Int, so
+// that past 2**31 every + and * allocated a big.Int and its words and
+// computed with math/big. An int64 beyond int32 is now one small
+// allocation (the box) and machine arithmetic with overflow checks.
 //
 // See int_generic.go for the basic representation concepts.
 type intImpl unsafe.Pointer
 
-// get returns the (small, big) arms of the union.
-func (i Int) get() (int64, *big.Int) {
-	if smallints == 0 {
-		// optimization disabled
-		if x := (*big.Int)(i.impl); isSmall(x) {
-			return x.Int64(), nil
-		} else {
-			return 0, x
-		}
-	}
-
-	if ptr := uintptr(i.impl); ptr >= smallints && ptr < smallints+1<<32 {
-		return math.MinInt32 + int64(ptr-smallints), nil
-	}
-	return 0, (*big.Int)(i.impl)
+// intBox is an int beyond the int32 values that smallints encodes: an
+// int64 if big is nil, else big.
+type intBox struct {
+	small int64
+	big   *big.Int
 }
 
-// Precondition: math.MinInt32 <= x && x <= math.MaxInt32
-func makeSmallInt(x int64) Int {
-	if smallints == 0 {
-		// optimization disabled
-		return Int{intImpl(big.NewInt(x))}
+// get returns the (small, big) arms of the union.
+func (i Int) get() (int64, *big.Int) {
+	if ptr := uintptr(i.impl); smallints != 0 && ptr >= smallints && ptr < smallints+1<<32 {
+		return math.MinInt32 + int64(ptr-smallints), nil
 	}
+	b := (*intBox)(i.impl)
+	return b.small, b.big
+}
 
+// makeSmallInt returns the Int of an int64.
+func makeSmallInt(x int64) Int {
+	if smallints == 0 || x != int64(int32(x)) {
+		return Int{intImpl(&intBox{small: x})}
+	}
 	return Int{intImpl(uintptr(x-math.MinInt32) + smallints)}
 }
 
-// Precondition: x cannot be represented as int32.
-func makeBigInt(x *big.Int) Int { return Int{intImpl(x)} }
+// Precondition: x cannot be represented as int64.
+func makeBigInt(x *big.Int) Int { return Int{intImpl(&intBox{big: x})} }
 
 // smallints is the base address of a 2^32 byte memory region.
 // Pointers to addresses in this region represent int32 values.

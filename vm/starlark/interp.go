@@ -57,15 +57,19 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	// by allocating space for 8 Values in each frame, or
 	// by allocating stack by slicing an array held by the Thread
 	// that is expanded in chunks of min(k, nspace), for k=256 or 1024.
+	//
+	// star-agent: the space is taken from the thread's value stack
+	// (see valueStack), not allocated per call, and cleared on return.
 	nlocals := len(f.Locals)
 	nspace := nlocals + f.MaxStack
-	space := make([]Value, nspace)
-	locals := space[:nlocals:nlocals] // local variables, starting with parameters
-	stack := space[nlocals:]          // operand stack
+	space, start := thread.values.take(nspace)
+	locals := space[:nlocals:nlocals]     // local variables, starting with parameters
+	stack := space[nlocals:nspace:nspace] // operand stack
 
 	// Digest arguments and set parameters.
 	err := setArgs(locals, fn, args, kwargs)
 	if err != nil {
+		thread.values.release(space, start)
 		return nil, thread.evalError(err)
 	}
 
@@ -98,6 +102,7 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 		}
 
 		fr.locals = nil
+		thread.values.release(space, start)
 	}()
 
 	sp := 0
@@ -347,7 +352,9 @@ loop:
 				// Copy positional arguments into a new array,
 				// unless the callee is another Starlark function,
 				// in which case it can be trusted not to mutate them.
-				if !is[*Function](stack[sp-1]) || args != nil {
+				// star-agent: or a callee that borrows them (see
+				// ArgsBorrower).
+				if args != nil || !is[*Function](stack[sp-1]) && !borrowsArgs(stack[sp-1]) {
 					positional = slices.Clone(positional)
 				}
 			}
@@ -408,7 +415,14 @@ loop:
 			iterstack = iterstack[:n]
 
 		case compile.NOT:
-			stack[sp-1] = !stack[sp-1].Truth()
+			t, isBool := stack[sp-1].(Bool)
+			if !isBool {
+				// Truth computed by user code can fail (star-agent).
+				if t, err = TruthOf(stack[sp-1]); err != nil {
+					break loop
+				}
+			}
+			stack[sp-1] = !t
 
 		case compile.RETURN:
 			result = stack[sp-1]
@@ -522,7 +536,14 @@ loop:
 			}
 
 		case compile.CJMP:
-			if stack[sp-1].Truth() {
+			t, isBool := stack[sp-1].(Bool)
+			if !isBool {
+				// Truth computed by user code can fail (star-agent).
+				if t, err = TruthOf(stack[sp-1]); err != nil {
+					break loop
+				}
+			}
+			if t {
 				pc = arg
 			}
 			sp--

@@ -81,25 +81,25 @@ var (
 	}
 
 	dictMethods = map[string]*Builtin{
-		"clear":      NewBuiltin("clear", dict_clear),
-		"get":        NewBuiltin("get", dict_get),
-		"items":      NewBuiltin("items", dict_items),
-		"keys":       NewBuiltin("keys", dict_keys),
-		"pop":        NewBuiltin("pop", dict_pop),
-		"popitem":    NewBuiltin("popitem", dict_popitem),
-		"setdefault": NewBuiltin("setdefault", dict_setdefault),
-		"update":     NewBuiltin("update", dict_update),
-		"values":     NewBuiltin("values", dict_values),
+		"clear":      NewBorrowingBuiltin("clear", dict_clear),
+		"get":        NewBorrowingBuiltin("get", dict_get),
+		"items":      NewBorrowingBuiltin("items", dict_items),
+		"keys":       NewBorrowingBuiltin("keys", dict_keys),
+		"pop":        NewBorrowingBuiltin("pop", dict_pop),
+		"popitem":    NewBorrowingBuiltin("popitem", dict_popitem),
+		"setdefault": NewBorrowingBuiltin("setdefault", dict_setdefault),
+		"update":     NewBorrowingBuiltin("update", dict_update),
+		"values":     NewBorrowingBuiltin("values", dict_values),
 	}
 
 	listMethods = map[string]*Builtin{
-		"append": NewBuiltin("append", list_append),
-		"clear":  NewBuiltin("clear", list_clear),
-		"extend": NewBuiltin("extend", list_extend),
-		"index":  NewBuiltin("index", list_index),
-		"insert": NewBuiltin("insert", list_insert),
-		"pop":    NewBuiltin("pop", list_pop),
-		"remove": NewBuiltin("remove", list_remove),
+		"append": NewBorrowingBuiltin("append", list_append),
+		"clear":  NewBorrowingBuiltin("clear", list_clear),
+		"extend": NewBorrowingBuiltin("extend", list_extend),
+		"index":  NewBorrowingBuiltin("index", list_index),
+		"insert": NewBorrowingBuiltin("insert", list_insert),
+		"pop":    NewBorrowingBuiltin("pop", list_pop),
+		"remove": NewBorrowingBuiltin("remove", list_remove),
 	}
 
 	stringMethods = map[string]*Builtin{
@@ -204,7 +204,11 @@ func all(thread *Thread, _ *Builtin, args Tuple, kwargs []Tuple) (Value, error) 
 	defer iter.Done()
 	var x Value
 	for iter.Next(&x) {
-		if !x.Truth() {
+		t, err := TruthOf(x) // star-agent: truth can fail
+		if err != nil {
+			return nil, err
+		}
+		if !t {
 			return False, nil
 		}
 	}
@@ -221,7 +225,11 @@ func any_(thread *Thread, _ *Builtin, args Tuple, kwargs []Tuple) (Value, error)
 	defer iter.Done()
 	var x Value
 	for iter.Next(&x) {
-		if x.Truth() {
+		t, err := TruthOf(x) // star-agent: truth can fail
+		if err != nil {
+			return nil, err
+		}
+		if t {
 			return True, nil
 		}
 	}
@@ -234,7 +242,7 @@ func bool_(thread *Thread, _ *Builtin, args Tuple, kwargs []Tuple) (Value, error
 	if err := unpackPositionalArgsNoEscape("bool", args, kwargs, 0, &x); err != nil {
 		return nil, err
 	}
-	return x.Truth(), nil
+	return TruthOf(x) // star-agent: truth can fail
 }
 
 // https://github.com/google/starlark-go/blob/master/doc/spec.md#bytes

@@ -420,10 +420,14 @@ func (b Bool) String() string {
 		return "False"
 	}
 }
-func (b Bool) Type() string          { return "bool" }
-func (b Bool) Freeze()               {} // immutable
-func (b Bool) Truth() Bool           { return b }
-func (b Bool) Hash() (uint32, error) { return uint32(b2i(bool(b))), nil }
+func (b Bool) Type() string { return "bool" }
+func (b Bool) Freeze()      {} // immutable
+func (b Bool) Truth() Bool  { return b }
+func (b Bool) Hash() (uint32, error) {
+	// As in Python, bool is a subtype of int: True and 1 (and 1.0) are
+	// equal, so they must hash alike (star-agent).
+	return MakeInt(b2i(bool(b))).Hash()
+}
 func (x Bool) CompareSameType(op syntax.Token, y_ Value, depth int) (bool, error) {
 	y := y_.(Bool)
 	return threeway(op, b2i(bool(x))-b2i(bool(y))), nil
@@ -828,9 +832,10 @@ func (fn *Function) FreeVar(i int) (Binding, Value) {
 
 // A Builtin is a function implemented in Go.
 type Builtin struct {
-	name string
-	fn   func(thread *Thread, fn *Builtin, args Tuple, kwargs []Tuple) (Value, error)
-	recv Value // for bound methods (e.g. "".startswith)
+	name    string
+	fn      func(thread *Thread, fn *Builtin, args Tuple, kwargs []Tuple) (Value, error)
+	recv    Value // for bound methods (e.g. "".startswith)
+	borrows bool  // star-agent: see NewBorrowingBuiltin
 }
 
 func (b *Builtin) Name() string { return b.name }
@@ -873,7 +878,7 @@ func NewBuiltin(name string, fn func(thread *Thread, fn *Builtin, args Tuple, kw
 //
 //	"abc".index("a")
 func (b *Builtin) BindReceiver(recv Value) *Builtin {
-	return &Builtin{name: b.name, fn: b.fn, recv: recv}
+	return &Builtin{name: b.name, fn: b.fn, recv: recv, borrows: b.borrows}
 }
 
 // A *Dict represents a Starlark dictionary.
@@ -1523,6 +1528,13 @@ func Equal(x, y Value) (bool, error) {
 // Recursive comparisons by implementations of Value.CompareSameType
 // should use EqualDepth to prevent infinite recursion.
 func EqualDepth(x, y Value, depth int) (bool, error) {
+	// As in Python's containers (x in [x], [x] == [x], dict keys), an
+	// object with a user-defined __eq__ equals itself without asking
+	// it (star-agent; see CrossComparable). The == operator, which
+	// calls Compare, still asks.
+	if _, ok := x.(CrossComparable); ok && x == y {
+		return true, nil
+	}
 	return CompareDepth(syntax.EQL, x, y, depth)
 }
 
@@ -1573,6 +1585,21 @@ func CompareDepth(op syntax.Token, x, y Value, depth int) (bool, error) {
 
 	// different types
 
+	// As in Python, bool is a subtype of int: a bool compares with an
+	// int or a float as 0 or 1 (star-agent).
+	if xb, ok := x.(Bool); ok {
+		switch y.(type) {
+		case Int, Float:
+			return CompareDepth(op, MakeInt(b2i(bool(xb))), y, depth)
+		}
+	}
+	if yb, ok := y.(Bool); ok {
+		switch x.(type) {
+		case Int, Float:
+			return CompareDepth(op, x, MakeInt(b2i(bool(yb))), depth)
+		}
+	}
+
 	// int/float ordered comparisons
 	switch x := x.(type) {
 	case Int:
@@ -1603,6 +1630,12 @@ func CompareDepth(op syntax.Token, x, y Value, depth int) (bool, error) {
 			}
 			return threeway(op, cmp), nil
 		}
+	}
+
+	// A value with Python's __eq__ may answer for other types
+	// (star-agent).
+	if r, ok, err := compareOther(op, x, y, depth); ok {
+		return r, err
 	}
 
 	// All other values of different types compare unequal.

@@ -498,11 +498,15 @@ func filterWhile(th *starlark.Thread, name string, take bool, args starlark.Tupl
 			if err != nil {
 				return nil, err
 			}
+			t, err := core.Truth(th, r)
+			if err != nil {
+				return nil, err
+			}
 			if take {
-				if !r.Truth() {
+				if !t {
 					break
 				}
-			} else if r.Truth() {
+			} else if t {
 				continue
 			}
 			dropping = false
@@ -525,13 +529,16 @@ func filterfalse(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 		return nil, err
 	}
 	err = core.ForEach(th, it, func(v starlark.Value) error {
-		keep := v.Truth()
+		r := v
 		if f != starlark.None {
-			r, err := starlark.Call(th, f, starlark.Tuple{v}, nil)
-			if err != nil {
+			var err error
+			if r, err = starlark.Call(th, f, starlark.Tuple{v}, nil); err != nil {
 				return err
 			}
-			keep = r.Truth()
+		}
+		keep, err := core.Truth(th, r)
+		if err != nil {
+			return err
 		}
 		if !keep {
 			return out.Add(v)
@@ -595,8 +602,8 @@ func compress(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwa
 			if !ok || err != nil {
 				return nil, false, err
 			}
-			if b.Truth() {
-				return v, true, nil
+			if t, err := core.Truth(nil, b); err != nil || t {
+				return v, err == nil, err
 			}
 		}
 	}), nil

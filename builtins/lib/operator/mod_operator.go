@@ -126,10 +126,12 @@ func members() starlark.StringDict {
 		return core.PyAbs(th, nil, starlark.Tuple{x}, nil)
 	}))
 	def(op1("not_", func(th *starlark.Thread, x starlark.Value) (starlark.Value, error) {
-		return !x.Truth(), nil
+		t, err := core.Truth(th, x)
+		return starlark.Bool(!t), err
 	}))
 	def(op1("truth", func(th *starlark.Thread, x starlark.Value) (starlark.Value, error) {
-		return x.Truth(), nil
+		t, err := core.Truth(th, x)
+		return starlark.Bool(t), err
 	}))
 	def(op1("index", func(th *starlark.Thread, x starlark.Value) (starlark.Value, error) {
 		n, err := core.Index(x)

@@ -1,0 +1,169 @@
+// Copyright 2026 The star-agent Authors. All rights reserved.
+// Use of this source code is governed by a BSD-style
+// license that can be found in the LICENSE file.
+
+package starlark
+
+// This file holds star-agent's additions to the value model for Python's
+// semantics: truth and cross-type equality computed by user code (a
+// class's __bool__, __len__ and __eq__), which can fail. They live in a
+// file of their own so that merges from upstream touch them rarely.
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/star-agent/star-agent/vm/syntax"
+)
+
+// A FallibleTruth is a value whose truth is computed by code that can
+// fail, such as an instance whose class defines __bool__. The
+// interpreter's conditions, not, and the bool, all and any builtins ask
+// it through TruthOf, so that the error propagates instead of being taken
+// for false.
+type FallibleTruth interface {
+	Value
+	TruthErr() (Bool, error)
+}
+
+// TruthOf is v's truth value, with the error of a FallibleTruth.
+func TruthOf(v Value) (Bool, error) {
+	switch v := v.(type) {
+	case Bool:
+		return v, nil
+	case FallibleTruth:
+		return v.TruthErr()
+	}
+	return v.Truth(), nil
+}
+
+// A CrossComparable is a value that can answer == and != against a value
+// of another type, as Python's __eq__ and __ne__ do. ok is false when it
+// has no answer (Python's NotImplemented): the other operand is asked in
+// turn, and if neither answers, values of different types are unequal.
+//
+// Its dynamic type must be comparable (a pointer): Equal, which
+// containers use, takes such a value to equal itself without asking it,
+// as Python's containers do (x in [x] is true even if x.__eq__ raises).
+type CrossComparable interface {
+	Value
+	CompareOther(op syntax.Token, y Value, depth int) (result, ok bool, err error)
+}
+
+// compareOther is x op y for == and != between values of different types
+// when one of them is a CrossComparable: x is asked first, then y.
+func compareOther(op syntax.Token, x, y Value, depth int) (result, ok bool, err error) {
+	if op != syntax.EQL && op != syntax.NEQ {
+		return false, false, nil
+	}
+	if xc, isCC := x.(CrossComparable); isCC {
+		if r, ok, err := xc.CompareOther(op, y, depth); ok || err != nil {
+			return r, true, err
+		}
+	}
+	if yc, isCC := y.(CrossComparable); isCC {
+		if r, ok, err := yc.CompareOther(op, x, depth); ok || err != nil {
+			return r, true, err
+		}
+	}
+	return false, false, nil
+}
+
+// intTrueDiv is x / y for ints as Python computes it: the quotient
+// correctly rounded to a float, so that 10**400 / 10**399 is 10.0 rather
+// than an error, and an error only when the quotient itself is too large.
+func intTrueDiv(x, y Int) (Value, error) {
+	if y.Sign() == 0 {
+		return nil, fmt.Errorf("floating-point division by zero")
+	}
+	const exact = 1 << 53 // ints of up to 53 bits convert exactly
+	if xs, ok := x.Int64(); ok && -exact <= xs && xs <= exact {
+		if ys, ok := y.Int64(); ok && -exact <= ys && ys <= exact {
+			return Float(float64(xs) / float64(ys)), nil
+		}
+	}
+	f, _ := new(big.Rat).SetFrac(x.BigInt(), y.BigInt()).Float64()
+	if math.IsInf(f, 0) {
+		return nil, fmt.Errorf("integer division result too large for a float")
+	}
+	return Float(f), nil
+}
+
+// valueStack is a thread's store of the locals and operand stacks of the
+// Starlark function calls in progress, so that a call does not allocate
+// them (a make([]Value, n) per call was most of the cost of calling a
+// small function). Calls take space from the current chunk, a bump
+// allocator; a call that does not fit starts a new chunk twice as large,
+// and the frames already in the old one keep it alive until they return.
+type valueStack struct {
+	chunk []Value
+	top   int
+}
+
+// minValueChunk is the size of a thread's first chunk, in values.
+const minValueChunk = 256
+
+// take returns n cleared values and where they start in the chunk, for
+// release.
+func (vs *valueStack) take(n int) ([]Value, int) {
+	if vs.top+n > len(vs.chunk) {
+		size := max(2*len(vs.chunk), minValueChunk)
+		for size < n {
+			size *= 2
+		}
+		vs.chunk, vs.top = make([]Value, size), 0
+	}
+	start := vs.top
+	vs.top += n
+	return vs.chunk[start:vs.top:vs.top], start
+}
+
+// release gives back the values take returned, in LIFO order, when the
+// call returns; they are cleared, so that they keep nothing alive and the
+// next call finds its locals unbound.
+func (vs *valueStack) release(space []Value, start int) {
+	if len(space) == 0 {
+		return
+	}
+	clear(space)
+	if start < len(vs.chunk) && &vs.chunk[start] == &space[0] {
+		vs.top = start
+	} else {
+		// A callee started a newer chunk, which no call in
+		// progress uses any more.
+		vs.top = 0
+	}
+}
+
+// An ArgsBorrower is a callable that neither keeps nor modifies the args
+// slice it is called with once it returns (it may keep the values in it).
+// The interpreter passes such a callee a view of the caller's operand
+// stack, as it does a Starlark function, instead of a copy of its
+// arguments (upstream copies them for every builtin, a slice allocated
+// per call).
+type ArgsBorrower interface {
+	Callable
+	BorrowsArgs() bool
+}
+
+// NewBorrowingBuiltin is NewBuiltin for a function that borrows its
+// arguments (see ArgsBorrower). Its bound methods borrow too.
+func NewBorrowingBuiltin(name string, fn func(thread *Thread, fn *Builtin, args Tuple, kwargs []Tuple) (Value, error)) *Builtin {
+	return &Builtin{name: name, fn: fn, borrows: true}
+}
+
+// BorrowsArgs reports whether b was made by NewBorrowingBuiltin (or bound
+// from one).
+func (b *Builtin) BorrowsArgs() bool { return b.borrows }
+
+// borrowsArgs reports a callee that may be passed a view of the stack.
+func borrowsArgs(fn Value) bool {
+	if b, ok := fn.(*Builtin); ok {
+		return b.borrows
+	}
+	if b, ok := fn.(ArgsBorrower); ok {
+		return b.BorrowsArgs()
+	}
+	return false
+}
