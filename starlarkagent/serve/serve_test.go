@@ -857,12 +857,13 @@ func TestRestartServesEarlierRuns(t *testing.T) {
 	}
 	ctx := context.Background()
 	orphan := newRunID(time.Now())
-	if err := store.createRun(ctx, &runRecord{ID: orphan, Task: "t", Request: json.RawMessage(`{"task":"t"}`), State: StateQueued, CreatedAt: time.Now()}); err != nil {
+	if _, err := store.createRun(ctx, &runRecord{ID: orphan, Task: "t", Request: json.RawMessage(`{"task":"t"}`), State: StateQueued, CreatedAt: time.Now(), Attempt: 1}, "dead", time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	store.addEvent(orphan, storedEvent{ID: 1, Type: "state", Data: json.RawMessage(`{"state":"queued"}`)})
-	store.setRunning(orphan, time.Now())
-	store.addEvent(orphan, storedEvent{ID: 2, Type: "state", Data: json.RawMessage(`{"state":"running"}`)})
+	f := fence{run: orphan, attempt: 1}
+	store.addEvent(f, storedEvent{ID: 1, Type: "state", Data: json.RawMessage(`{"state":"queued"}`)})
+	store.setRunning(f, time.Now())
+	store.addEvent(f, storedEvent{ID: 2, Type: "state", Data: json.RawMessage(`{"state":"running"}`)})
 	store.Flush(ctx)
 	store.Close() // no end: as if killed
 
