@@ -40,7 +40,7 @@ var (
 )
 
 // starAgent builds the star-agent command once per test binary.
-func starAgent(b *testing.B) string {
+func starAgent(b testing.TB) string {
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "star-agent-bench-")
 		if err != nil {

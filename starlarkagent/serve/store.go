@@ -383,7 +383,31 @@ func (s *Store) commit(batch []storeOp) {
 		return
 	}
 	fenced := map[int]bool{}
-	err := s.inTx(func(tx *sql.Tx) error {
+	var err error
+	for wait := 100 * time.Millisecond; ; wait = min(wait*2, 5*time.Second) {
+		err = s.commitOnce(batch, fenced)
+		// PostgreSQL unreachable (restarting, failing over): the batch
+		// waits for it rather than losing events, which would leave
+		// gaps in the runs' ids. An error of the database itself (a
+		// constraint) is not retried.
+		if err == nil || !s.pg || isPgError(err) || s.isClosing() {
+			break
+		}
+		s.log.Warn("store: the database is unreachable; retrying the writes", "error", err, "writes", len(batch), "retry_in", wait)
+		time.Sleep(wait)
+	}
+	s.finishBatch(batch, fenced, err)
+}
+
+// isClosing reports whether Close was called.
+func (s *Store) isClosing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+func (s *Store) commitOnce(batch []storeOp, fenced map[int]bool) error {
+	return s.inTx(func(tx *sql.Tx) error {
 		clear(fenced)
 		// The attempt of each run written, read once per batch with a
 		// row lock: a takeover (which bumps the attempt) waits for this
@@ -428,6 +452,9 @@ func (s *Store) commit(batch []storeOp) {
 		}
 		return nil
 	})
+}
+
+func (s *Store) finishBatch(batch []storeOp, fenced map[int]bool, err error) {
 	if err == nil || len(batch) == 1 {
 		for i, op := range batch {
 			e := err
@@ -607,12 +634,14 @@ func (s *Store) addEvent(f fence, ev storedEvent) {
 	}), false)
 }
 
-// addStep stores a step of a run.
-func (s *Store) addStep(f fence, n int, typ string, data []byte) {
-	s.enqueue(context.Background(), s.op(f, "step of "+f.run, func(tx *sql.Tx) error {
+// addStep stores a step of a run and waits for the commit: a step is
+// durable before the run asks the model for the next one, so a run
+// resumed elsewhere never asks again for a step that ended.
+func (s *Store) addStep(f fence, n int, typ string, data []byte) error {
+	return s.enqueue(context.Background(), s.op(f, "step of "+f.run, func(tx *sql.Tx) error {
 		_, err := tx.Exec(s.q(`INSERT INTO steps (run_id, n, type, data) VALUES (?, ?, ?, ?)`), f.run, n, typ, string(data))
 		return err
-	}), false)
+	}), true)
 }
 
 // setRunning records that a run started.

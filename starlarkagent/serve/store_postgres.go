@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
@@ -257,6 +258,13 @@ func (l *listener) loop(ctx context.Context) {
 		}
 		backoff = min(backoff*2, 5*time.Second)
 	}
+}
+
+// isPgError reports whether err is an error PostgreSQL answered (as
+// opposed to a lost connection).
+func isPgError(err error) bool {
+	_, ok := errors.AsType[*pgconn.PgError](err)
+	return ok
 }
 
 type pgconnNotification struct{ channel, payload string }
