@@ -14,10 +14,6 @@ import (
 // renewing it before another takes it over.
 const DefaultLease = 30 * time.Second
 
-// durable reports whether runs outlive this process: on PostgreSQL
-// always, on SQLite with Options.Resume.
-func (s *Server) durable() bool { return s.store.pg || s.opts.Resume }
-
 // replicaID names this server in the runs it owns: host, process and a
 // random part, so that a restarted process is another owner.
 func replicaID() string {

@@ -434,8 +434,10 @@ func (s *Server) runBudget(req RunRequest) starlarkagent.Budget {
 }
 
 // handOver reports whether a run stopped by shutdown is left for another
-// server (or this one's next start) to resume, rather than ended.
-func (s *Server) handOver() bool { return s.durable() }
+// replica to resume, rather than ended: on PostgreSQL. A single SQLite
+// server ends it interrupted, as a shutdown always did (Options.Resume
+// covers the runs of a process that could not shut down).
+func (s *Server) handOver() bool { return s.store.pg }
 
 // release lets a run leave memory without ending it: it was lost to
 // another server (whose writes these would be), or it is handed over at

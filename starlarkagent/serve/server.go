@@ -76,10 +76,11 @@ type Options struct {
 	// it (dead, paused, cut off) before another replica takes it over
 	// (default DefaultLease); the owner renews it six times per lease.
 	Lease time.Duration
-	// Resume, on SQLite, resumes the runs the previous process left
-	// (killed, crashed) when the server starts, and leaves runs stopped
-	// by Shutdown to be resumed so; without it they end interrupted. On
-	// PostgreSQL runs are always resumed, by any replica.
+	// Resume, on SQLite, resumes by replay the runs the previous process
+	// left (killed, crashed) when the server starts; without it they end
+	// interrupted. Shutdown still ends its runs interrupted on SQLite. On
+	// PostgreSQL runs are always resumed, by any replica, and Shutdown
+	// hands them over.
 	Resume bool
 	// Replica names this server in the database (default: host, process
 	// id and a random part).
