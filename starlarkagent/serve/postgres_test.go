@@ -27,6 +27,24 @@ const pgBin = "/usr/lib/postgresql/15/bin"
 // installs it).
 func startPostgres(t testing.TB) string {
 	t.Helper()
+	return startCluster(t).url
+}
+
+// pgCluster is a private PostgreSQL cluster; ctl runs pg_ctl on it.
+type pgCluster struct {
+	url string
+	ctl func(args ...string) error
+	// opts are the server's options, for a start after a stop.
+	opts, log string
+}
+
+func (c *pgCluster) stop() error { return c.ctl("-m", "fast", "stop") }
+func (c *pgCluster) start() error {
+	return c.ctl("-o", c.opts, "-l", c.log, "-w", "start")
+}
+
+func startCluster(t testing.TB) *pgCluster {
+	t.Helper()
 	if _, err := os.Stat(filepath.Join(pgBin, "initdb")); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("PostgreSQL 15 is not installed (%v): .ci/run installs Debian's postgresql", err)
@@ -65,11 +83,12 @@ func startPostgres(t testing.TB) string {
 		return nil
 	}
 	opts := fmt.Sprintf("-k %s -p %d -h 127.0.0.1 -c max_connections=200 -c fsync=off", dir, port)
-	if err := ctl("-o", opts, "-l", filepath.Join(dir, "log"), "-w", "start"); err != nil {
+	c := &pgCluster{url: fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port), ctl: ctl, opts: opts, log: filepath.Join(dir, "log")}
+	if err := c.start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ctl("-m", "immediate", "stop") })
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
+	return c
 }
 
 // pgReplicas starts n servers on one PostgreSQL database.

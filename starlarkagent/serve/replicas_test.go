@@ -343,3 +343,41 @@ func TestCrossReplicaStream(t *testing.T) {
 		t.Errorf("Last-Event-ID 4 on B: %v", rest)
 	}
 }
+
+// TestPostgresRestartMidRun: PostgreSQL stops (for longer than the
+// lease) while a run waits for its model and starts again: the run ends
+// with the right answer and gapless ids, step 1 asked once.
+func TestPostgresRestartMidRun(t *testing.T) {
+	pg := startCluster(t)
+	model := newPositionModel(t, twoStepAnswers...)
+	asked := make(chan struct{}, 1)
+	restarted := make(chan struct{})
+	model.hold[1] = func(_ context.Context, ask int) {
+		if ask == 1 {
+			asked <- struct{}{}
+			<-restarted
+		}
+	}
+	a := startReplica(t, "A", pg.url, model)
+	b := startReplica(t, "B", pg.url, model)
+	id := a.start("Compute.")
+	<-asked
+	if err := pg.stop(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	if err := pg.start(); err != nil {
+		t.Fatal(err)
+	}
+	close(restarted)
+	r := b.waitFinal(id, 30*time.Second)
+	if r.State != StateSuccess || fmt.Sprint(r.Output) != "43" {
+		t.Fatalf("after the restart: %+v", r)
+	}
+	if n := model.times(0); n != 1 {
+		t.Errorf("step 1 asked %d times", n)
+	}
+	if evs := b.stream(id, ""); !gapless(evs) || evs[len(evs)-1].Type != "end" {
+		t.Errorf("events: %v", evs)
+	}
+}
