@@ -73,17 +73,19 @@ func (s *Server) keepLeases() {
 }
 
 func (s *Server) renew(ctx context.Context) {
-	owned, err := s.store.renewLeases(ctx, s.replica, s.opts.Lease)
-	if err != nil {
-		s.log.Warn("renewing the leases of runs", "error", err)
-		return
-	}
+	// The runs held before the renewal: a run created meanwhile may be
+	// missing from its answer without being lost.
 	s.mu.Lock()
 	active := make([]*run, 0, len(s.active))
 	for _, r := range s.active {
 		active = append(active, r)
 	}
 	s.mu.Unlock()
+	owned, err := s.store.renewLeases(ctx, s.replica, s.opts.Lease)
+	if err != nil {
+		s.log.Warn("renewing the leases of runs", "error", err)
+		return
+	}
 	for _, r := range active {
 		o, ok := owned[r.id]
 		r.mu.Lock()

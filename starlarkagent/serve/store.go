@@ -399,6 +399,50 @@ func (s *Store) commit(batch []storeOp) {
 	s.finishBatch(batch, fenced, err)
 }
 
+// lockRuns reads the attempts of the runs a batch writes to. On
+// PostgreSQL it locks their rows, in the order of their ids (as
+// renewLeases does, so that the two never deadlock): a takeover, which
+// bumps the attempt, waits for this commit, and this commit sees a
+// takeover that came first.
+func (s *Store) lockRuns(tx *sql.Tx, batch []storeOp) (map[string]int64, error) {
+	seen := map[string]bool{}
+	var ids []string
+	for _, op := range batch {
+		if op.run != "" && !seen[op.run] {
+			seen[op.run] = true
+			ids = append(ids, op.run)
+		}
+	}
+	out := map[string]int64{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows *sql.Rows
+	var err error
+	if s.pg {
+		rows, err = tx.Query(`SELECT id, attempt FROM runs WHERE id = ANY($1) ORDER BY id FOR UPDATE`, ids)
+	} else {
+		args := make([]any, len(ids))
+		for i, id := range ids {
+			args[i] = id
+		}
+		rows, err = tx.Query(`SELECT id, attempt FROM runs WHERE id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var a int64
+		if err := rows.Scan(&id, &a); err != nil {
+			return nil, err
+		}
+		out[id] = a
+	}
+	return out, rows.Err()
+}
+
 // isClosing reports whether Close was called.
 func (s *Store) isClosing() bool {
 	s.mu.Lock()
@@ -412,23 +456,16 @@ func (s *Store) commitOnce(batch []storeOp, fenced map[int]bool) error {
 		// The attempt of each run written, read once per batch with a
 		// row lock: a takeover (which bumps the attempt) waits for this
 		// commit, and this commit sees a takeover that came first.
-		attempts := map[string]int64{}
+		attempts, err := s.lockRuns(tx, batch)
+		if err != nil {
+			return err
+		}
 		touched := map[string]bool{}
 		for i, op := range batch {
 			if op.run != "" {
 				a, ok := attempts[op.run]
 				if !ok {
-					lock := ""
-					if s.pg {
-						lock = " FOR UPDATE"
-					}
-					err := tx.QueryRow(s.q(`SELECT attempt FROM runs WHERE id = ?`+lock), op.run).Scan(&a)
-					if errors.Is(err, sql.ErrNoRows) {
-						a = -1
-					} else if err != nil {
-						return err
-					}
-					attempts[op.run] = a
+					a = -1 // no such run
 				}
 				if a != op.attempt {
 					fenced[i] = true

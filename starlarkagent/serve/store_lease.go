@@ -26,8 +26,13 @@ type ownedRun struct {
 // them, so that the owner sees which runs it lost and which were
 // cancelled through another replica.
 func (s *Store) renewLeases(ctx context.Context, owner string, lease time.Duration) (map[string]ownedRun, error) {
+	lock := ""
+	if s.pg {
+		lock = ` ORDER BY id FOR UPDATE` // in the writer's order (lockRuns)
+	}
 	rows, err := s.w.QueryContext(ctx, s.q(`UPDATE runs SET lease_until = `+s.nowMS()+` + ?
-		WHERE owner = ? AND state IN `+openStates+` RETURNING id, attempt, cancel_requested`), lease.Milliseconds(), owner)
+		WHERE id IN (SELECT id FROM runs WHERE owner = ? AND state IN `+openStates+lock+`)
+		RETURNING id, attempt, cancel_requested`), lease.Milliseconds(), owner)
 	if err != nil {
 		return nil, err
 	}
