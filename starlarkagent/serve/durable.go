@@ -37,7 +37,7 @@ func (s *Server) startDurable() error {
 		// The lock file says no other process has these runs.
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		claimed, err := s.store.claimRuns(ctx, s.replica, s.opts.Lease, 1<<20, true)
+		claimed, err := s.store.claimRuns(ctx, s.replica, s.leaseTTL(), 1<<20, true)
 		if err != nil {
 			return fmt.Errorf("serve: resuming the runs of the previous process: %w", err)
 		}
@@ -81,7 +81,7 @@ func (s *Server) renew(ctx context.Context) {
 		active = append(active, r)
 	}
 	s.mu.Unlock()
-	owned, err := s.store.renewLeases(ctx, s.replica, s.opts.Lease)
+	owned, err := s.store.renewLeases(ctx, s.replica, s.leaseTTL())
 	if err != nil {
 		s.log.Warn("renewing the leases of runs", "error", err)
 		return
@@ -112,7 +112,7 @@ func (s *Server) claim(ctx context.Context) {
 	if room <= 0 {
 		return
 	}
-	claimed, err := s.store.claimRuns(ctx, s.replica, s.opts.Lease, room, false)
+	claimed, err := s.store.claimRuns(ctx, s.replica, s.leaseTTL(), room, false)
 	if err != nil {
 		s.log.Warn("taking over runs", "error", err)
 		return
@@ -179,3 +179,8 @@ func (s *Server) remoteCancel(id string) {
 		r.cancel(errCancelled)
 	}
 }
+
+// leaseTTL is how far ahead a lease is written: two thirds of
+// Options.Lease, so that with a claim every sixth of it, a run whose
+// owner stopped is taken over within Options.Lease.
+func (s *Server) leaseTTL() time.Duration { return s.opts.Lease * 2 / 3 }

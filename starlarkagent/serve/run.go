@@ -247,7 +247,7 @@ func (s *Server) execute(r *run) {
 	}()
 
 	budget := tenantBudget(s.runBudget(r.req), r.tenantCfg)
-	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget,
+	opts := starlarkagent.RunOptions{RunID: r.id, MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget,
 		Audit: func(a starlarkagent.AuditRecord) {
 			if !live(a.Step) {
 				return

@@ -72,9 +72,11 @@ type Options struct {
 	// Collectors are more Prometheus metrics for /metrics, such as those
 	// of a pool of sandboxes the program keeps.
 	Collectors []prometheus.Collector
-	// Lease is how long a run stays with a server that stopped renewing
-	// it (dead, paused, cut off) before another replica takes it over
-	// (default DefaultLease); the owner renews it six times per lease.
+	// Lease bounds how long a run stays with a server that stopped
+	// renewing it (dead, paused, cut off) before another replica takes
+	// it over (default DefaultLease): the owner renews it every sixth of
+	// it, a lease lapses after two thirds of it without a renewal, and
+	// replicas look for lapsed leases every sixth.
 	Lease time.Duration
 	// Resume, on SQLite, resumes by replay the runs the previous process
 	// left (killed, crashed) when the server starts; without it they end
@@ -577,7 +579,7 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 	defer scancel()
 	rn.attempt = 1
 	created, err := s.store.createRun(sctx, &runRecord{ID: rn.id, Task: req.Task, Request: reqJSON, State: StateQueued, CreatedAt: now, Tenant: rn.tenant,
-		Attempt: rn.attempt, IdempotencyKey: key}, s.replica, s.opts.Lease)
+		Attempt: rn.attempt, IdempotencyKey: key}, s.replica, s.leaseTTL())
 	if err != nil {
 		cancel(nil)
 		writeError(w, http.StatusInternalServerError, "internal", "could not store the run: "+err.Error())
