@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -467,8 +468,15 @@ func BenchmarkServeReplicas(b *testing.B) {
 			continue
 		}
 		var extra []string
+		var pg *sql.DB
 		if cfg.pg {
-			extra = []string{"--db", startPostgres(b)}
+			url := startPostgres(b)
+			extra = []string{"--db", url}
+			var err error
+			if pg, err = sql.Open("pgx", url); err != nil {
+				b.Fatal(err)
+			}
+			defer pg.Close()
 		}
 		var srvs []*server
 		for range cfg.replicas {
@@ -531,6 +539,12 @@ func BenchmarkServeReplicas(b *testing.B) {
 				b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "runs/s")
 				b.ReportMetric(float64(percentile(lat, 0.50).Microseconds())/1000, "p50-ms")
 				b.ReportMetric(float64(percentile(lat, 0.99).Microseconds())/1000, "p99-ms")
+				if pg != nil {
+					// The servers' connections, less this one.
+					var n int
+					pg.QueryRow(`SELECT count(*) - 1 FROM pg_stat_activity WHERE backend_type = 'client backend'`).Scan(&n)
+					b.ReportMetric(float64(n)/float64(len(srvs)), "db-conns/replica")
+				}
 				b.ReportMetric(0, "ns/op")
 			})
 		}
