@@ -272,3 +272,67 @@ func TestPostgresTakeOver(t *testing.T) {
 		t.Errorf("a late write of the old owner was stored: %v", got)
 	}
 }
+
+// TestPostgresHandOverOnShutdown: a replica that shuts down (a rolling
+// update) hands its running run over instead of ending it: another
+// replica resumes it at once, and it can still be cancelled there.
+func TestPostgresHandOverOnShutdown(t *testing.T) {
+	hs := pgReplicas(t, 2, func(o *Options) { o.Lease = 1200 * time.Millisecond })
+	a, b := hs[0], hs[1]
+	id := a.start("block")
+	deadline := time.Now().Add(10 * time.Second)
+	for b.get(id).State != StateRunning {
+		if time.Now().After(deadline) {
+			t.Fatalf("never running: %+v", b.get(id))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	a.shutdown()
+	if r := b.get(id); r.State.Final() {
+		t.Fatalf("ended by the other replica's shutdown: %+v", r)
+	}
+	deadline = time.Now().Add(10 * time.Second)
+	for {
+		b.srv.mu.Lock()
+		rn := b.srv.active[id]
+		b.srv.mu.Unlock()
+		if rn != nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("not taken over within 10 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if code, _, body := b.do("POST", "/v1/runs/"+id+"/cancel", ""); code != 202 {
+		t.Fatalf("cancel on B: %d %s", code, body)
+	}
+	evs := b.stream(id, "")
+	if r := b.get(id); r.State != StateCancelled || !gapless(evs) {
+		t.Errorf("after the hand-over and cancel: %+v %v", r, types(evs))
+	}
+	if !strings.Contains(fmt.Sprint(evs), `"attempt":2`) {
+		t.Errorf("no resumption event: %v", evs)
+	}
+}
+
+// TestIdempotencyKeySQLite: the key works on a single SQLite server too,
+// and a new key makes a new run.
+func TestIdempotencyKeySQLite(t *testing.T) {
+	h, _ := newHarness(t, harnessOpts{})
+	var ids []string
+	for _, key := range []string{"a", "a", "b"} {
+		code, _, body := h.do("POST", "/v1/runs", `{"task":"Add."}`, "Idempotency-Key", key)
+		var v struct{ ID string }
+		if (code != 202 && code != 200) || json.Unmarshal(body, &v) != nil {
+			t.Fatalf("POST: %d %s", code, body)
+		}
+		ids = append(ids, v.ID)
+	}
+	if ids[0] != ids[1] || ids[0] == ids[2] {
+		t.Errorf("ids %v: want the first two equal, the third new", ids)
+	}
+	if code, _, _ := h.do("POST", "/v1/runs", `{"task":"Add."}`, "Idempotency-Key", strings.Repeat("k", 256)); code != 400 {
+		t.Errorf("a 256-byte key: %d, want 400", code)
+	}
+}
