@@ -11,6 +11,10 @@ import (
 
 // RunOptions tune one run. The zero value starts a fresh run.
 type RunOptions struct {
+	// RunID names the run in the idempotency keys its tools get (see
+	// CallIDFrom): a server that resumes a run elsewhere passes the same
+	// id, so that a tool call made again has the same key.
+	RunID string
 	// AdditionalArgs are handed to the code as global variables, and listed
 	// to the model after the task.
 	AdditionalArgs map[string]any

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -199,6 +200,10 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 	spend, budgetErr := a.spendingFor(ctx, opts)
 	if r.spend = spend; spend != nil {
 		r.ctx = context.WithValue(ctx, spendingKey{}, spend)
+		ctx = r.ctx
+	}
+	if opts.RunID != "" {
+		r.ctx = context.WithValue(ctx, runIDKey{}, opts.RunID)
 		ctx = r.ctx
 	}
 	if opts.MaxSteps > 0 {
@@ -456,6 +461,8 @@ type execScope struct {
 	managed providers.Usage
 	// onCall reports a call as it returns, while the code still runs.
 	onCall func(ToolCall)
+	// seq numbers the step's tool calls, for their CallID.
+	seq atomic.Int64
 }
 
 type scopeKey struct{}

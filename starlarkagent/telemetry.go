@@ -88,7 +88,7 @@ func (w *instrumented) Call(ctx context.Context, args map[string]any) (any, erro
 		args, approval, err = w.approveOrDeny(ctx, args)
 	}
 	if err == nil {
-		out, err = w.t.Call(ctx, args)
+		out, err = w.t.Call(withCallID(ctx, w.a.name), args)
 	}
 	call := ToolCall{Name: w.spec.Name, Arguments: args, Result: out, Duration: time.Since(start), Approval: approval}
 	if approval != nil && !approval.Approved {

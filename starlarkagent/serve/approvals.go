@@ -164,8 +164,15 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	}
 	aid := r.PathValue("approval")
 	if rn == nil {
-		if _, err := s.store.getRun(r.Context(), id); errors.Is(err, errNoRun) {
+		rec, err := s.store.getRun(r.Context(), id)
+		if errors.Is(err, errNoRun) {
 			notFound(w, id)
+			return
+		}
+		if err == nil && !rec.State.Final() {
+			// Pending approvals live in the memory of the replica that
+			// runs the run; they are not shared through the database yet.
+			writeError(w, http.StatusConflict, "other_replica", fmt.Sprintf("run %s runs on another replica, which holds its pending approvals: decide approval %q there (retry: a load balancer may send the request elsewhere)", id, clip(aid, 40)))
 			return
 		}
 		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("run %s has ended: approval %q can no longer be decided", id, clip(aid, 40)))

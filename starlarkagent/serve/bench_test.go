@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -40,7 +42,7 @@ var (
 )
 
 // starAgent builds the star-agent command once per test binary.
-func starAgent(b *testing.B) string {
+func starAgent(b testing.TB) string {
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "star-agent-bench-")
 		if err != nil {
@@ -84,8 +86,9 @@ func recording(b *testing.B, task string, actions ...string) string {
 
 // server is a star-agent serve process.
 type server struct {
-	cmd  *exec.Cmd
-	base string
+	cmd    *exec.Cmd
+	base   string
+	stderr *bytes.Buffer
 }
 
 func startServer(b *testing.B, rec string, args ...string) *server {
@@ -99,7 +102,7 @@ func startServer(b *testing.B, rec string, args ...string) *server {
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	s := &server{cmd: cmd}
+	s := &server{cmd: cmd, stderr: &stderr}
 	b.Cleanup(func() {
 		cmd.Process.Signal(os.Interrupt)
 		done := make(chan struct{})
@@ -162,6 +165,16 @@ var benchClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 5
 // runOnce posts a run and follows its events to the end; it returns the
 // final state. A 429 is retried after its Retry-After.
 func (s *server) runOnce(ctx context.Context, task string) (string, error) {
+	id, err := s.post(ctx, task)
+	if err != nil {
+		return "", err
+	}
+	return s.follow(ctx, id, nil)
+}
+
+// post creates a run and returns its id; a 429 is retried after its
+// Retry-After.
+func (s *server) post(ctx context.Context, task string) (string, error) {
 	body := `{"task":` + strconv.Quote(task) + `}`
 	var id string
 	for {
@@ -190,7 +203,7 @@ func (s *server) runOnce(ctx context.Context, task string) (string, error) {
 		id = r.ID
 		break
 	}
-	return s.follow(ctx, id, nil)
+	return id, nil
 }
 
 // follow reads the events of a run until its end event, and returns the
@@ -435,5 +448,105 @@ func BenchmarkExecProcess(b *testing.B) {
 				b.ReportMetric(med/pm, "x-cpython")
 			}
 		})
+	}
+}
+
+// BenchmarkServeReplicas measures runs per second and the latency from
+// POST /v1/runs to the end event on one SQLite server, one replica on
+// PostgreSQL and three replicas on one PostgreSQL; with replicas, each
+// client creates its runs on one replica and streams them from the next,
+// so the stream crosses replicas (LISTEN/NOTIFY and re-reads).
+func BenchmarkServeReplicas(b *testing.B) {
+	const task = "Answer with 1."
+	rec := recording(b, task, "final_answer(1)")
+	for _, cfg := range []struct {
+		name     string
+		replicas int
+		pg       bool
+	}{{"sqlite/replicas=1", 1, false}, {"postgres/replicas=1", 1, true}, {"postgres/replicas=3", 3, true}} {
+		if f := os.Getenv("BENCH_REPLICAS"); f != "" && !strings.Contains(cfg.name, f) {
+			continue
+		}
+		var extra []string
+		var pg *sql.DB
+		if cfg.pg {
+			url := startPostgres(b)
+			extra = []string{"--db", url}
+			var err error
+			if pg, err = sql.Open("pgx", url); err != nil {
+				b.Fatal(err)
+			}
+			defer pg.Close()
+		}
+		var srvs []*server
+		for range cfg.replicas {
+			srvs = append(srvs, startServer(b, rec, append([]string{"--isolation", "none", "--max-concurrent", "64", "--queue", "4096"}, extra...)...))
+		}
+		for _, clients := range []int{16, 64} {
+			b.Run(fmt.Sprintf("%s/clients=%d", cfg.name, clients), func(b *testing.B) {
+				ctx, cancel := context.WithTimeout(context.Background(), benchDeadline)
+				defer cancel()
+				var next atomic.Int64
+				var mu sync.Mutex
+				var lat []time.Duration
+				var failed atomic.Int64
+				var firstErr atomic.Value
+				b.ResetTimer()
+				start := time.Now()
+				var wg sync.WaitGroup
+				for c := range clients {
+					on, from := srvs[c%len(srvs)], srvs[(c+1)%len(srvs)]
+					wg.Go(func() {
+						for next.Add(1) <= int64(b.N) && ctx.Err() == nil {
+							t0 := time.Now()
+							id, err := on.post(ctx, task)
+							state := ""
+							if err == nil {
+								state, err = from.follow(ctx, id, nil)
+							}
+							d := time.Since(t0)
+							if err != nil || state != "success" {
+								if failed.Add(1) == 1 {
+									var now string
+									if resp, err := http.Get(on.base + "/v1/runs/" + id); err == nil {
+										b, _ := io.ReadAll(resp.Body)
+										resp.Body.Close()
+										now = clip(string(b), 300)
+									}
+									firstErr.Store(fmt.Sprintf("run %s: state %q, error %v; now %s", id, state, err, now))
+								}
+								continue
+							}
+							mu.Lock()
+							lat = append(lat, d)
+							mu.Unlock()
+						}
+					})
+				}
+				wg.Wait()
+				elapsed := time.Since(start)
+				b.StopTimer()
+				if n := failed.Load(); n > 0 {
+					if os.Getenv("BENCH_DUMP") != "" {
+						for _, s := range srvs {
+							s.cmd.Process.Signal(syscall.SIGQUIT)
+							s.cmd.Wait()
+							os.WriteFile(fmt.Sprintf("/tmp/dump-%d.txt", s.cmd.Process.Pid), s.stderr.Bytes(), 0o644)
+						}
+					}
+					b.Fatalf("%d runs failed; first: %v", n, firstErr.Load())
+				}
+				b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "runs/s")
+				b.ReportMetric(float64(percentile(lat, 0.50).Microseconds())/1000, "p50-ms")
+				b.ReportMetric(float64(percentile(lat, 0.99).Microseconds())/1000, "p99-ms")
+				if pg != nil {
+					// The servers' connections, less this one.
+					var n int
+					pg.QueryRow(`SELECT count(*) - 1 FROM pg_stat_activity WHERE backend_type = 'client backend'`).Scan(&n)
+					b.ReportMetric(float64(n)/float64(len(srvs)), "db-conns/replica")
+				}
+				b.ReportMetric(0, "ns/op")
+			})
+		}
 	}
 }

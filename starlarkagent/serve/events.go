@@ -44,6 +44,11 @@ type (
 	stateEvent struct {
 		State State     `json:"state"`
 		Time  time.Time `json:"time"`
+		// Attempt and Replayed are set when a server resumes a run
+		// another left: its attempt, and how many action steps it
+		// replayed from the record.
+		Attempt  int64 `json:"attempt,omitempty"`
+		Replayed int   `json:"replayed,omitempty"`
 	}
 	taskEvent struct {
 		Task           string         `json:"task"`

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/star-agent/star-agent/executors"
@@ -49,11 +51,33 @@ type run struct {
 	// pending are the calls waiting for approval, by id, in order.
 	pending map[string]*pendingApproval
 	order   []string
+
+	// attempt is the run's attempt in the database, which fences its
+	// writes; lost is set once another server took it over (or this
+	// one let it go at shutdown, for another to resume).
+	attempt int64
+	lost    atomic.Bool
+	// resume is set on a run taken over from another server.
+	resume *resumeState
+}
+
+// fence is what the run's writes are checked against.
+func (s *Server) fence(r *run) fence {
+	return fence{run: r.id, attempt: r.attempt, lost: func() { s.lose(r) }}
+}
+
+// lose stops a run this server no longer owns, without writing to it.
+func (s *Server) lose(r *run) {
+	if r.lost.CompareAndSwap(false, true) {
+		s.log.Warn("run taken over by another server: stopping it here", "run", r.id, "attempt", r.attempt)
+		r.cancel(errLost)
+	}
 }
 
 var (
 	errCancelled = errors.New("cancelled")
 	errShutdown  = errors.New("the server is shutting down")
+	errLost      = errors.New("the run was taken over by another server")
 )
 
 // newRunID returns "r_" and 26 base-32 characters: 48 bits of
@@ -101,7 +125,7 @@ func (s *Server) add(r *run, typ string, data any) {
 	close(r.changed)
 	r.changed = make(chan struct{})
 	r.mu.Unlock()
-	s.store.addEvent(r.id, ev)
+	s.store.addEvent(s.fence(r), ev)
 }
 
 // since returns the events after id, whether the run has ended (and all
@@ -151,12 +175,24 @@ func (s *Server) execute(r *run) {
 
 	now := time.Now()
 	r.mu.Lock()
-	r.state, r.started = StateRunning, now
+	r.state = StateRunning
+	if r.started.IsZero() {
+		r.started = now
+	}
 	r.mu.Unlock()
-	s.store.setRunning(r.id, now)
-	s.add(r, "state", stateEvent{State: StateRunning, Time: now.UTC()})
-	// The agent keeps the task step to itself (no StepEnd): say it here.
-	s.add(r, "task", taskEvent{Task: r.task, AdditionalArgs: r.req.AdditionalArgs})
+	s.store.setRunning(s.fence(r), now)
+	// replayed counts the action steps a resumed run replays: their
+	// events are stored already.
+	replayed := 0
+	if r.resume != nil {
+		replayed = len(r.resume.answers)
+		s.add(r, "state", stateEvent{State: StateRunning, Time: now.UTC(), Attempt: r.attempt, Replayed: replayed})
+	} else {
+		s.add(r, "state", stateEvent{State: StateRunning, Time: now.UTC()})
+		// The agent keeps the task step to itself (no StepEnd): say it here.
+		s.add(r, "task", taskEvent{Task: r.task, AdditionalArgs: r.req.AdditionalArgs})
+	}
+	live := func(step int) bool { return step > replayed }
 
 	ctx := r.ctx
 	if s.opts.RunTimeout > 0 {
@@ -177,6 +213,9 @@ func (s *Server) execute(r *run) {
 		Imports: r.req.Imports,
 		WrapModel: func(m providers.Model) providers.Model {
 			modelID = m.ModelID()
+			if r.resume != nil {
+				m = &replayModel{Model: m, answers: r.resume.answers}
+			}
 			return s.metrics.timed(m)
 		},
 		AddExecutor: func(kind string, e executors.Executor) {
@@ -208,8 +247,11 @@ func (s *Server) execute(r *run) {
 	}()
 
 	budget := tenantBudget(s.runBudget(r.req), r.tenantCfg)
-	opts := starlarkagent.RunOptions{MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget,
+	opts := starlarkagent.RunOptions{RunID: r.id, MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget,
 		Audit: func(a starlarkagent.AuditRecord) {
+			if !live(a.Step) {
+				return
+			}
 			c := a.Call
 			s.add(r, "audit", auditEvent{Tenant: r.tenant, Agent: a.Agent, Step: a.Step, Tool: c.Name, Arguments: pyvalue.JSON{V: c.Arguments},
 				Outcome: a.Outcome, Error: c.Error, Duration: c.Duration.Seconds(), Approval: c.Approval, Time: time.Now().UTC()})
@@ -217,15 +259,26 @@ func (s *Server) execute(r *run) {
 	for ev := range agent.Stream(ctx, r.task, opts) {
 		switch ev := ev.(type) {
 		case *starlarkagent.ModelDelta:
-			s.add(r, "delta", deltaEvent{Step: ev.Step, Content: ev.Content})
+			if live(ev.Step) {
+				s.add(r, "delta", deltaEvent{Step: ev.Step, Content: ev.Content})
+			}
 		case *starlarkagent.CodeAction:
-			s.add(r, "code", codeEvent{Step: ev.Step, Code: ev.Code})
+			if live(ev.Step) {
+				s.add(r, "code", codeEvent{Step: ev.Step, Code: ev.Code})
+			}
 		case *starlarkagent.ToolCallEvent:
 			c := ev.Call
-			s.add(r, "tool_call", toolCallEvent{Step: ev.Step, Name: c.Name, Arguments: c.Arguments, Result: c.Result, Error: c.Error, Duration: c.Duration.Seconds(), Approval: c.Approval})
+			if live(ev.Step) {
+				s.add(r, "tool_call", toolCallEvent{Step: ev.Step, Name: c.Name, Arguments: c.Arguments, Result: c.Result, Error: c.Error, Duration: c.Duration.Seconds(), Approval: c.Approval})
+			}
 		case *starlarkagent.Observation:
-			s.add(r, "observation", observationEvent{Step: ev.Step, Text: ev.Text})
+			if live(ev.Step) {
+				s.add(r, "observation", observationEvent{Step: ev.Step, Text: ev.Text})
+			}
 		case *starlarkagent.StepEnd:
+			if a, ok := ev.Step.(*starlarkagent.ActionStep); ok && !live(a.Number) {
+				continue
+			}
 			s.stepEnded(r, modelID, ev.Step)
 		case *starlarkagent.FinalAnswer:
 			s.add(r, "final_answer", finalAnswerEvent{Output: pyvalue.JSON{V: ev.Output}, Repr: reprOf(ev.Output)})
@@ -277,12 +330,12 @@ func (s *Server) stepEnded(r *run, modelID string, st starlarkagent.Step) {
 	r.stepN++
 	n := r.stepN
 	r.mu.Unlock()
-	s.store.addStep(r.id, n, string(st.Kind()), data)
+	s.store.addStep(s.fence(r), n, string(st.Kind()), data)
 }
 
 // stoppedState is the state of a run its context stopped.
 func (s *Server) stoppedState(r *run) State {
-	if errors.Is(context.Cause(r.ctx), errShutdown) {
+	if c := context.Cause(r.ctx); errors.Is(c, errShutdown) || errors.Is(c, errLost) {
 		return StateInterrupted
 	}
 	return StateCancelled
@@ -291,6 +344,9 @@ func (s *Server) stoppedState(r *run) State {
 func (s *Server) stoppedWhy(r *run, while string) string {
 	if errors.Is(context.Cause(r.ctx), errShutdown) {
 		return "the server shut down while the run was " + while
+	}
+	if errors.Is(context.Cause(r.ctx), errLost) {
+		return "another server took the run over while it was " + while
 	}
 	return "cancelled by POST /v1/runs/" + r.id + "/cancel while the run was " + while
 }
@@ -320,6 +376,10 @@ func (s *Server) finish(r *run, state State, errText string, res *starlarkagent.
 		rec.Steps, rec.Input, rec.Output = end.Steps, res.TokenUsage.InputTokens, res.TokenUsage.OutputTokens
 	}
 	rec.Duration = end.Timing.Duration
+	if r.lost.Load() || (state == StateInterrupted && s.handOver()) {
+		s.release(r)
+		return
+	}
 	// The state turns final with the end event, under one lock, so that a
 	// watcher that sees the final state also has the end event.
 	b, _ := json.Marshal(end)
@@ -334,8 +394,8 @@ func (s *Server) finish(r *run, state State, errText string, res *starlarkagent.
 	close(r.changed)
 	r.changed = make(chan struct{})
 	r.mu.Unlock()
-	s.store.addEvent(r.id, ev)
-	s.store.finishRun(rec)
+	s.store.addEvent(s.fence(r), ev)
+	s.store.finishRun(s.fence(r), rec)
 
 	s.metrics.runs.WithLabelValues(string(state)).Inc()
 	if r.tenant != "" {
@@ -371,4 +431,37 @@ func (s *Server) runBudget(req RunRequest) starlarkagent.Budget {
 		b.MaxCost = req.MaxCost
 	}
 	return b
+}
+
+// handOver reports whether a run stopped by shutdown is left for another
+// replica to resume, rather than ended: on PostgreSQL. A single SQLite
+// server ends it interrupted, as a shutdown always did (Options.Resume
+// covers the runs of a process that could not shut down).
+func (s *Server) handOver() bool { return s.store.pg }
+
+// release lets a run leave memory without ending it: it was lost to
+// another server (whose writes these would be), or it is handed over at
+// shutdown, when its lease is dropped so that another replica takes it
+// at once.
+func (s *Server) release(r *run) {
+	s.mu.Lock()
+	s.pending--
+	delete(s.active, r.id)
+	s.mu.Unlock()
+	if !r.lost.Load() {
+		f := s.fence(r)
+		s.store.enqueue(context.Background(), s.store.op(f, "hand over "+r.id, func(tx *sql.Tx) error {
+			_, err := tx.Exec(s.store.q(`UPDATE runs SET owner = '', lease_until = 0 WHERE id = ?`), r.id)
+			return err
+		}), false)
+		s.log.Info("run handed over for another server to resume", "run", r.id, "attempt", r.attempt)
+	}
+	// Streams of this server end without an end event; a client that
+	// reconnects with Last-Event-ID gets the rest from the database.
+	r.mu.Lock()
+	r.state = StateInterrupted
+	close(r.changed)
+	r.changed = make(chan struct{})
+	r.mu.Unlock()
+	r.cancel(nil)
 }

@@ -864,12 +864,13 @@ func TestRestartServesEarlierRuns(t *testing.T) {
 	}
 	ctx := context.Background()
 	orphan := newRunID(time.Now())
-	if err := store.createRun(ctx, &runRecord{ID: orphan, Task: "t", Request: json.RawMessage(`{"task":"t"}`), State: StateQueued, CreatedAt: time.Now()}); err != nil {
+	if _, err := store.createRun(ctx, &runRecord{ID: orphan, Task: "t", Request: json.RawMessage(`{"task":"t"}`), State: StateQueued, CreatedAt: time.Now(), Attempt: 1}, "dead", time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	store.addEvent(orphan, storedEvent{ID: 1, Type: "state", Data: json.RawMessage(`{"state":"queued"}`)})
-	store.setRunning(orphan, time.Now())
-	store.addEvent(orphan, storedEvent{ID: 2, Type: "state", Data: json.RawMessage(`{"state":"running"}`)})
+	f := fence{run: orphan, attempt: 1}
+	store.addEvent(f, storedEvent{ID: 1, Type: "state", Data: json.RawMessage(`{"state":"queued"}`)})
+	store.setRunning(f, time.Now())
+	store.addEvent(f, storedEvent{ID: 2, Type: "state", Data: json.RawMessage(`{"state":"running"}`)})
 	store.Flush(ctx)
 	store.Close() // no end: as if killed
 
@@ -1206,7 +1207,7 @@ func TestStepCountMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.w.Exec(`UPDATE runs SET steps = 4; DROP INDEX runs_tenant; DROP INDEX runs_tenant_ended; ALTER TABLE runs DROP COLUMN tenant; PRAGMA user_version = 1` /* a version 1 database */); err != nil {
+	if _, err := s.w.Exec(`UPDATE runs SET steps = 4; DROP INDEX runs_idempotency; ALTER TABLE runs DROP COLUMN attempt; ALTER TABLE runs DROP COLUMN owner; ALTER TABLE runs DROP COLUMN lease_until; ALTER TABLE runs DROP COLUMN cancel_requested; ALTER TABLE runs DROP COLUMN idempotency_key; DROP INDEX runs_tenant; DROP INDEX runs_tenant_ended; ALTER TABLE runs DROP COLUMN tenant; PRAGMA user_version = 1` /* a version 1 database */); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -72,6 +72,21 @@ type Options struct {
 	// Collectors are more Prometheus metrics for /metrics, such as those
 	// of a pool of sandboxes the program keeps.
 	Collectors []prometheus.Collector
+	// Lease bounds how long a run stays with a server that stopped
+	// renewing it (dead, paused, cut off) before another replica takes
+	// it over (default DefaultLease): the owner renews it every sixth of
+	// it, a lease lapses after two thirds of it without a renewal, and
+	// replicas look for lapsed leases every sixth.
+	Lease time.Duration
+	// Resume, on SQLite, resumes by replay the runs the previous process
+	// left (killed, crashed) when the server starts; without it they end
+	// interrupted. Shutdown still ends its runs interrupted on SQLite. On
+	// PostgreSQL runs are always resumed, by any replica, and Shutdown
+	// hands them over.
+	Resume bool
+	// Replica names this server in the database (default: host, process
+	// id and a random part).
+	Replica string
 	// AuditLogger, when set, receives the approval requests and
 	// decisions (give the agents the same, Options.AuditLogger, for
 	// their tool calls); nil: Logger.
@@ -136,8 +151,11 @@ type Server struct {
 
 	runs    sync.WaitGroup
 	quit    chan struct{} // closed when the server stops streaming
-	srvMu   sync.Mutex
-	servers []*http.Server
+	replica string
+	// stopLeases ends keepLeases, which closes leasesDone.
+	stopLeases, leasesDone chan struct{}
+	srvMu                  sync.Mutex
+	servers                []*http.Server
 }
 
 // New returns a Server.
@@ -163,6 +181,12 @@ func New(opts Options) (*Server, error) {
 	if opts.AuditLogger == nil {
 		opts.AuditLogger = opts.Logger
 	}
+	if opts.Lease <= 0 {
+		opts.Lease = DefaultLease
+	}
+	if opts.Replica == "" {
+		opts.Replica = replicaID()
+	}
 	s := &Server{
 		opts:    opts,
 		store:   opts.Store,
@@ -172,6 +196,10 @@ func New(opts Options) (*Server, error) {
 		slots:   make(chan struct{}, opts.MaxConcurrent),
 		active:  map[string]*run{},
 		quit:    make(chan struct{}),
+		replica: opts.Replica,
+
+		stopLeases: make(chan struct{}),
+		leasesDone: make(chan struct{}),
 	}
 	var err error
 	if s.tenants, err = checkTenants(append([]Tenant(nil), opts.Tenants...)); err != nil {
@@ -189,6 +217,9 @@ func New(opts Options) (*Server, error) {
 		s.tenants[sum] = &Tenant{Name: "default", Token: opts.Token, ownerless: true}
 	}
 	s.handler = s.routes()
+	if err := s.startDurable(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -250,6 +281,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		errs = append(errs, fmt.Errorf("serve: runs still ending at the shutdown deadline: %w", ctx.Err()))
 	}
+	close(s.stopLeases)
+	<-s.leasesDone
 	close(s.quit)
 	s.srvMu.Lock()
 	for _, hs := range s.servers {
@@ -490,7 +523,15 @@ func (s *Server) decodeRequest(w http.ResponseWriter, r *http.Request) (*RunRequ
 	return &req, true
 }
 
+// maxIdempotencyKey bounds the Idempotency-Key header.
+const maxIdempotencyKey = 255
+
 func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
+	key := r.Header.Get("Idempotency-Key")
+	if len(key) > maxIdempotencyKey {
+		writeError(w, http.StatusBadRequest, "bad_request", fmt.Sprintf("Idempotency-Key is %d bytes, over the limit of %d", len(key), maxIdempotencyKey))
+		return
+	}
 	req, ok := s.decodeRequest(w, r)
 	if !ok {
 		return
@@ -539,9 +580,36 @@ func (s *Server) createRun(w http.ResponseWriter, r *http.Request) {
 	// a run stored as queued that nothing runs.
 	sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer scancel()
-	if err := s.store.createRun(sctx, &runRecord{ID: rn.id, Task: req.Task, Request: reqJSON, State: StateQueued, CreatedAt: now, Tenant: rn.tenant}); err != nil {
+	rn.attempt = 1
+	created, err := s.store.createRun(sctx, &runRecord{ID: rn.id, Task: req.Task, Request: reqJSON, State: StateQueued, CreatedAt: now, Tenant: rn.tenant,
+		Attempt: rn.attempt, IdempotencyKey: key}, s.replica, s.leaseTTL())
+	if err != nil {
 		cancel(nil)
 		writeError(w, http.StatusInternalServerError, "internal", "could not store the run: "+err.Error())
+		return
+	}
+	if !created {
+		// The key was used before: answer with that run, wherever it runs.
+		cancel(nil)
+		id, err := s.store.runByKey(sctx, rn.tenant, key)
+		var rec *runRecord
+		if err == nil {
+			rec, err = s.store.getRun(sctx, id)
+		}
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, "internal", "reading the run of this Idempotency-Key: "+err.Error())
+			return
+		}
+		state := rec.State
+		s.mu.Lock()
+		if x := s.active[id]; x != nil {
+			x.mu.Lock()
+			state = x.state
+			x.mu.Unlock()
+		}
+		s.mu.Unlock()
+		w.Header().Set("Location", "/v1/runs/"+id)
+		writeJSON(w, http.StatusOK, map[string]any{"id": id, "state": state})
 		return
 	}
 	s.mu.Lock()
@@ -777,6 +845,23 @@ func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			writeError(w, http.StatusInternalServerError, "internal", "reading the run: "+err.Error())
 			return
+		}
+		if !rec.State.Final() {
+			// Another replica runs it (or will take it over): the flag
+			// and a notification reach it.
+			open, err := s.store.requestCancel(r.Context(), id)
+			if err != nil {
+				writeError(w, http.StatusInternalServerError, "internal", "cancelling the run: "+err.Error())
+				return
+			}
+			if open {
+				writeJSON(w, http.StatusAccepted, map[string]any{"id": id, "state": rec.State})
+				return
+			}
+			if rec, err = s.store.getRun(r.Context(), id); err != nil {
+				writeError(w, http.StatusInternalServerError, "internal", "reading the run: "+err.Error())
+				return
+			}
 		}
 		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("run %s has already ended (%s)", id, rec.State))
 		return

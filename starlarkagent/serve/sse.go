@@ -65,17 +65,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return rc.Flush()
 	}
 	if rn == nil {
-		// The run has ended and left memory: the database has every
-		// event, the end event last.
-		for {
-			evs, err := s.store.events(r.Context(), id, after, 500)
-			if err != nil || len(evs) == 0 {
-				return
-			}
-			if send(evs) != nil {
-				return
-			}
-		}
+		s.streamStored(r, id, &after, bw, send)
+		return
 	}
 	// Say hello at once, so that the client knows the stream is open.
 	fmt.Fprint(bw, ": star-agent run "+id+"\n\n")
@@ -108,6 +99,66 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 					return
 				}
 			}
+		}
+	}
+}
+
+// streamStored streams a run this server does not hold from the
+// database: one that ended (every event is stored, the end event last),
+// or, on PostgreSQL, one another replica runs. Then each notification of
+// the run, each second (a notification may be lost while the listener
+// reconnects) and each reconnection of the listener make it re-read the
+// events after the last one sent, so the ids stay gapless.
+func (s *Server) streamStored(r *http.Request, id string, after *int64, bw *bufio.Writer, send func([]storedEvent) error) {
+	var wake <-chan struct{}
+	if s.store.listen != nil {
+		c, stop := s.store.listen.subscribe(id)
+		defer stop()
+		wake = c
+		fmt.Fprint(bw, ": star-agent run "+id+"\n\n")
+	}
+	poll := time.NewTicker(time.Second)
+	defer poll.Stop()
+	tick := time.NewTicker(keepAlive)
+	defer tick.Stop()
+	for {
+		for {
+			evs, err := s.store.events(r.Context(), id, *after, 500)
+			if err != nil {
+				return
+			}
+			if len(evs) > 0 {
+				if send(evs) != nil || evs[len(evs)-1].Type == "end" {
+					return
+				}
+				continue
+			}
+			break
+		}
+		if wake == nil {
+			return // SQLite: the run has ended and every event is sent
+		}
+		rec, err := s.store.getRun(r.Context(), id)
+		if err != nil {
+			return
+		}
+		if rec.State.Final() {
+			// Its last events may have committed since the read above.
+			if evs, _ := s.store.events(r.Context(), id, *after, 1); len(evs) > 0 {
+				continue
+			}
+			return
+		}
+		select {
+		case <-wake:
+		case <-poll.C:
+		case <-tick.C:
+			fmt.Fprint(bw, ": keep-alive\n\n")
+			send(nil)
+		case <-r.Context().Done():
+			return
+		case <-s.quit:
+			return
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -79,12 +80,29 @@ var schema = []string{
 	`ALTER TABLE runs ADD COLUMN tenant TEXT NOT NULL DEFAULT '';
 	CREATE INDEX runs_tenant ON runs (tenant, seq);
 	CREATE INDEX runs_tenant_ended ON runs (tenant, ended_at);`,
+	// 4: durable runs. A run is owned by one server at a time (owner,
+	// lease_until in Unix milliseconds of the database's clock); attempt
+	// counts its owners and fences every write; cancel_requested reaches
+	// the owner from any replica; idempotency_key makes creation
+	// idempotent per tenant.
+	`ALTER TABLE runs ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE runs ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+	ALTER TABLE runs ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE runs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE runs ADD COLUMN idempotency_key TEXT;
+	CREATE UNIQUE INDEX runs_idempotency ON runs (tenant, idempotency_key) WHERE idempotency_key IS NOT NULL;`,
 }
 
-// Store is the SQLite database of a server.
+// Store is the database of a server: SQLite (one server per file) or
+// PostgreSQL (any number of replicas; see store_postgres.go).
 type Store struct {
 	r, w *sql.DB
 	log  *slog.Logger
+	// pg is set on PostgreSQL: queries are rebound ($1 for ?), and
+	// notifications carry events and cancellations between replicas.
+	pg     bool
+	pgURL  string
+	listen *listener
 	// lock holds the database's lock file (see lockDB); nil in memory.
 	lock *os.File
 
@@ -103,10 +121,20 @@ type storeOp struct {
 	what string
 	do   func(tx *sql.Tx) error
 	done chan error
+	// run and attempt, when run is set, fence the write: it is skipped
+	// (and fenced called) unless the run is still at that attempt, that
+	// is, still this server's.
+	run     string
+	attempt int64
+	fenced  func()
 }
 
 // errStoreClosed is returned for writes after Close.
 var errStoreClosed = errors.New("store: closed")
+
+// errFenced is the outcome of a write to a run another server has taken
+// over.
+var errFenced = errors.New("store: the run belongs to another server now")
 
 // DefaultDBPath is where runs are kept unless --db says otherwise:
 // star-agent/runs.db under $XDG_DATA_HOME, or ~/.local/share.
@@ -122,12 +150,16 @@ func DefaultDBPath() (string, error) {
 }
 
 // OpenStore opens (creating it if needed) the database at path, or an
-// in-memory one for ":memory:", brings its schema up to date, and marks
-// the runs that were queued or running when the previous process stopped
-// as interrupted, with an end event.
+// in-memory one for ":memory:", or the PostgreSQL database of a
+// postgres:// URL, and brings its schema up to date. What becomes of the
+// runs a previous process left queued or running is the server's
+// decision (Options.Resume).
 func OpenStore(path string, log *slog.Logger) (*Store, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if IsPostgresURL(path) {
+		return openPostgres(path, log)
 	}
 	s := &Store{log: log, ops: make(chan storeOp, 4096), stop: make(chan struct{}), stopped: make(chan struct{})}
 	pragmas := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_txlock=immediate"
@@ -171,12 +203,35 @@ func OpenStore(path string, log *slog.Logger) (*Store, error) {
 		s.closeDBs()
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
-	if err := s.recover(); err != nil {
-		s.closeDBs()
-		return nil, fmt.Errorf("store %s: %w", path, err)
-	}
 	go s.writer()
 	return s, nil
+}
+
+// q rebinds a query written with ? placeholders for the database.
+func (s *Store) q(query string) string {
+	if !s.pg {
+		return query
+	}
+	var b strings.Builder
+	n := 0
+	for _, c := range query {
+		if c == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// nowMS is the database's clock in Unix milliseconds, as SQL: leases are
+// compared on one clock, whichever server writes them.
+func (s *Store) nowMS() string {
+	if s.pg {
+		return "(extract(epoch from clock_timestamp()) * 1000)::bigint"
+	}
+	return "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
 }
 
 func (s *Store) closeDBs() {
@@ -226,10 +281,11 @@ func (s *Store) migrate() error {
 	return nil
 }
 
-// recover ends the runs a previous process left queued or running.
-func (s *Store) recover() error {
+// interruptOrphans ends the runs a previous process left queued or
+// running (SQLite only: the lock says no other server has them).
+func (s *Store) interruptOrphans() error {
 	ctx := context.Background()
-	rows, err := s.w.QueryContext(ctx, `SELECT id, state, created_at, started_at FROM runs WHERE state IN ('queued', 'running')`)
+	rows, err := s.w.QueryContext(ctx, `SELECT id, state, created_at, started_at FROM runs WHERE state IN ('queued', 'running', 'awaiting_approval')`)
 	if err != nil {
 		return err
 	}
@@ -326,21 +382,130 @@ func (s *Store) commit(batch []storeOp) {
 	if len(batch) == 0 {
 		return
 	}
-	err := s.inTx(func(tx *sql.Tx) error {
-		for _, op := range batch {
+	fenced := map[int]bool{}
+	var err error
+	for wait := 100 * time.Millisecond; ; wait = min(wait*2, 5*time.Second) {
+		err = s.commitOnce(batch, fenced)
+		// PostgreSQL unreachable (restarting, failing over): the batch
+		// waits for it rather than losing events, which would leave
+		// gaps in the runs' ids. An error of the database itself (a
+		// constraint) is not retried.
+		if err == nil || !s.pg || isPgError(err) || s.isClosing() {
+			break
+		}
+		s.log.Warn("store: the database is unreachable; retrying the writes", "error", err, "writes", len(batch), "retry_in", wait)
+		time.Sleep(wait)
+	}
+	s.finishBatch(batch, fenced, err)
+}
+
+// lockRuns reads the attempts of the runs a batch writes to. On
+// PostgreSQL it locks their rows, in the order of their ids (as
+// renewLeases does, so that the two never deadlock): a takeover, which
+// bumps the attempt, waits for this commit, and this commit sees a
+// takeover that came first.
+func (s *Store) lockRuns(tx *sql.Tx, batch []storeOp) (map[string]int64, error) {
+	seen := map[string]bool{}
+	var ids []string
+	for _, op := range batch {
+		if op.run != "" && !seen[op.run] {
+			seen[op.run] = true
+			ids = append(ids, op.run)
+		}
+	}
+	out := map[string]int64{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows *sql.Rows
+	var err error
+	if s.pg {
+		rows, err = tx.Query(`SELECT id, attempt FROM runs WHERE id = ANY($1) ORDER BY id FOR UPDATE`, ids)
+	} else {
+		args := make([]any, len(ids))
+		for i, id := range ids {
+			args[i] = id
+		}
+		rows, err = tx.Query(`SELECT id, attempt FROM runs WHERE id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, args...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var a int64
+		if err := rows.Scan(&id, &a); err != nil {
+			return nil, err
+		}
+		out[id] = a
+	}
+	return out, rows.Err()
+}
+
+// isClosing reports whether Close was called.
+func (s *Store) isClosing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+func (s *Store) commitOnce(batch []storeOp, fenced map[int]bool) error {
+	return s.inTx(func(tx *sql.Tx) error {
+		clear(fenced)
+		// The attempt of each run written, read once per batch with a
+		// row lock: a takeover (which bumps the attempt) waits for this
+		// commit, and this commit sees a takeover that came first.
+		attempts, err := s.lockRuns(tx, batch)
+		if err != nil {
+			return err
+		}
+		touched := map[string]bool{}
+		for i, op := range batch {
+			if op.run != "" {
+				a, ok := attempts[op.run]
+				if !ok {
+					a = -1 // no such run
+				}
+				if a != op.attempt {
+					fenced[i] = true
+					continue
+				}
+				touched[op.run] = true
+			}
 			if err := op.do(tx); err != nil {
 				return err
 			}
 		}
+		if s.pg && len(touched) > 0 {
+			// One notification per run per commit (PostgreSQL folds
+			// repeats within a transaction anyway): the replicas
+			// streaming these runs re-read them.
+			for id := range touched {
+				if _, err := tx.Exec(`SELECT pg_notify('star_agent_events', $1)`, id); err != nil {
+					return err
+				}
+			}
+		}
 		return nil
 	})
+}
+
+func (s *Store) finishBatch(batch []storeOp, fenced map[int]bool, err error) {
 	if err == nil || len(batch) == 1 {
-		for _, op := range batch {
+		for i, op := range batch {
+			e := err
+			if e == nil && fenced[i] {
+				e = errFenced
+				if op.fenced != nil {
+					op.fenced()
+				}
+			}
 			if err != nil {
 				s.log.Error("store: write failed", "what", op.what, "error", err)
 			}
 			if op.done != nil {
-				op.done <- err
+				op.done <- e
 			}
 		}
 		return
@@ -408,8 +573,13 @@ func (s *Store) Close() error {
 		if s.r != s.w {
 			s.r.Close()
 		}
+		if s.listen != nil {
+			s.listen.close()
+		}
 		// Checkpoint the WAL into the database file on the way out.
-		s.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		if !s.pg {
+			s.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		}
 		s.w.Close()
 		s.unlock()
 	})
@@ -419,7 +589,7 @@ func (s *Store) Close() error {
 // Ping checks that the database answers a read.
 func (s *Store) Ping(ctx context.Context) error {
 	var n int
-	return s.r.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&n)
+	return s.r.QueryRowContext(ctx, "SELECT 1").Scan(&n)
 }
 
 // runRecord is a run as stored.
@@ -439,6 +609,10 @@ type runRecord struct {
 	Output    int
 	Duration  float64
 	Tenant    string
+	// Attempt counts the servers that have run it; IdempotencyKey is the
+	// client's key of its creation, if any.
+	Attempt        int64
+	IdempotencyKey string
 }
 
 func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
@@ -450,50 +624,82 @@ func nullString(s string) any {
 	return s
 }
 
-// createRun stores a new run and waits for the commit.
-func (s *Store) createRun(ctx context.Context, r *runRecord) error {
-	return s.enqueue(ctx, storeOp{what: "create run " + r.ID, do: func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT INTO runs (id, task, request, state, created_at, tenant) VALUES (?, ?, ?, ?, ?, ?)`,
-			r.ID, r.Task, string(r.Request), r.State, formatTime(r.CreatedAt), r.Tenant)
+// fence names a run and the attempt a server holds it at: its writes
+// are refused once another server has taken the run over (lost is then
+// called, from the writer: it must not block).
+type fence struct {
+	run     string
+	attempt int64
+	lost    func()
+}
+
+func (s *Store) op(f fence, what string, do func(tx *sql.Tx) error) storeOp {
+	return storeOp{what: what, do: do, run: f.run, attempt: f.attempt, fenced: f.lost}
+}
+
+// createRun stores a new run, owned by owner with a lease of lease, and
+// waits for the commit. With an idempotency key a run already has (for
+// the tenant), nothing is stored and created is false.
+func (s *Store) createRun(ctx context.Context, r *runRecord, owner string, lease time.Duration) (created bool, err error) {
+	err = s.enqueue(ctx, storeOp{what: "create run " + r.ID, do: func(tx *sql.Tx) error {
+		res, err := tx.Exec(s.q(`INSERT INTO runs (id, task, request, state, created_at, tenant, attempt, owner, lease_until, idempotency_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, `+s.nowMS()+` + ?, ?)
+			ON CONFLICT (tenant, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING`),
+			r.ID, r.Task, string(r.Request), r.State, formatTime(r.CreatedAt), r.Tenant, r.Attempt, owner, lease.Milliseconds(), nullString(r.IdempotencyKey))
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		created = n == 1
 		return err
 	}}, true)
+	return created, err
+}
+
+// runByKey is the id of the tenant's run created with an idempotency key.
+func (s *Store) runByKey(ctx context.Context, tenant, key string) (string, error) {
+	var id string
+	err := s.w.QueryRowContext(ctx, s.q(`SELECT id FROM runs WHERE tenant = ? AND idempotency_key = ?`), tenant, key).Scan(&id)
+	return id, err
 }
 
 // addEvent stores an event of a run.
-func (s *Store) addEvent(id string, ev storedEvent) {
-	s.enqueue(context.Background(), storeOp{what: "event of " + id, do: func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT INTO events (run_id, id, type, data) VALUES (?, ?, ?, ?)`, id, ev.ID, ev.Type, string(ev.Data))
+func (s *Store) addEvent(f fence, ev storedEvent) {
+	s.enqueue(context.Background(), s.op(f, "event of "+f.run, func(tx *sql.Tx) error {
+		_, err := tx.Exec(s.q(`INSERT INTO events (run_id, id, type, data) VALUES (?, ?, ?, ?)`), f.run, ev.ID, ev.Type, string(ev.Data))
 		return err
-	}}, false)
+	}), false)
 }
 
-// addStep stores a step of a run.
-func (s *Store) addStep(id string, n int, typ string, data []byte) {
-	s.enqueue(context.Background(), storeOp{what: "step of " + id, do: func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT INTO steps (run_id, n, type, data) VALUES (?, ?, ?, ?)`, id, n, typ, string(data))
+// addStep stores a step of a run and waits for the commit: a step is
+// durable before the run asks the model for the next one, so a run
+// resumed elsewhere never asks again for a step that ended.
+func (s *Store) addStep(f fence, n int, typ string, data []byte) error {
+	return s.enqueue(context.Background(), s.op(f, "step of "+f.run, func(tx *sql.Tx) error {
+		_, err := tx.Exec(s.q(`INSERT INTO steps (run_id, n, type, data) VALUES (?, ?, ?, ?)`), f.run, n, typ, string(data))
 		return err
-	}}, false)
+	}), true)
 }
 
 // setRunning records that a run started.
-func (s *Store) setRunning(id string, at time.Time) {
-	s.enqueue(context.Background(), storeOp{what: "start of " + id, do: func(tx *sql.Tx) error {
-		_, err := tx.Exec(`UPDATE runs SET state = ?, started_at = ? WHERE id = ?`, StateRunning, formatTime(at), id)
+func (s *Store) setRunning(f fence, at time.Time) {
+	s.enqueue(context.Background(), s.op(f, "start of "+f.run, func(tx *sql.Tx) error {
+		_, err := tx.Exec(s.q(`UPDATE runs SET state = ?, started_at = coalesce(started_at, ?) WHERE id = ?`), StateRunning, formatTime(at), f.run)
 		return err
-	}}, false)
+	}), false)
 }
 
 // finishRun records how a run ended.
-func (s *Store) finishRun(r *runRecord) {
-	s.enqueue(context.Background(), storeOp{what: "end of " + r.ID, do: func(tx *sql.Tx) error {
+func (s *Store) finishRun(f fence, r *runRecord) {
+	s.enqueue(context.Background(), s.op(f, "end of "+r.ID, func(tx *sql.Tx) error {
 		var result any
 		if len(r.Result) > 0 {
 			result = string(r.Result)
 		}
-		_, err := tx.Exec(`UPDATE runs SET state = ?, ended_at = ?, error = ?, result = ?, steps = ?, input_tokens = ?, output_tokens = ?, duration = ? WHERE id = ?`,
+		_, err := tx.Exec(s.q(`UPDATE runs SET state = ?, ended_at = ?, error = ?, result = ?, steps = ?, input_tokens = ?, output_tokens = ?, duration = ?, owner = '', lease_until = 0 WHERE id = ?`),
 			r.State, formatTime(r.EndedAt), nullString(r.Error), result, r.Steps, r.Input, r.Output, r.Duration, r.ID)
 		return err
-	}}, false)
+	}), false)
 }
 
 const runColumns = `seq, id, task, request, state, created_at, started_at, ended_at, error, result, steps, input_tokens, output_tokens, duration`
@@ -530,7 +736,7 @@ var errNoRun = errors.New("no such run")
 
 // getRun reads a run with its result.
 func (s *Store) getRun(ctx context.Context, id string) (*runRecord, error) {
-	r, err := scanRun(s.r.QueryRowContext(ctx, `SELECT `+runColumns+` FROM runs WHERE id = ?`, id), true)
+	r, err := scanRun(s.r.QueryRowContext(ctx, s.q(`SELECT `+runColumns+` FROM runs WHERE id = ?`), id), true)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errNoRun
 	}
@@ -540,7 +746,7 @@ func (s *Store) getRun(ctx context.Context, id string) (*runRecord, error) {
 // lastEventID is the id of a run's last stored event.
 func (s *Store) lastEventID(ctx context.Context, id string) (int64, error) {
 	var n int64
-	err := s.r.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM events WHERE run_id = ?`, id).Scan(&n)
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT coalesce(max(id), 0) FROM events WHERE run_id = ?`), id).Scan(&n)
 	return n, err
 }
 
@@ -564,7 +770,7 @@ func (s *Store) listRuns(ctx context.Context, cursor string, limit int, tenants 
 	default:
 		q, args = `SELECT `+runColumns+` FROM runs WHERE tenant IN (?, ?) AND seq < ? ORDER BY seq DESC LIMIT ?`, []any{tenants[0], tenants[1], before, limit + 1}
 	}
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	rows, err := s.r.QueryContext(ctx, s.q(q), args...)
 	if err != nil {
 		return nil, "", err
 	}
@@ -612,7 +818,7 @@ func decodeCursor(c string) (int64, error) {
 
 // events reads up to limit events of a run after the given id.
 func (s *Store) events(ctx context.Context, id string, after int64, limit int) ([]storedEvent, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, type, data FROM events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?`, id, after, limit)
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT id, type, data FROM events WHERE run_id = ? AND id > ? ORDER BY id LIMIT ?`), id, after, limit)
 	if err != nil {
 		return nil, err
 	}

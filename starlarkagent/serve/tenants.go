@@ -185,7 +185,7 @@ func tenantBudget(b starlarkagent.Budget, t *Tenant) starlarkagent.Budget {
 // tenantTokens sums the tokens of a tenant's runs that ended since t.
 func (s *Store) tenantTokens(ctx context.Context, tenant string, since time.Time) (int, error) {
 	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT coalesce(sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)), 0) FROM runs WHERE tenant = ? AND ended_at >= ?`,
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT coalesce(sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)), 0) FROM runs WHERE tenant = ? AND ended_at >= ?`),
 		tenant, formatTime(since)).Scan(&n)
 	return n, err
 }
@@ -193,6 +193,6 @@ func (s *Store) tenantTokens(ctx context.Context, tenant string, since time.Time
 // runTenant is the tenant of a stored run.
 func (s *Store) runTenant(ctx context.Context, id string) (string, error) {
 	var t string
-	err := s.r.QueryRowContext(ctx, `SELECT tenant FROM runs WHERE id = ?`, id).Scan(&t)
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT tenant FROM runs WHERE id = ?`), id).Scan(&t)
 	return t, err
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -32,6 +33,8 @@ type serveFlags struct {
 	queue             int
 	runTimeout, grace time.Duration
 	approvalTimeout   time.Duration
+	lease             time.Duration
+	resume            bool
 	logFormat, otel   string
 	verbose           bool
 	addrFile          string
@@ -74,7 +77,9 @@ running runs finish for --shutdown-grace, then cancels them (they end
 	fl.StringVar(&f.addr, "addr", "127.0.0.1:8080", "listen on `HOST:PORT` (port 0: any free port)")
 	fl.StringVar(&f.token, "token", "", "require this bearer token on the API (default from STAR_AGENT_TOKEN); with --tokens, it is one more tenant, \"default\"")
 	fl.StringVar(&f.tokensFile, "tokens", "", "tenants `FILE`: JSON {\"tenants\": [{\"name\", \"token\", \"max_runs_in_flight\", \"max_tokens_per_day\", \"max_total_tokens\", \"max_cost\"}]}; each tenant sees only its own runs, within its quotas")
-	fl.StringVar(&f.db, "db", "", "the SQLite database of runs, a `PATH` or :memory: (default star-agent/runs.db in the user's data directory)")
+	fl.StringVar(&f.db, "db", "", "the database of runs: an SQLite `PATH` or :memory:, or a postgres:// URL shared by replicas (default from STAR_AGENT_DB, else star-agent/runs.db in the user's data directory)")
+	fl.DurationVar(&f.lease, "lease", serve.DefaultLease, "how long a run stays with a replica that stopped renewing its lease before another takes it over (PostgreSQL)")
+	fl.BoolVar(&f.resume, "resume", true, "resume by replay the runs a killed server left, when it starts again (SQLite; on PostgreSQL any replica resumes them); false: they end interrupted")
 	fl.IntVar(&f.maxConcurrent, "max-concurrent", 4, "runs that run at once")
 	fl.IntVar(&f.queue, "queue", 64, "runs that may wait for a free slot; beyond, POST /v1/runs answers 429")
 	fl.DurationVar(&f.runTimeout, "run-timeout", 10*time.Minute, "stop a whole run after this long (0: no limit); --exec-timeout limits each code execution")
@@ -176,6 +181,9 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 
 	dbPath := f.db
 	if dbPath == "" {
+		dbPath = os.Getenv("STAR_AGENT_DB")
+	}
+	if dbPath == "" {
 		if dbPath, err = serve.DefaultDBPath(); err != nil {
 			return usageError("%v", err)
 		}
@@ -208,6 +216,8 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 		ApprovalTimeout: f.approvalTimeout,
 		Budget:          a.Budget(),
 		ShutdownGrace:   f.grace,
+		Lease:           f.lease,
+		Resume:          f.resume,
 		MaxSteps:        a.MaxSteps(),
 		ModelID:         model.ModelID(),
 		Checks:          ready.checks(),
@@ -259,7 +269,7 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 			return usageError("--addr-file: %v", err)
 		}
 	}
-	fmt.Fprintf(stderr, "star-agent: serving on http://%s (model %s, database %s)\n", ln.Addr(), model.ModelID(), dbPath)
+	fmt.Fprintf(stderr, "star-agent: serving on http://%s (model %s, database %s)\n", ln.Addr(), model.ModelID(), redactDB(dbPath))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -409,4 +419,16 @@ func pingDocker(ctx context.Context) error {
 		return fmt.Errorf("the Docker engine at %s answers %s", host, resp.Status)
 	}
 	return nil
+}
+
+// redactDB hides the password of a postgres:// URL.
+func redactDB(db string) string {
+	if !serve.IsPostgresURL(db) {
+		return db
+	}
+	u, err := url.Parse(db)
+	if err != nil {
+		return "postgres://…"
+	}
+	return u.Redacted()
 }
