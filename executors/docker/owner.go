@@ -78,8 +78,9 @@ func orphaned(label string) bool {
 	if err != nil || pid <= 0 {
 		return false
 	}
-	now := processOwner(pid)
-	return now == "" || now != label
+	// Gone, or the PID now names a process that started later.
+	start, ok := startTicks(pid)
+	return !ok || strconv.FormatUint(start, 10) != f[3]
 }
 
 // Sweep removes the containers star-agent processes of this host left

@@ -23,8 +23,9 @@ type LimitFlags struct {
 	MaxOutput     int
 	MaxValue      string
 
-	cmd      string // the command that registered the flags
-	maxSteps uint64 // exec's deprecated --max-steps, the old --max-operations
+	cmd        string // the command that registered the flags
+	oldTimeout string // its old name of --exec-timeout: "timeout" on exec, "step-timeout" on run and serve
+	maxSteps   uint64 // exec's deprecated --max-steps, the old --max-operations
 }
 
 // Register adds the limit flags to fl. cmd is the command's name: each
@@ -39,13 +40,15 @@ func (f *LimitFlags) Register(fl *pflag.FlagSet, cmd string) {
 	fl.StringVar(&f.MaxValue, "max-value", "1MiB", "largest final answer or last value kept per code execution, as JSON (e.g. 64KiB, 1MiB, or bytes); a bigger one comes back as its shortened repr with a note")
 	switch cmd {
 	case "exec":
-		fl.DurationVar(&f.ExecTimeout, "timeout", executors.DefaultTimeout, "the old name of --exec-timeout")
-		fl.MarkHidden("timeout")
+		f.oldTimeout = "timeout"
 		fl.Uint64Var(&f.maxSteps, "max-steps", 0, "deprecated: the old name of --max-operations")
 		fl.MarkHidden("max-steps")
 	case "run", "serve":
-		fl.DurationVar(&f.ExecTimeout, "step-timeout", executors.DefaultTimeout, "the old name of --exec-timeout")
-		fl.MarkHidden("step-timeout")
+		f.oldTimeout = "step-timeout"
+	}
+	if f.oldTimeout != "" {
+		fl.DurationVar(&f.ExecTimeout, f.oldTimeout, executors.DefaultTimeout, "the old name of --exec-timeout")
+		fl.MarkHidden(f.oldTimeout)
 	}
 }
 
@@ -55,10 +58,8 @@ func (f *LimitFlags) Register(fl *pflag.FlagSet, cmd string) {
 func (f *LimitFlags) Limits(fl *pflag.FlagSet, stderr io.Writer) (executors.Limits, error) {
 	var l executors.Limits
 	warn := func(msg string) { fmt.Fprintln(stderr, "star-agent: warning:", msg) }
-	for _, old := range []string{"timeout", "step-timeout"} {
-		if f.cmd != "" && fl.Lookup(old) != nil && fl.Changed(old) && (old == "step-timeout" || f.cmd == "exec") {
-			warn(fmt.Sprintf("--%s is deprecated: use --exec-timeout, the same limit of each code execution", old))
-		}
+	if f.oldTimeout != "" && fl.Changed(f.oldTimeout) {
+		warn(fmt.Sprintf("--%s is deprecated: use --exec-timeout, the same limit of each code execution", f.oldTimeout))
 	}
 	if f.cmd == "exec" && fl.Changed("max-steps") {
 		// run's --max-steps counts agent steps; exec's counted
