@@ -102,11 +102,9 @@ func (m *metrics) handler() http.Handler {
 // step counts a step that ended.
 func (m *metrics) step(model string, s starlarkagent.Step) {
 	m.steps.WithLabelValues(string(s.Kind())).Inc()
-	var usage providers.Usage
 	switch s := s.(type) {
 	case *starlarkagent.ActionStep:
 		m.stepDuration.WithLabelValues(string(s.Kind())).Observe(s.Timing.Duration().Seconds())
-		usage = s.Usage
 		if s.Error != nil {
 			m.execErrors.WithLabelValues(string(s.Error.Kind), s.Error.Type).Inc()
 		}
@@ -122,14 +120,26 @@ func (m *metrics) step(model string, s starlarkagent.Step) {
 		}
 	case *starlarkagent.PlanningStep:
 		m.stepDuration.WithLabelValues(string(s.Kind())).Observe(s.Timing.Duration().Seconds())
-		usage = s.Usage
 	case *starlarkagent.SummaryStep:
 		m.stepDuration.WithLabelValues(string(s.Kind())).Observe(s.Timing.Duration().Seconds())
-		usage = s.Usage
-	case *starlarkagent.FinalAnswerStep:
-		usage = s.Usage
 	}
-	m.addTokens(model, usage)
+	m.addTokens(model, stepUsage(s))
+}
+
+// stepUsage is the tokens a step spent (zero for steps without a model
+// call).
+func stepUsage(s starlarkagent.Step) providers.Usage {
+	switch s := s.(type) {
+	case *starlarkagent.ActionStep:
+		return s.Usage
+	case *starlarkagent.PlanningStep:
+		return s.Usage
+	case *starlarkagent.SummaryStep:
+		return s.Usage
+	case *starlarkagent.FinalAnswerStep:
+		return s.Usage
+	}
+	return providers.Usage{}
 }
 
 func (m *metrics) addTokens(model string, u providers.Usage) {

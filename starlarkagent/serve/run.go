@@ -57,6 +57,10 @@ type run struct {
 	// one let it go at shutdown, for another to resume).
 	attempt int64
 	lost    atomic.Bool
+	// tokens are what the run's steps spent so far, counted against its
+	// tenant's daily quota until stored says the store has them.
+	tokens atomic.Int64
+	stored atomic.Bool
 	// resume is set on a run taken over from another server.
 	resume *resumeState
 }
@@ -313,6 +317,8 @@ func (s *Server) execute(r *run) {
 // stepEnded reports a step: its error first (if any), then the step.
 func (s *Server) stepEnded(r *run, modelID string, st starlarkagent.Step) {
 	s.metrics.step(modelID, st)
+	u := stepUsage(st)
+	r.tokens.Add(int64(u.InputTokens + u.OutputTokens))
 	switch st := st.(type) {
 	case *starlarkagent.TaskStep:
 		return // sent as the task event when the run started
@@ -414,6 +420,7 @@ func (s *Server) finish(r *run, state State, errText string, res *starlarkagent.
 	if err := s.store.Flush(ctx); err != nil && !errors.Is(err, errStoreClosed) {
 		s.log.Error("store: flush", "run", r.id, "error", err)
 	}
+	r.stored.Store(true)
 	s.mu.Lock()
 	delete(s.active, r.id)
 	s.mu.Unlock()

@@ -32,8 +32,8 @@ type Tenant struct {
 	// approval at once (0: no limit).
 	MaxRunsInFlight int `json:"max_runs_in_flight,omitempty"`
 	// MaxTokensPerDay bounds the tokens (input and output) of its runs
-	// that ended since 00:00 UTC; past it, new runs wait for the next
-	// day (0: no limit).
+	// that ended since 00:00 UTC and of those in flight here; past it,
+	// new runs wait for the next day (0: no limit).
 	MaxTokensPerDay int `json:"max_tokens_per_day,omitempty"`
 	// MaxTotalTokens and MaxCost cap each of its runs' budgets.
 	MaxTotalTokens int     `json:"max_total_tokens,omitempty"`
@@ -157,6 +157,16 @@ func (s *Server) admitTenant(w http.ResponseWriter, r *http.Request, t *Tenant) 
 			writeError(w, http.StatusInternalServerError, "internal", "reading the tenant's usage: "+err.Error())
 			return false
 		}
+		// Runs still here (running, or ended but not yet in the store)
+		// count what they spent so far; one stored meanwhile may count
+		// twice for an instant, never zero times.
+		s.mu.Lock()
+		for _, rn := range s.active {
+			if rn.tenant == t.Name && !rn.stored.Load() {
+				used += int(rn.tokens.Load())
+			}
+		}
+		s.mu.Unlock()
 		if used >= t.MaxTokensPerDay {
 			retry := int(day.Add(24*time.Hour).Sub(now).Seconds()) + 1
 			s.metrics.tenantRejected.WithLabelValues(t.Name, "tokens_per_day").Inc()

@@ -121,6 +121,26 @@ func TestTenantQuotas(t *testing.T) {
 	}
 }
 
+// TestTenantQuotaCountsRunsInFlight: the daily token quota counts what a
+// run still in flight has spent, not only runs that ended.
+func TestTenantQuotaCountsRunsInFlight(t *testing.T) {
+	h, started := newHarness(t, harnessOpts{
+		script: func(task string) []string { return []string{twoSteps[0], blocking[0]} },
+		modify: func(o *Options) {
+			o.Tenants = []Tenant{{Name: "team_b", Token: tokenB, MaxTokensPerDay: 1}}
+		},
+	})
+	b := h.as(tokenB)
+	first := b.start("count, then wait")
+	<-started // its first step ended: its tokens are spent
+	code, _, body := b.do("POST", "/v1/runs", `{"task": "again"}`)
+	if code != 429 || !strings.Contains(string(body), "its quota of 1") {
+		t.Errorf("team_b with a run in flight past its daily tokens: %d %s", code, body)
+	}
+	b.do("POST", "/v1/runs/"+first+"/cancel", "")
+	b.wait(first)
+}
+
 // TestTenantBudgetCap: a tenant's budget caps its runs' budgets, over
 // what the request asks for.
 func TestTenantBudgetCap(t *testing.T) {
