@@ -30,6 +30,19 @@ const MaxUnpack = 16
 // only for the default end="\n".
 const StdoutKey = "star-agent.stdout"
 
+// ElidingWriter is a StdoutKey writer that keeps only the first and the
+// last characters printed. print builds each line within Keep bytes of
+// its start and of its end, and hands it over with WriteElided, which
+// counts the dropped middle as printed: a print of a huge value then
+// costs the output's size in memory, not the value's repr.
+type ElidingWriter interface {
+	// Keep is how many bytes of a line's start and of its end the writer
+	// may keep (a multiple of its character limit: up to 4 bytes each).
+	Keep() int
+	// WriteElided writes head, counts dropped characters, writes tail.
+	WriteElided(head string, dropped int, tail string)
+}
+
 const (
 	// HelperBox is the global holding the executor's ThreadBox.
 	HelperBox = "__sa_box"

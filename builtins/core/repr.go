@@ -92,8 +92,7 @@ func ReprValue(th *starlark.Thread, v starlark.Value) (string, error) {
 	if s, ok := scalarRepr(v); ok {
 		return s, nil
 	}
-	p := printer{th: th, state: reprStateOf(th)}
-	p.b.Th = th
+	p := printer{th: th, b: &Builder{Th: th}, state: reprStateOf(th)}
 	if p.state != nil && p.state.active {
 		p.limit = p.state
 	}
@@ -189,6 +188,39 @@ func runePrefix(s string, n int) int {
 	return i
 }
 
+// WriteStr writes str(v) to b, a printer's builder: print's way to
+// render a value into an eliding builder without building it whole. It
+// writes nothing to b if it fails, unless b elides.
+func WriteStr(th *starlark.Thread, b *Builder, v starlark.Value) error {
+	if b.keep == 0 || reprStateOf(th) != nil && reprStateOf(th).active {
+		s, err := StrValue(th, v)
+		if err == nil {
+			b.WriteString(s)
+		}
+		return err
+	}
+	switch v := v.(type) {
+	case starlark.String:
+		b.WriteString(string(v))
+		return b.Err()
+	case Representer:
+		s, err := v.PyStr(th)
+		if err == nil {
+			b.WriteString(s)
+		}
+		return err
+	}
+	if s, ok := scalarRepr(v); ok {
+		b.WriteString(s)
+		return b.Err()
+	}
+	p := printer{th: th, b: b, state: reprStateOf(th)}
+	if err := p.repr(v, 0); err != nil {
+		return err
+	}
+	return b.Err()
+}
+
 // StrValue is str(v) on thread th.
 func StrValue(th *starlark.Thread, v starlark.Value) (string, error) {
 	switch v := v.(type) {
@@ -227,7 +259,7 @@ func scalarRepr(v starlark.Value) (string, bool) {
 // printing a huge structure cannot exhaust memory.
 type printer struct {
 	th    *starlark.Thread
-	b     Builder          // charged before each buffer it grows into
+	b     *Builder         // charged before each buffer it grows into
 	stack []starlark.Value // containers being printed, to render cycles as [...]
 	count int
 	state *reprLimit // th's repr state, nil if it has none
@@ -329,6 +361,9 @@ func (p *printer) repr(v starlark.Value, depth int) error {
 	case starlark.Float:
 		p.b.WriteString(FloatRepr(float64(v)))
 	case starlark.String:
+		if p.b.keep > 0 && len(v) > 4*p.b.keep {
+			return p.quoteElided(string(v))
+		}
 		p.b.WriteString(quoteStringLimit(string(v), p.room()))
 	case starlark.Bytes:
 		p.b.WriteString(bytesReprLimit(string(v), p.room()))
@@ -496,18 +531,34 @@ func QuoteString(s string) string { return quoteStringLimit(s, -1) }
 // quoteStringLimit is quoteString cut after about room bytes (room < 0:
 // no limit), without escaping the rest of s.
 func quoteStringLimit(s string, room int) string {
-	q := byte('\'')
-	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
-		q = '"'
-	}
+	q := quoteChar(s)
 	var b strings.Builder
 	if room < 0 || len(s) < room {
 		b.Grow(len(s) + 2)
 	}
 	b.WriteByte(q)
+	if !quoteBody(&b, s, q, room) {
+		return b.String()
+	}
+	b.WriteByte(q)
+	return b.String()
+}
+
+// quoteChar is the quote CPython's repr puts around s.
+func quoteChar(s string) byte {
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		return '"'
+	}
+	return '\''
+}
+
+// quoteBody writes s escaped as between quotes q, and reports whether it
+// wrote all of it: it stops once b holds more than room bytes (room < 0:
+// no limit).
+func quoteBody(b quoteWriter, s string, q byte, room int) bool {
 	for i := 0; i < len(s); {
 		if room >= 0 && b.Len() > room {
-			return b.String()
+			return false
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
@@ -541,8 +592,100 @@ func quoteStringLimit(s string, room int) string {
 			b.WriteString(`\U` + HexN(uint32(r), 8))
 		}
 	}
-	b.WriteByte(q)
-	return b.String()
+	return true
+}
+
+// quoteWriter is what quoteBody writes to: a strings.Builder, or an
+// eliding Builder.
+type quoteWriter interface {
+	WriteByte(byte) error
+	WriteRune(rune) (int, error)
+	WriteString(string) (int, error)
+	Len() int
+}
+
+// quotedLen is the number of characters quoteBody writes for s, counted
+// without writing them; th's interruption is checked every MiB.
+func quotedLen(th *starlark.Thread, s string, q byte) (int, error) {
+	n := 0
+	for i := 0; i < len(s); {
+		if err := Interrupted(th); err != nil {
+			return 0, err
+		}
+		end := min(i+1<<20, len(s))
+		for i < end {
+			if c := s[i]; c < utf8.RuneSelf {
+				i++
+				n += int(asciiQuoted[c])
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			switch {
+			case r == utf8.RuneError && size == 1, !isPrintable(r) && r < 0x100:
+				n += 4
+			case isPrintable(r):
+				n++
+			case r < 0x10000:
+				n += 6
+			default:
+				n += 10
+			}
+		}
+	}
+	return n + strings.Count(s, string(q)), nil
+}
+
+// asciiQuoted is how many characters quoteBody writes for an ASCII byte
+// other than the quote (which takes 2).
+var asciiQuoted = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		switch {
+		case c == '\\' || c == '\n' || c == '\r' || c == '\t':
+			t[c] = 2
+		case c < 0x20 || c == 0x7f:
+			t[c] = 4
+		default:
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// quoteElided writes the repr of s, a string longer than twice what the
+// eliding builder b keeps, as its quoted start, a count of the quoted
+// characters between, and its quoted end: never the whole repr.
+func (p *printer) quoteElided(s string) error {
+	q := quoteChar(s)
+	keep := p.b.keep
+	head := keep
+	for head < len(s) && !utf8.RuneStart(s[head]) {
+		head++
+	}
+	tail := len(s) - keep
+	for tail > head && !utf8.RuneStart(s[tail]) {
+		tail--
+	}
+	// The start is written only while the builder's start has room, and
+	// the end straight into the builder's end: no copy of either is made.
+	if p.b.headFull {
+		n, err := quotedLen(p.th, s[:tail], q)
+		if err != nil {
+			return err
+		}
+		p.b.skip(1 + n)
+	} else {
+		p.b.WriteByte(q)
+		quoteBody(p.b, s[:head], q, -1)
+		n, err := quotedLen(p.th, s[head:tail], q)
+		if err != nil {
+			return err
+		}
+		p.b.skip(n)
+	}
+	quoteBody(p.b, s[tail:], q, -1)
+	p.b.WriteByte(q)
+	return p.b.Err()
 }
 
 // isPrintable is Python's str.isprintable for one code point (letters,

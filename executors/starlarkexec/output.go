@@ -93,6 +93,25 @@ func suffixRunes(s string, n int) string {
 	return s[cut:]
 }
 
+// Keep is the bytes of a line's start and end print must keep for this
+// output: up to 4 per character of its limit.
+func (o *output) Keep() int { return 4*o.max + 4 }
+
+// WriteElided writes a line of which print dropped the middle: what it
+// shows is what writing the whole line would have shown, since print
+// keeps more of either end than the output does.
+func (o *output) WriteElided(head string, dropped int, tail string) {
+	o.WriteString(head)
+	if dropped > 0 {
+		o.mu.Lock()
+		if !o.closed {
+			o.total += dropped
+		}
+		o.mu.Unlock()
+	}
+	o.WriteString(tail)
+}
+
 func (o *output) dropped() int { return max(o.total-o.max, 0) }
 
 // close stops the output: later writes are dropped. It returns what was
