@@ -240,6 +240,14 @@ func NewIterator(name string, next func() (starlark.Value, bool, error)) *Iterat
 	return &Iterator{name: name, next: next}
 }
 
+// NewStepIterator returns an iterator named name whose values are made by
+// user code: step runs on the consumer's thread, under the limits of the
+// execution consuming it, as map's and filter's do (PyMap). th is the
+// thread of the execution that makes it.
+func NewStepIterator(th *starlark.Thread, name string, step func(th *starlark.Thread) (starlark.Value, bool, error)) *Iterator {
+	return &Iterator{name: name, step: step, group: GeneratorsOf(th)}
+}
+
 func (it *Iterator) String() string {
 	if it.label != "" {
 		return fmt.Sprintf("<%s object %s at %#x>", it.name, it.label, UintptrOf(it))

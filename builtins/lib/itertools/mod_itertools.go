@@ -7,12 +7,11 @@ import (
 	"github.com/star-agent/star-agent/vm/syntax"
 )
 
-// itertools. Iterators that only rearrange values (count, cycle, chain,
-// islice, product, permutations, combinations, zip_longest, pairwise) are
-// lazy, so infinite ones work; those that call user functions
-// (accumulate, takewhile, dropwhile, filterfalse, starmap, groupby) run
-// eagerly, because go.starlark.net's loops cannot receive an error raised
-// inside an iterator.
+// itertools. Its iterators are lazy, as in Python, so that endless ones
+// work with next(), islice and a loop that breaks; those that call user
+// functions (accumulate, takewhile, dropwhile, filterfalse, starmap) run
+// them on the consumer's thread as items are taken (core.NewStepIterator),
+// so their side effects happen in Python's order. groupby alone is eager.
 
 // memberFuncs are the module's functions by name; chain, a type, is
 // added by members.
@@ -418,42 +417,38 @@ func accumulate(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, k
 	if err := starlark.UnpackArgs("accumulate", args, kwargs, "iterable", &it, "func?", &f, "initial?", &initial); err != nil {
 		return nil, err
 	}
-	// Eager: its results (new numbers, strings, tuples) are
-	// charged as they are made.
-	out, err := core.NewGather(th, 0)
+	src, err := core.PyIter(th, it)
 	if err != nil {
 		return nil, err
 	}
 	var acc starlark.Value
 	if initial != starlark.None {
 		acc = initial
-		if err := out.Add(acc); err != nil {
-			return nil, err
-		}
 	}
-	err = core.ForEach(th, it, func(v starlark.Value) error {
-		if acc == nil {
+	first := acc != nil
+	return core.NewStepIterator(th, "itertools.accumulate", func(th *starlark.Thread) (starlark.Value, bool, error) {
+		if first {
+			first = false
+			return acc, true, nil
+		}
+		v, ok, err := src.NextOn(th)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		switch {
+		case acc == nil:
 			acc = v
-		} else if f == starlark.None {
-			r, err := addValues(acc, v)
-			if err != nil {
-				return err
+		case f == starlark.None:
+			if acc, err = addValues(acc, v); err != nil {
+				return nil, false, err
 			}
-			acc = r
-		} else {
-			r, err := starlark.Call(th, f, starlark.Tuple{acc, v}, nil)
-			if err != nil {
-				return err
+		default:
+			if acc, err = starlark.Call(th, f, starlark.Tuple{acc, v}, nil); err != nil {
+				return nil, false, err
 			}
-			acc = r
 		}
-		return out.Add(acc)
-	})
-	if err != nil {
-		return nil, err
-	}
-	vals, err := out.Done()
-	return core.SliceIterator("itertools.accumulate", vals), err
+		return acc, true, nil
+	}), nil
 }
 
 func takewhile(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -465,7 +460,7 @@ func dropwhile(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, k
 }
 
 // filterWhile is takewhile(pred, iterable) when take is set, dropwhile
-// otherwise; eager, as pred is user code.
+// otherwise.
 func filterWhile(th *starlark.Thread, name string, take bool, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var f, it starlark.Value
 	if err := starlark.UnpackPositionalArgs(name, args, kwargs, 2, &f, &it); err != nil {
@@ -475,48 +470,41 @@ func filterWhile(th *starlark.Thread, name string, take bool, args starlark.Tupl
 	if err != nil {
 		return nil, err
 	}
-	out, err := core.NewGather(th, 0)
-	if err != nil {
-		return nil, err
-	}
-	dropping := true
-	for n := 1; ; n++ {
-		if n%core.CheckEvery == 0 {
-			if err := core.Interrupted(th); err != nil {
-				return nil, err
+	dropping, done := true, false
+	return core.NewStepIterator(th, "itertools."+name, func(th *starlark.Thread) (starlark.Value, bool, error) {
+		for n := 1; !done; n++ {
+			if n%core.CheckEvery == 0 {
+				if err := core.Interrupted(th); err != nil {
+					return nil, false, err
+				}
 			}
-		}
-		v, ok, err := src.Next()
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			break
-		}
-		if take || dropping {
+			v, ok, err := src.NextOn(th)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			if !take && !dropping {
+				return v, true, nil
+			}
 			r, err := starlark.Call(th, f, starlark.Tuple{v}, nil)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			t, err := core.Truth(th, r)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			if take {
-				if !t {
-					break
-				}
-			} else if t {
-				continue
+			switch {
+			case take && t:
+				return v, true, nil
+			case take:
+				done = true
+			case !t:
+				dropping = false
+				return v, true, nil
 			}
-			dropping = false
 		}
-		if err := out.Add(v); err != nil {
-			return nil, err
-		}
-	}
-	vals, err := out.Done()
-	return core.SliceIterator("itertools."+name, vals), err
+		return nil, false, nil
+	}), nil
 }
 
 func filterfalse(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -524,32 +512,36 @@ func filterfalse(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	if err := starlark.UnpackPositionalArgs("filterfalse", args, kwargs, 2, &f, &it); err != nil {
 		return nil, err
 	}
-	out, err := core.NewGather(th, 0)
+	src, err := core.PyIter(th, it)
 	if err != nil {
 		return nil, err
 	}
-	err = core.ForEach(th, it, func(v starlark.Value) error {
-		r := v
-		if f != starlark.None {
-			var err error
-			if r, err = starlark.Call(th, f, starlark.Tuple{v}, nil); err != nil {
-				return err
+	return core.NewStepIterator(th, "itertools.filterfalse", func(th *starlark.Thread) (starlark.Value, bool, error) {
+		for n := 1; ; n++ {
+			if n%core.CheckEvery == 0 {
+				if err := core.Interrupted(th); err != nil {
+					return nil, false, err
+				}
+			}
+			v, ok, err := src.NextOn(th)
+			if err != nil || !ok {
+				return nil, false, err
+			}
+			r := v
+			if f != starlark.None {
+				if r, err = starlark.Call(th, f, starlark.Tuple{v}, nil); err != nil {
+					return nil, false, err
+				}
+			}
+			keep, err := core.Truth(th, r)
+			if err != nil {
+				return nil, false, err
+			}
+			if !keep {
+				return v, true, nil
 			}
 		}
-		keep, err := core.Truth(th, r)
-		if err != nil {
-			return err
-		}
-		if !keep {
-			return out.Add(v)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	vals, err := out.Done()
-	return core.SliceIterator("itertools.filterfalse", vals), err
+	}), nil
 }
 
 func starmap(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -557,26 +549,25 @@ func starmap(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwar
 	if err := starlark.UnpackPositionalArgs("starmap", args, kwargs, 2, &f, &it); err != nil {
 		return nil, err
 	}
-	out, err := core.NewGather(th, 0)
+	src, err := core.PyIter(th, it)
 	if err != nil {
 		return nil, err
 	}
-	err = core.ForEach(th, it, func(v starlark.Value) error {
+	return core.NewStepIterator(th, "itertools.starmap", func(th *starlark.Thread) (starlark.Value, bool, error) {
+		v, ok, err := src.NextOn(th)
+		if err != nil || !ok {
+			return nil, false, err
+		}
 		a, err := core.Collect(th, v)
 		if err != nil {
-			return err
+			return nil, false, err
 		}
 		r, err := starlark.Call(th, f, starlark.Tuple(a), nil)
 		if err != nil {
-			return err
+			return nil, false, err
 		}
-		return out.Add(r)
-	})
-	if err != nil {
-		return nil, err
-	}
-	vals, err := out.Done()
-	return core.SliceIterator("itertools.starmap", vals), err
+		return r, true, nil
+	}), nil
 }
 
 func compress(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
