@@ -182,3 +182,32 @@ func TestApprovalWaitCancelled(t *testing.T) {
 		})
 	}
 }
+
+// TestApprovalWaitInManagedAgent: a call waiting for approval in a
+// managed agent's step stops the clock of the manager's step that called
+// the agent too: neither times out.
+func TestApprovalWaitInManagedAgent(t *testing.T) {
+	tr := &transfer{}
+	limits := executors.Limits{Timeout: clockLimit}
+	member, err := New(Options{Name: "payer", Description: "Pays people.", Limits: limits,
+		Model: scripted.New(action("Pay.", `print(transfer("bob", 7))`), action("Done.", `final_answer("paid")`)),
+		Tools: []tool.Tool{tr}, RequireApproval: []string{"transfer"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(Options{ManagedAgents: []*Agent{member}, Limits: limits, Approver: slowApprover(clockWait),
+		Model: scripted.New(action("Go.", `print(payer(task="pay bob"))`), action("Done.", `final_answer("ok")`))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := a.Run(context.Background(), "pay", RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if st := a.Memory().ActionSteps()[0]; st.Error != nil {
+		t.Fatalf("the manager's step failed: %s: %s", st.Error.Type, st.Error.Message)
+	}
+	if len(tr.calls) != 1 {
+		t.Errorf("the tool got %v", tr.calls)
+	}
+}
