@@ -97,7 +97,7 @@ type Limits struct {
 	// Timeout, so that Timeout is what stops runaway code.
 	MaxOperations uint64
 
-	Timeout   time.Duration // wall time; default 30 s
+	Timeout   time.Duration // wall time, less waits for a person (clock.go); default 30 s
 	MaxMemory int64         // bytes; default 256 MiB
 	MaxOutput int           // printed characters kept; default 50,000
 	MaxDepth  int           // call depth; default 200

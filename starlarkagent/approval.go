@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/tool"
 )
 
@@ -20,9 +21,9 @@ import (
 // sandbox waits the same way: a call bridged from a sandbox is simply a
 // call that takes long to return. A denial is the call's error, which code
 // can catch as ToolError and a tool-calling model reads as the call's
-// answer. The wait counts against the execution's time limit
-// (executors.Limits.Timeout): a decision that comes later than that finds
-// the execution stopped.
+// answer. The wait does not count against the execution's time limit
+// (executors.Limits.Timeout): the approver's own timeout bounds it, and
+// the run's context, whose end stops it at once.
 
 // ApprovalRequest is a tool call waiting for a decision.
 type ApprovalRequest struct {
@@ -159,7 +160,10 @@ func (w *instrumented) approve(ctx context.Context, args map[string]any) (map[st
 	var d Decision
 	err := errNoApprover
 	if ap != nil {
+		// The wait is not the execution's time: its clock stops.
+		resume := executors.PauseClock(ctx)
 		d, err = ap(ctx, req)
+		resume()
 	}
 	rec.Waited = time.Since(start)
 	switch {

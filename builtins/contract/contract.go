@@ -114,10 +114,12 @@ const (
 )
 
 // DeadlineKey is the thread-local key under which the engine may store
-// the execution's deadline (a time.Time). Regular-expression matching
-// cannot be interrupted from outside, so each match gets the time left
-// until the deadline as its timeout; without it a match may run for
-// defaultMatchTimeout.
+// the execution's deadline: a func() time.Time that returns it as it
+// stands when called (it moves later while the execution waits for a
+// person's decision, which does not count against its time limit).
+// Regular-expression matching cannot be interrupted from outside, so each
+// match gets the time left until the deadline as its timeout; without it
+// a match may run for defaultMatchTimeout.
 const DeadlineKey = "star-agent.deadline"
 
 // Names of the runtime helpers that the Python front end

@@ -34,6 +34,15 @@ func TestConformance(t *testing.T) {
 	})
 }
 
+// TestClockPauses: a bridged tool call that waits for a person does not
+// use up the execution's time limit.
+func TestClockPauses(t *testing.T) {
+	img := testImage(t)
+	runnertest.ClockPauses(t, func(t *testing.T, limit time.Duration) executors.Executor {
+		return newExec(t, docker.Options{Image: img, Limits: executors.Limits{Timeout: limit}})
+	})
+}
+
 // gone waits (bounded) until the container id no longer exists.
 func gone(t *testing.T, id string) {
 	t.Helper()

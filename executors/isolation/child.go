@@ -19,6 +19,7 @@ import (
 
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/pyexc"
+	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/internal/spawn"
 	"github.com/star-agent/star-agent/executors/runner"
 	"github.com/star-agent/star-agent/pyvalue"
@@ -310,8 +311,8 @@ func (s *childServer) serve(m request) error {
 		return s.reply(m.ID, map[string]any{"value": enc, "skipped": skipped})
 	case "exec":
 		return s.exec(m)
-	case "return":
-		return nil // a tool's answer that came after its caller gave up
+	case "return", "pause", "resume":
+		return nil // about a tool call whose caller gave up
 	}
 	return s.fail(m.ID, "ProtocolError", fmt.Errorf("unknown op %q", m.Op))
 }
@@ -442,13 +443,15 @@ func (t stubTool) Call(ctx context.Context, args map[string]any) (any, error) {
 	if err := s.send(map[string]any{"op": "call", "id": s.execID, "call": seq, "tool": t.spec.Name, "args": []any{}, "kwargs": kwargs}); err != nil {
 		return nil, err
 	}
+	w := waiting{ctx: ctx}
+	defer w.hold(false)
 	for {
 		select {
 		case m, ok := <-s.msgs:
 			if !ok {
 				os.Exit(0) // the host is gone
 			}
-			if m.Op != "return" || m.Call != seq {
+			if w.told(m, s.execID, seq) || m.Op != "return" || m.Call != seq {
 				continue
 			}
 			if m.Stdout != "" {
@@ -501,13 +504,15 @@ func (s *childServer) callBatch(ctx context.Context, calls []Call, workers int) 
 	if err := s.send(map[string]any{"op": "call", "id": s.execID, "call": seq, "calls": wire, "max_workers": workers}); err != nil {
 		return fail(err)
 	}
+	w := waiting{ctx: ctx}
+	defer w.hold(false)
 	for {
 		select {
 		case m, ok := <-s.msgs:
 			if !ok {
 				os.Exit(0) // the host is gone
 			}
-			if m.Op != "return" || m.Call != seq {
+			if w.told(m, s.execID, seq) || m.Op != "return" || m.Call != seq {
 				continue
 			}
 			if m.Stdout != "" {
@@ -532,5 +537,36 @@ func (s *childServer) callBatch(ctx context.Context, calls []Call, workers int) 
 		case <-ctx.Done():
 			return fail(ctx.Err())
 		}
+	}
+}
+
+// waiting pauses the clock of the execution that made a tool call while
+// the host says the call waits for a person (runner.Session.ForwardPauses):
+// the engine's time limit does not count the wait.
+type waiting struct {
+	ctx    context.Context // the call's, which carries the engine's clock
+	resume func()
+}
+
+// told handles m if it is a pause or resume message, reporting whether it
+// was one; one about another call is ignored.
+func (w *waiting) told(m request, id, call int64) bool {
+	if m.Op != "pause" && m.Op != "resume" {
+		return false
+	}
+	if m.ID == id && m.Call == call {
+		w.hold(m.Op == "pause")
+	}
+	return true
+}
+
+// hold pauses the clock, or lets it run again.
+func (w *waiting) hold(paused bool) {
+	switch {
+	case paused && w.resume == nil:
+		w.resume = executors.PauseClock(w.ctx)
+	case !paused && w.resume != nil:
+		w.resume()
+		w.resume = nil
 	}
 }

@@ -259,8 +259,10 @@ func (x *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	}
 	c := x.child
 	// The child enforces the deadline itself; the host's own deadline,
-	// a little later, is for what the child cannot stop.
-	tctx, cancel := context.WithTimeout(ctx, x.spec.Limits.Timeout+deadlineGrace)
+	// a little later, is for what the child cannot stop. Both clocks
+	// stop while a tool call waits for a person (executors.PauseClock):
+	// the session tells the child.
+	tctx, _, cancel := executors.StartClock(ctx, x.spec.Limits.Timeout+deadlineGrace)
 	defer cancel()
 	c.printed.take()
 	out, err := c.exec(tctx, code)
@@ -591,6 +593,8 @@ func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int
 	}()
 	go c.readSide(sideR, live)
 	c.sess = runner.NewSession(msgR, reqW)
+	// The child's engine keeps the time limit: it must hear of waits.
+	c.sess.ForwardPauses()
 	return c, nil
 }
 

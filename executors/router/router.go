@@ -156,10 +156,6 @@ func (r *Router) timeout() time.Duration {
 	return executors.Limits{}.WithDefaults().Timeout
 }
 
-// errRerunDeadline is the cause of the end of a step run again in Python
-// that used up what was left of the step's time limit.
-var errRerunDeadline = errors.New("the step's time limit")
-
 // Execute runs code in the local engine, or in Python when it needs it.
 func (r *Router) Execute(ctx context.Context, code string) (executors.Result, error) {
 	start := time.Now()
@@ -224,16 +220,18 @@ func (r *Router) Execute(ctx context.Context, code string) (executors.Result, er
 	}
 	if rerun {
 		// Running the step again gives it only what is left of its time
-		// limit: it is one step, not two.
+		// limit: it is one step, not two. (The Starlark engine hands a
+		// step on only before it called a tool, so no wait for a person
+		// is in what it used; one in the rerun stops this clock too.)
 		if left <= 0 {
 			return timedOut(), nil
 		}
 		var cancel context.CancelFunc
-		pctx, cancel = context.WithTimeoutCause(ctx, left, errRerunDeadline)
+		pctx, _, cancel = executors.StartClock(ctx, left)
 		defer cancel()
 	}
 	res, err := r.python.Execute(pctx, code)
-	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(pctx), errRerunDeadline) {
+	if err != nil && rerun && ctx.Err() == nil && executors.TimedOut(pctx) {
 		return timedOut(), nil
 	}
 	res.Notes = append(notes, res.Notes...)

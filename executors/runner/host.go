@@ -213,7 +213,9 @@ func (h *Host) Execute(ctx context.Context, code string) (executors.Result, erro
 	if err := h.ensure(ctx); err != nil {
 		return res, err
 	}
-	tctx, cancel := context.WithTimeout(ctx, h.opts.Limits.Timeout)
+	// The limit counts running time: the clock stops while a bridged
+	// tool call waits for a person (see executors.PauseClock).
+	tctx, _, cancel := executors.StartClock(ctx, h.opts.Limits.Timeout)
 	defer cancel()
 	out, err := h.sb.Session().Exec(tctx, code)
 	if err == nil {

@@ -191,7 +191,12 @@ func messageCost(data []byte) int64 {
 // Session is the host side of one runner. Its methods are safe for
 // concurrent use but run one request at a time.
 type Session struct {
-	w io.Writer
+	w   io.Writer
+	wmu sync.Mutex // one write at a time on w: pauses are told from tool calls
+
+	// pauses: tell the runner when a tool call waits for a person
+	// (ForwardPauses).
+	pauses atomic.Bool
 
 	// maxMessage is read by the reading goroutine; Configure sets it.
 	maxMessage atomic.Int64
@@ -425,10 +430,79 @@ func (s *Session) send(m map[string]any) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.w.Write(append(data, '\n')); err != nil {
+	s.wmu.Lock()
+	_, err = s.w.Write(append(data, '\n'))
+	s.wmu.Unlock()
+	if err != nil {
 		return s.fail(fmt.Errorf("runner: write: %w", err))
 	}
 	return nil
+}
+
+// ForwardPauses makes the session tell its runner when a tool call the
+// runner made starts and stops waiting for a person (whoever waits calls
+// executors.PauseClock with the call's context):
+//
+//	host → runner  {"op":"pause","id":7,"call":1}
+//	host → runner  {"op":"resume","id":7,"call":1}
+//
+// while the call is outstanding, or, when its execution was abandoned,
+// later. This is for a runner that keeps a clock of its own, which must
+// not count the wait: the child of package isolation, whose engine
+// enforces the time limit itself. The Python runner has none (its host
+// keeps the time) and must not be sent these.
+func (s *Session) ForwardPauses() { s.pauses.Store(true) }
+
+// callPauser tells the runner that call id/call waits for a person, while
+// at least one of its tool calls (a parallel() batch has many) waits.
+type callPauser struct {
+	s        *Session
+	id, call int64
+
+	mu      sync.Mutex
+	waiting int
+}
+
+// Pause implements executors.Pauser.
+func (p *callPauser) Pause() (resume func()) {
+	p.mu.Lock()
+	if p.waiting++; p.waiting == 1 {
+		p.tell("pause")
+	}
+	p.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			if p.waiting--; p.waiting == 0 {
+				p.tell("resume")
+			}
+			p.mu.Unlock()
+		})
+	}
+}
+
+// tell writes a pause or resume message. It runs on the goroutine of a
+// tool call, beside the one that serves the runner, so it does not touch
+// the session's state: a write that fails breaks the session at its next
+// send or read.
+func (p *callPauser) tell(op string) {
+	data, err := json.Marshal(map[string]any{"op": op, "id": p.id, "call": p.call})
+	if err != nil {
+		return
+	}
+	p.s.wmu.Lock()
+	defer p.s.wmu.Unlock()
+	p.s.w.Write(append(data, '\n'))
+}
+
+// callContext is the context of the tool calls of call message m: ctx,
+// which tells the runner of their waits when it asked for that.
+func (s *Session) callContext(ctx context.Context, m message) context.Context {
+	if !s.pauses.Load() {
+		return ctx
+	}
+	return executors.WithPauser(ctx, &callPauser{s: s, id: m.ID, call: m.Call})
 }
 
 // request sends m and returns the runner's result for it.
@@ -726,7 +800,7 @@ func checkBatch(m message) error {
 func (s *Session) callTool(ctx context.Context, m message, step *executors.ResultBudget) map[string]any {
 	reply := map[string]any{"op": "return", "id": m.ID, "call": m.Call}
 	out := &toolOutput{max: s.maxOutput}
-	v, e := s.runCall(tool.WithOutput(ctx, out), wireCall{Tool: m.Tool, Args: m.Args, Kwargs: m.Kwargs}, nil, step)
+	v, e := s.runCall(tool.WithOutput(s.callContext(ctx, m), out), wireCall{Tool: m.Tool, Args: m.Args, Kwargs: m.Kwargs}, nil, step)
 	if e != nil {
 		reply["error"] = e
 	} else {
@@ -753,7 +827,7 @@ func (s *Session) callBatch(ctx context.Context, m message, step *executors.Resu
 	batch := &executors.ResultBudget{Max: s.limits.MaxBatchResults}
 	var full map[string]any // the error of the result that did not fit; under mu
 	out := &toolOutput{max: s.maxOutput}
-	tctx := tool.WithOutput(ctx, out)
+	tctx := tool.WithOutput(s.callContext(ctx, m), out)
 	results := make([]map[string]any, len(m.Calls))
 	var mu sync.Mutex
 	sem := make(chan struct{}, workers)

@@ -427,7 +427,9 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		return res, errors.New("local: executor is closed")
 	}
 	limits := e.limits
-	runCtx, cancel := context.WithTimeout(ctx, limits.Timeout)
+	// The limit counts running time: the clock stops while a tool call
+	// waits for a person (see executors.PauseClock).
+	runCtx, clock, cancel := executors.StartClock(ctx, limits.Timeout)
 	defer cancel()
 	e.stopMu.Lock()
 	e.stop = cancel
@@ -451,9 +453,13 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		Print: func(_ *starlark.Thread, msg string) { printed.WriteString(msg + "\n") },
 	}
 	thread.SetLocal(ctxKey, runCtx)
-	if deadline, ok := runCtx.Deadline(); ok {
-		thread.SetLocal(contract.DeadlineKey, deadline)
-	}
+	outer, hasOuter := ctx.Deadline()
+	thread.SetLocal(contract.DeadlineKey, func() time.Time {
+		if d := clock.Deadline(); !hasOuter || d.Before(outer) {
+			return d
+		}
+		return outer
+	})
 	thread.SetLocal(contract.StdoutKey, io.Writer(printed))
 	thread.SetLocal(resultsKey, &executors.ResultBudget{Max: executors.MaxStepResults(limits)})
 	core.PrepareRepr(thread)
@@ -504,7 +510,7 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		e.abandon(st, done)
 		why := "the execution was cancelled and did not stop"
 		lost := "the previous execution was cancelled and did not stop, so " + startedAfresh
-		if errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+		if executors.TimedOut(runCtx) {
 			why = fmt.Sprintf("execution exceeded the time limit of %s and was stopped", limits.Timeout)
 			lost = "the previous execution ran past its time limit and could not be stopped, so " + startedAfresh
 		}
@@ -631,7 +637,7 @@ func (st *state) finish(ctx context.Context, res *executors.Result, th *starlark
 	}
 	if err != nil {
 		res.Value, res.Repr, res.IsFinal, res.Notes = nil, "", false, nil
-		res.Err = runtimeError(err, mon, ctx.Err(), chunk, code)
+		res.Err = runtimeError(err, mon, context.Cause(ctx), chunk, code)
 	}
 }
 

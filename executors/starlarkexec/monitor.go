@@ -434,7 +434,7 @@ func (m *monitor) cancel(reason string) {
 
 // reason says why the execution's context ended.
 func (m *monitor) reason() string {
-	if errors.Is(m.ctx.Err(), context.DeadlineExceeded) || errors.Is(m.ctxErr, context.DeadlineExceeded) {
+	if executors.TimedOut(m.ctx) || errors.Is(m.ctxErr, context.DeadlineExceeded) {
 		return "timeout"
 	}
 	return "cancelled"

@@ -71,6 +71,18 @@ func TestCrashMidCall(t *testing.T) {
 	}
 }
 
+// TestClockPauses: a bridged tool call that waits for a person does not
+// use up the execution's time limit, in either cancellation strategy.
+func TestClockPauses(t *testing.T) {
+	for _, s := range strategies {
+		t.Run(s.name, func(t *testing.T) {
+			runnertest.ClockPauses(t, func(t *testing.T, limit time.Duration) executors.Executor {
+				return newExec(t, Options{Cancel: s.cancel, Limits: executors.Limits{Timeout: limit}})
+			})
+		})
+	}
+}
+
 func TestTimeout(t *testing.T) {
 	for _, s := range strategies {
 		t.Run(s.name, func(t *testing.T) {

@@ -31,7 +31,8 @@ type pendingApproval struct {
 	req   starlarkagent.ApprovalRequest
 	asked time.Time
 	// deadline is when the call stops waiting: the approval timeout, or
-	// the execution's time limit when that comes first.
+	// the run's timeout when that comes first (the execution's time
+	// limit does not count the wait).
 	deadline time.Time
 	decided  chan starlarkagent.Decision // buffered, one send
 }
@@ -80,7 +81,7 @@ func (s *Server) approver(r *run) starlarkagent.Approver {
 		p := &pendingApproval{req: req, asked: time.Now(), decided: make(chan starlarkagent.Decision, 1)}
 		p.deadline = p.asked.Add(timeout)
 		if dl, ok := ctx.Deadline(); ok && dl.Before(p.deadline) {
-			// The execution's time limit comes first: say so.
+			// The run's timeout comes first: say so.
 			p.deadline = dl
 		}
 		r.mu.Lock()

@@ -262,8 +262,8 @@ func compilePattern(th *starlark.Thread, pattern string, flags int) (*rePattern,
 
 func setTimeout(th *starlark.Thread, re *regexp2.Regexp) {
 	re.MatchTimeout = defaultMatchTimeout
-	if d, ok := th.Local(contract.DeadlineKey).(time.Time); ok {
-		left := time.Until(d) + 10*time.Millisecond
+	if deadline, ok := th.Local(contract.DeadlineKey).(func() time.Time); ok {
+		left := time.Until(deadline()) + 10*time.Millisecond
 		if left < time.Millisecond {
 			left = time.Millisecond
 		}

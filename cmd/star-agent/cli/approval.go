@@ -73,8 +73,8 @@ func (t *terminalApprover) Approve(ctx context.Context, req starlarkagent.Approv
 }
 
 // ask runs the dialogue on the terminal.
-// left is the time the execution has before its limit stops it (-1:
-// none known).
+// left is the time the run has before its --run-timeout stops it (-1:
+// none); --exec-timeout does not count the wait.
 func (t *terminalApprover) ask(tty io.ReadWriter, req starlarkagent.ApprovalRequest, call string, left time.Duration) (starlarkagent.Decision, error) {
 	in := bufio.NewReader(tty)
 	who := ""
@@ -83,7 +83,7 @@ func (t *terminalApprover) ask(tty io.ReadWriter, req starlarkagent.ApprovalRequ
 	}
 	fmt.Fprintf(tty, "\n━━━ Approval needed (step %d%s) ━━━\n%s\n", req.Step, who, call)
 	if left >= 0 {
-		fmt.Fprintf(tty, "(answer within %s: the step's code stops at --exec-timeout)\n", left)
+		fmt.Fprintf(tty, "(answer within %s: the run stops at --run-timeout)\n", left)
 	}
 	line := func(prompt string) (string, error) {
 		fmt.Fprint(tty, prompt)

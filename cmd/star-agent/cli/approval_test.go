@@ -85,7 +85,10 @@ func TestApprovalAtTerminal(t *testing.T) {
 
 // approvalAtTerminal runs the dialogue with the code in the executor.
 func approvalAtTerminal(t *testing.T, executor string) {
-	cmd := childCommand(t, approvalSession, "run", "--executor", executor, "--engine", "python", "--imports", "sys", "--require-approval", "trans*", "pay people")
+	// The operator takes longer than --exec-timeout to answer the first
+	// call: the wait does not count. --run-timeout does bound it.
+	cmd := childCommand(t, approvalSession, "run", "--executor", executor, "--engine", "python", "--imports", "sys", "--require-approval", "trans*",
+		"--exec-timeout", "2s", "--run-timeout", "10m", "pay people")
 	tty, err := pty.Start(cmd)
 	if err != nil {
 		t.Fatal(err)
@@ -136,9 +139,10 @@ func approvalAtTerminal(t *testing.T, executor string) {
 			}
 		}
 	}
-	pos := wait(0, `Approval needed \(step 1\) ━━━\r?\ntransfer\(to='alice', amount=5\)\r?\n\(answer within [0-9]+s: the step's code stops at --exec-timeout\)\r?\nApprove\? \[y\]es, \[n\]o, \[e\]dit the arguments: `)
-	// The call waits: nothing runs until the operator answers.
-	time.Sleep(300 * time.Millisecond)
+	pos := wait(0, `Approval needed \(step 1\) ━━━\r?\ntransfer\(to='alice', amount=5\)\r?\n\(answer within [0-9ms]+: the run stops at --run-timeout\)\r?\nApprove\? \[y\]es, \[n\]o, \[e\]dit the arguments: `)
+	// The call waits: nothing runs until the operator answers, past
+	// --exec-timeout.
+	time.Sleep(2500 * time.Millisecond)
 	mu.Lock()
 	early := strings.Contains(out.String(), "sent 5")
 	mu.Unlock()

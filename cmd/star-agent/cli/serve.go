@@ -83,7 +83,7 @@ running runs finish for --shutdown-grace, then cancels them (they end
 	fl.IntVar(&f.maxConcurrent, "max-concurrent", 4, "runs that run at once")
 	fl.IntVar(&f.queue, "queue", 64, "runs that may wait for a free slot; beyond, POST /v1/runs answers 429")
 	fl.DurationVar(&f.runTimeout, "run-timeout", 10*time.Minute, "stop a whole run after this long (0: no limit); --exec-timeout limits each code execution")
-	fl.DurationVar(&f.approvalTimeout, "approval-timeout", serve.DefaultApprovalTimeout, "how long a call that needs approval (--require-approval) waits for a decision before it is denied; the wait also counts against --exec-timeout")
+	fl.DurationVar(&f.approvalTimeout, "approval-timeout", serve.DefaultApprovalTimeout, "how long a call that needs approval (--require-approval) waits for a decision before it is denied; the wait does not count against --exec-timeout")
 	fl.DurationVar(&f.grace, "shutdown-grace", 30*time.Second, "on SIGTERM, how long running runs may finish before they are cancelled")
 	fl.IntVar(&f.dockerPool, "docker-pool", 0, dockerPoolHelp)
 	fl.StringVar(&f.addrFile, "addr-file", "", "write the address the server listens on to `FILE` once it accepts connections (for --addr with port 0)")
@@ -153,9 +153,9 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	if _, err := a.Executor().RouterConfig(limits, a.Imports(), nil); err != nil {
 		return usageError("%v", err)
 	}
-	if len(a.f.requireApproval) > 0 && f.approvalTimeout > limits.Timeout {
-		logger.Warn("a call waiting for approval is stopped at the execution's time limit, before --approval-timeout: raise --exec-timeout to let people take longer",
-			"exec_timeout", limits.Timeout, "approval_timeout", f.approvalTimeout)
+	if len(a.f.requireApproval) > 0 && f.runTimeout > 0 && f.approvalTimeout > f.runTimeout {
+		logger.Warn("a call waiting for approval is stopped when its run reaches --run-timeout, before --approval-timeout: raise --run-timeout to let people take longer",
+			"run_timeout", f.runTimeout, "approval_timeout", f.approvalTimeout)
 	}
 	if err := a.Executor().checkDocker(ctx, limits); err != nil {
 		return err
