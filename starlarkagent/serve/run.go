@@ -212,6 +212,7 @@ func (s *Server) execute(r *run) {
 	var counted []countedExecutor
 	agent, err := s.opts.NewAgent(ctx, AgentRequest{
 		RunID:   r.id,
+		Owner:   map[string]string{LabelReplica: s.replica, LabelRun: r.id},
 		Tenant:  r.tenant,
 		Task:    r.task,
 		Imports: r.req.Imports,
