@@ -159,10 +159,11 @@ func (s *Server) takeOver(ctx context.Context, c claimedRun, atStart bool) {
 		s.log.Error("taking over a run: its request", "run", c.id, "error", err)
 		return
 	}
+	answers, records := replayAnswers(st.steps)
 	rctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: c.id, task: st.rec.Task, req: req, created: st.rec.CreatedAt, started: st.rec.StartedAt, ctx: rctx, cancel: cancel,
 		state: StateQueued, changed: make(chan struct{}), tenant: st.rec.Tenant, attempt: c.attempt,
-		events: st.events, stepN: len(st.steps), resume: &resumeState{attempt: c.attempt, answers: replayAnswers(st.steps)}}
+		events: st.events, stepN: len(st.steps), resume: &resumeState{attempt: c.attempt, answers: answers, records: records}}
 	for _, t := range s.tenants {
 		if t.Name == r.tenant {
 			r.tenantCfg = t

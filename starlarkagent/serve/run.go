@@ -252,7 +252,11 @@ func (s *Server) execute(r *run) {
 	}()
 
 	budget := tenantBudget(s.runBudget(r.req), r.tenantCfg)
-	opts := starlarkagent.RunOptions{RunID: r.id, MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget,
+	var replay []*starlarkagent.StepRecord
+	if r.resume != nil {
+		replay = r.resume.records
+	}
+	opts := starlarkagent.RunOptions{RunID: r.id, Record: true, MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget, Replay: replay,
 		Audit: func(a starlarkagent.AuditRecord) {
 			if !live(a.Step) {
 				return
@@ -333,6 +337,10 @@ func (s *Server) stepEnded(r *run, modelID string, st starlarkagent.Step) {
 		data, _ = json.Marshal(map[string]string{"type": string(st.Kind()), "error": "step not representable as JSON: " + err.Error()})
 	}
 	s.add(r, "step", json.RawMessage(data))
+	// The store keeps what a replay of the step needs, too.
+	if stored, err := storedStepJSON(st); err == nil {
+		data = stored
+	}
 	r.mu.Lock()
 	r.stepN++
 	n := r.stepN
