@@ -200,3 +200,21 @@ func TestTenantMigration(t *testing.T) {
 		t.Errorf("team_a, old run: %d, want 404", code)
 	}
 }
+
+// TestTenantRunsInFlightAcrossReplicas: on PostgreSQL a tenant's runs in
+// flight are counted over every replica: with one running on A, B
+// refuses the next; once it ended, B admits one.
+func TestTenantRunsInFlightAcrossReplicas(t *testing.T) {
+	hs := pgReplicas(t, 2, func(o *Options) {
+		o.Tenants = []Tenant{{Name: "team_a", Token: tokenA, MaxRunsInFlight: 1}}
+	})
+	a, b := hs[0].as(tokenA), hs[1].as(tokenA)
+	blocked := a.start("block until cancelled")
+	code, _, body := b.do("POST", "/v1/runs", `{"task": "one more"}`)
+	if code != 429 || !strings.Contains(string(body), "tenant team_a has 1 runs in flight, its quota") {
+		t.Errorf("team_a over its quota through another replica: %d %s", code, body)
+	}
+	a.do("POST", "/v1/runs/"+blocked+"/cancel", "")
+	a.wait(blocked)
+	b.wait(b.start("Add 1, 2 and 3, times 7."))
+}
