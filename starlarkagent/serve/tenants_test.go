@@ -215,6 +215,12 @@ func TestTenantRunsInFlightAcrossReplicas(t *testing.T) {
 		t.Errorf("team_a over its quota through another replica: %d %s", code, body)
 	}
 	a.do("POST", "/v1/runs/"+blocked+"/cancel", "")
-	a.wait(blocked)
+	// Once B reads its end from the database, B admits a run.
+	for deadline := time.Now().Add(30 * time.Second); !b.get(blocked).State.Final(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("B never saw the run end: %+v", b.get(blocked))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	b.wait(b.start("Add 1, 2 and 3, times 7."))
 }
