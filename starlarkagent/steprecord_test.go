@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/star-agent/star-agent/providers"
 	"github.com/star-agent/star-agent/providers/scripted"
 	"github.com/star-agent/star-agent/pyvalue"
 	"github.com/star-agent/star-agent/tool"
@@ -75,5 +77,56 @@ func TestReplayIsExact(t *testing.T) {
 	}
 	if got := fmt.Sprint(again.Output.(pyvalue.Tuple)[3]); got != "6" {
 		t.Errorf("step 2's live call returned %s, want 6: %s", got, g)
+	}
+}
+
+// TestReplayToolCalling: a tool-calling agent's calls of one step get
+// CallIDs 1, 2, ... (not all 1), are recorded, and a replay answers them
+// from the record without calling the tool.
+func TestReplayToolCalling(t *testing.T) {
+	var calls atomic.Int64
+	var keys sync.Map
+	count := tool.MustNew("count", "Counts its calls.", func(ctx context.Context, in struct {
+		Tag string `json:"tag"`
+	}) (int, error) {
+		id, _ := CallIDFrom(ctx)
+		keys.Store(id.String(), in.Tag)
+		return int(calls.Add(1)), nil
+	})
+	model := func() *scripted.Model {
+		return &scripted.Model{Responses: []scripted.Response{
+			{ToolCalls: []providers.ToolCall{call("a", "count", `{"tag": "a"}`), call("b", "count", `{"tag": "b"}`)}},
+			{ToolCalls: []providers.ToolCall{call("f", "final_answer", `{"answer": "done"}`)}},
+		}}
+	}
+	run := func(opts RunOptions) *RunResult {
+		a, err := New(Options{Model: model(), ActionType: ActionToolCalling, Tools: []tool.Tool{count}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
+		res, err := a.Run(context.Background(), "go", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := run(RunOptions{RunID: "r_1", Record: true})
+	for _, k := range []string{"r_1/agent/1/1", "r_1/agent/1/2"} {
+		if _, ok := keys.Load(k); !ok {
+			t.Errorf("no call with the key %s", k)
+		}
+	}
+	step := first.Steps[1].(*ActionStep)
+	if step.Replay == nil || len(step.Replay.Calls) != 2 {
+		t.Fatalf("step 1's record: %+v", step.Replay)
+	}
+	again := run(RunOptions{RunID: "r_1", Replay: []*StepRecord{step.Replay}})
+	if n := calls.Load(); n != 2 {
+		t.Errorf("the tool was called %d times in all, want 2 (the replay answers from the record)", n)
+	}
+	got := fmt.Sprint(again.Steps[1].(*ActionStep).ToolCalls[0].Result, again.Steps[1].(*ActionStep).ToolCalls[1].Result)
+	if want := fmt.Sprint(step.ToolCalls[0].Result, step.ToolCalls[1].Result); got != want {
+		t.Errorf("replayed results %s, recorded %s", got, want)
 	}
 }
