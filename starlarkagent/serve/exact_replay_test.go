@@ -56,8 +56,10 @@ func TestExactReplayAfterKill(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("step 2 never asked the model")
 	}
+	killed := time.Now()
 	a.cmd.Process.Kill()
 	r := b.waitFinal(id, 60*time.Second)
+	t.Logf("kill -9 to the end of the run elsewhere: %s", time.Since(killed).Round(10*time.Millisecond))
 	if r.State != StateSuccess {
 		t.Fatalf("after kill -9: %+v", r)
 	}
