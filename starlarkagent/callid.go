@@ -7,11 +7,13 @@ import (
 
 // CallID identifies a tool call within a run: the run (RunOptions.RunID),
 // the agent (a managed agent has its own name), the step and the call's
-// number within the step, from 1. A run resumed by replay makes the calls
-// of its replayed steps, and of the step that was in flight, again: a
-// tool with side effects uses String as an idempotency key to do them
-// once. The numbers are stable when the code calls tools in the same
-// order, as it does when it is replayed.
+// number within the step, from 1. A run resumed by replay answers the
+// calls of its replayed steps from their record (RunOptions.Replay), but
+// makes again those the record lacks: a call that was in flight when the
+// run stopped, one that failed, every call of a step recorded without
+// RunOptions.Record. A tool with side effects uses String as an
+// idempotency key to do them once. The numbers are stable when the code
+// calls tools in the same order, as it does when it is replayed.
 type CallID struct {
 	Run   string
 	Agent string

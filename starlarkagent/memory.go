@@ -133,6 +133,8 @@ type ActionStep struct {
 	Imports []string `json:"imports,omitempty"`
 	// Engine names what ran the code.
 	Engine string `json:"engine,omitempty"`
+	// Replay is what a replay of the step needs (RunOptions.Record).
+	Replay *StepRecord `json:"replay,omitempty"`
 }
 
 // FinalAnswerStep ends a run with its answer.

@@ -36,6 +36,16 @@ type RunOptions struct {
 	// Audit, when set, receives every tool call of the run as it
 	// returns, those of managed agents included (see AuditRecord).
 	Audit func(AuditRecord)
+	// Record has each action step keep what an exact replay of it needs
+	// (ActionStep.Replay): the Starlark engine's clock and random
+	// readings, and its tool calls' results.
+	Record bool
+	// Replay are the records of the first action steps of an earlier
+	// attempt of this run (ActionStep.Replay, step 1 first; nil where a
+	// step has none), whose code is run again: readings are answered from
+	// them, and tool calls that match a recorded one are answered with
+	// its result instead of being made (see StepRecord).
+	Replay []*StepRecord
 }
 
 // RunState says how a run ended.

@@ -173,6 +173,9 @@ type runner struct {
 	audit    func(AuditRecord)
 	// contextLimit is the prompt budget (Options.Compaction; 0: none).
 	contextLimit int
+	// record and replay are RunOptions.Record and Replay.
+	record bool
+	replay []*StepRecord
 }
 
 func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func(Event) bool) *RunResult {
@@ -206,6 +209,7 @@ func (a *Agent) run(ctx context.Context, task string, opts RunOptions, emit func
 		r.ctx = context.WithValue(ctx, runIDKey{}, opts.RunID)
 		ctx = r.ctx
 	}
+	r.record, r.replay = opts.Record, opts.Replay
 	if opts.MaxSteps > 0 {
 		r.maxSteps = opts.MaxSteps
 	}
@@ -399,7 +403,7 @@ func (r *runner) action(n int) (st *ActionStep, err error) {
 	r.emit(&CodeAction{Step: n, Code: code})
 
 	res, scope, err := r.execute(code, n)
-	st.ToolCalls, st.ManagedUsage = scope.calls, scope.managed
+	st.ToolCalls, st.ManagedUsage, st.Replay = scope.calls, scope.managed, scope.record
 	r.usage = r.usage.Add(scope.managed)
 	st.Imports, st.Engine = res.Imports, res.Engine
 	// The model reads what the executor kept: one limit, Limits.MaxOutput.
@@ -463,6 +467,8 @@ type execScope struct {
 	onCall func(ToolCall)
 	// seq numbers the step's tool calls, for their CallID.
 	seq atomic.Int64
+	// record is the step's record, once the execution has ended.
+	record *StepRecord
 }
 
 type scopeKey struct{}
@@ -491,6 +497,20 @@ func (s *execScope) addManaged(u providers.Usage) {
 func (r *runner) execute(code string, n int) (executors.Result, *execScope, error) {
 	scope := &execScope{r: r, step: n, onCall: func(c ToolCall) { r.emit(&ToolCallEvent{Step: n, Call: c}) }}
 	ctx := context.WithValue(r.ctx, scopeKey{}, scope)
+	// Always set, so that a managed agent's steps never find the
+	// recorder of their manager's.
+	var rec *stepRecorder
+	if r.record || n <= len(r.replay) {
+		var replay *StepRecord
+		if n <= len(r.replay) {
+			replay = r.replay[n-1]
+		}
+		rec = newStepRecorder(replay)
+		ctx = executors.WithTape(ctx, rec.tape)
+	} else {
+		ctx = executors.WithTape(ctx, nil)
+	}
+	ctx = context.WithValue(ctx, recorderKey{}, rec)
 	ctx, span := r.a.tracer.Start(ctx, "execute_code", trace.WithAttributes(
 		attrAgentName.String(r.a.name),
 		attrStep.Int(n),
@@ -508,7 +528,11 @@ func (r *runner) execute(code string, n int) (executors.Result, *execScope, erro
 	}
 	scope.mu.Lock()
 	defer scope.mu.Unlock()
-	return res, &execScope{calls: scope.calls, managed: scope.managed}, err
+	out := &execScope{calls: scope.calls, managed: scope.managed}
+	if rec != nil && r.record {
+		out.record = rec.done()
+	}
+	return res, out, err
 }
 
 // generate calls the model in a chat span, streaming when the run is

@@ -23,6 +23,7 @@ const (
 	attrInputTokens      = attribute.Key("gen_ai.usage.input_tokens")
 	attrOutputTokens     = attribute.Key("gen_ai.usage.output_tokens")
 	attrToolName         = attribute.Key("gen_ai.tool.name")
+	attrReplayed         = attribute.Key("star_agent.tool.replayed")
 	attrErrorType        = attribute.Key("error.type")
 	attrRunState         = attribute.Key("star_agent.run.state")
 	attrStep             = attribute.Key("star_agent.step")
@@ -84,12 +85,26 @@ func (w *instrumented) Call(ctx context.Context, args map[string]any) (any, erro
 		err      error
 		approval *Approval
 	)
+	callCtx := withCallID(ctx, w.a.name)
+	id, _ := CallIDFrom(callCtx)
+	rec := recorderFrom(ctx)
+	if v, ok := rec.replayed(id.Call, w.spec.Name, args); ok {
+		// A call of a replayed step, answered from its record: it was
+		// made (and approved, and audited) the first time.
+		rec.record(id.Call, w.spec.Name, args, v, false)
+		span.SetAttributes(attrReplayed.Bool(true))
+		if s := scopeFrom(ctx); s != nil {
+			s.addCall(ToolCall{Name: w.spec.Name, Arguments: args, Result: v})
+		}
+		return v, nil
+	}
 	if w.a.needsApproval(w.spec) {
 		args, approval, err = w.approveOrDeny(ctx, args)
 	}
 	if err == nil {
-		out, err = w.t.Call(withCallID(ctx, w.a.name), args)
+		out, err = w.t.Call(callCtx, args)
 	}
+	rec.record(id.Call, w.spec.Name, args, out, err != nil)
 	call := ToolCall{Name: w.spec.Name, Arguments: args, Result: out, Duration: time.Since(start), Approval: approval}
 	if approval != nil && !approval.Approved {
 		call.Arguments = approval.requested

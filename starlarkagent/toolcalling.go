@@ -135,7 +135,7 @@ func (r *runner) toolAction(n int) (st *ActionStep, err error) {
 	}
 	calls := uniqueIDs(n, msg.ToolCalls)
 	st.ModelToolCalls = objectArguments(calls)
-	st.ToolCalls, st.ManagedUsage = r.callTools(n, calls)
+	st.ToolCalls, st.ManagedUsage, st.Replay = r.callTools(n, calls)
 	r.usage = r.usage.Add(st.ManagedUsage)
 	for _, c := range st.ToolCalls {
 		st.ObservationImages = collectImages(st.ObservationImages, c.Result)
@@ -189,9 +189,20 @@ func uniqueIDs(n int, calls []providers.ToolCall) []providers.ToolCall {
 }
 
 // callTools runs the calls concurrently and returns their records, in the
-// order of the calls, and the token usage of the managed agents called.
-func (r *runner) callTools(n int, calls []providers.ToolCall) ([]ToolCall, providers.Usage) {
+// order of the calls, the token usage of the managed agents called, and
+// the step's replay record (RunOptions.Record). Call i has the CallID
+// number i+1, so that a replay answers it, or makes it again, under the
+// same key.
+func (r *runner) callTools(n int, calls []providers.ToolCall) ([]ToolCall, providers.Usage, *StepRecord) {
 	out := make([]ToolCall, len(calls))
+	var sr *stepRecorder
+	if r.record || n <= len(r.replay) {
+		var replay *StepRecord
+		if n <= len(r.replay) {
+			replay = r.replay[n-1]
+		}
+		sr = newStepRecorder(replay)
+	}
 	var (
 		mu      sync.Mutex
 		managed providers.Usage
@@ -211,7 +222,7 @@ func (r *runner) callTools(n int, calls []providers.ToolCall) ([]ToolCall, provi
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			rec, u := r.callTool(n, c)
+			rec, u := r.callTool(n, i, c, sr)
 			out[i] = rec
 			mu.Lock()
 			defer mu.Unlock()
@@ -220,12 +231,16 @@ func (r *runner) callTools(n int, calls []providers.ToolCall) ([]ToolCall, provi
 		})
 	}
 	wg.Wait()
-	return out, managed
+	var record *StepRecord
+	if r.record {
+		record = sr.done()
+	}
+	return out, managed, record
 }
 
 // callTool runs one call. Every failure, from arguments that are not JSON
 // to the tool's own error, is in the record for the model to read.
-func (r *runner) callTool(n int, c providers.ToolCall) (ToolCall, providers.Usage) {
+func (r *runner) callTool(n, i int, c providers.ToolCall, sr *stepRecorder) (ToolCall, providers.Usage) {
 	rec := ToolCall{ID: c.ID, Name: c.Name}
 	args, err := decodeArguments(c.Arguments)
 	if err != nil {
@@ -233,11 +248,11 @@ func (r *runner) callTool(n int, c providers.ToolCall) (ToolCall, providers.Usag
 		return rec, providers.Usage{}
 	}
 	rec.Arguments = args
-	return r.callBound(n, rec)
+	return r.callBound(n, i, rec, sr)
 }
 
-// callBound runs a call whose arguments have been decoded.
-func (r *runner) callBound(n int, rec ToolCall) (ToolCall, providers.Usage) {
+// callBound runs call i of step n, whose arguments have been decoded.
+func (r *runner) callBound(n, i int, rec ToolCall, sr *stepRecorder) (ToolCall, providers.Usage) {
 	a := r.a
 	spec := finalAnswerSpec
 	t, ok := a.callable[rec.Name]
@@ -258,8 +273,11 @@ func (r *runner) callBound(n int, rec ToolCall) (ToolCall, providers.Usage) {
 		return rec, providers.Usage{}
 	}
 	scope := &execScope{r: r, step: n}
+	scope.seq.Store(int64(i)) // its CallID is number i+1
+	ctx := context.WithValue(r.ctx, scopeKey{}, scope)
+	ctx = context.WithValue(ctx, recorderKey{}, sr)
 	start := time.Now()
-	out, err := t.Call(context.WithValue(r.ctx, scopeKey{}, scope), bound)
+	out, err := t.Call(ctx, bound)
 	rec.Duration = time.Since(start)
 	rec.Result = out
 	if err != nil {

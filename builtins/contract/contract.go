@@ -425,3 +425,16 @@ var helpers = []string{
 
 // Helpers returns the names of every helper lowered code may call, HelperImport included.
 func Helpers() []string { return append([]string(nil), helpers...) }
+
+// ReaderKey is the thread-local key under which an executor may store a
+// Reader: the builtins that read the outside world (the clocks of time
+// and datetime, the seed of a random generator made without one) ask it
+// instead of reading the system themselves, so that an execution can be
+// recorded and, when it runs again, answered with the same values.
+const ReaderKey = "star-agent.reader"
+
+// A Reader answers the readings of one execution, in the order the code
+// makes them: from a record, or live (calling live) and recorded.
+type Reader interface {
+	Read(live func() int64) int64
+}

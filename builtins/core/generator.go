@@ -93,7 +93,7 @@ func GeneratorsOf(th *starlark.Thread) *Generators {
 // budget.
 func defaultThread(consumer *starlark.Thread) *starlark.Thread {
 	th := &starlark.Thread{Name: consumer.Name, Print: consumer.Print}
-	for _, k := range []string{contract.StdoutKey, contract.DeadlineKey, budgetKey} {
+	for _, k := range []string{contract.StdoutKey, contract.DeadlineKey, contract.ReaderKey, budgetKey} {
 		if v := consumer.Local(k); v != nil {
 			th.SetLocal(k, v)
 		}

@@ -119,6 +119,23 @@ func (e *Executor) spec() spec {
 	return spec{config: cfg, host: host, memory: o.Memory}
 }
 
+// withOwner returns s with the owner labels added to its labels (s is
+// not changed).
+func (s spec) withOwner(owner map[string]string) spec {
+	if len(owner) == 0 {
+		return s
+	}
+	cfg := *s.config
+	cfg.Labels = maps.Clone(s.config.Labels)
+	for k, v := range owner {
+		if _, set := cfg.Labels[k]; !set {
+			cfg.Labels[k] = v
+		}
+	}
+	s.config = &cfg
+	return s
+}
+
 // container is one running runner container: a runner.Sandbox.
 type container struct {
 	cli    client.APIClient

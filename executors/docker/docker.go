@@ -135,6 +135,11 @@ type Options struct {
 	NoInit             bool
 	// Labels are added to the labels of every container.
 	Labels map[string]string
+	// Owner labels name who owns the containers, such as the replica and
+	// the run of star-agent serve, so that a sweep can find those whose
+	// owner is gone (SweepIf). Unlike Labels they need not match a pool's:
+	// a container taken from a Pool carries the pool's Owner labels.
+	Owner map[string]string
 	// Client is the Engine API client; nil means one from the environment,
 	// closed by Close.
 	Client client.APIClient
@@ -312,7 +317,7 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 			return c, nil
 		}
 	}
-	return startContainer(ctx, e.cli, s, &e.removals)
+	return startContainer(ctx, e.cli, s.withOwner(e.opts.Owner), &e.removals)
 }
 
 // crash names the exception for a container that died running code.

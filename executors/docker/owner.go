@@ -2,6 +2,7 @@ package docker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -115,4 +116,37 @@ func sweepInBackground(cli client.APIClient) {
 			Sweep(ctx, cli)
 		}()
 	})
+}
+
+// Orphan judges a container for SweepIf: its labels and when the engine
+// created it.
+type Orphan func(labels map[string]string, created time.Time) bool
+
+// SweepIf removes the star-agent containers (io.star-agent.managed=true)
+// for which orphan reports true, running or not, and returns their IDs.
+// It is how a program that knows more than this host's processes (star-agent
+// serve, whose replicas may share one engine) removes the containers of
+// owners that are gone, named by Options.Owner labels.
+func SweepIf(ctx context.Context, cli client.APIClient, orphan Orphan) ([]string, error) {
+	list, err := cli.ContainerList(ctx, ctr.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", LabelManaged+"=true"))})
+	if err != nil {
+		return nil, fmt.Errorf("docker: sweep: %w", err)
+	}
+	var removed []string
+	var errs []error
+	for _, c := range list {
+		if !orphan(c.Labels, time.Unix(c.Created, 0)) {
+			continue
+		}
+		err := cli.ContainerRemove(ctx, c.ID, ctr.RemoveOptions{Force: true})
+		switch {
+		case err == nil, cerrdefs.IsNotFound(err):
+			removed = append(removed, c.ID)
+		case cerrdefs.IsConflict(err):
+			// Being removed already (by another sweeper, by its owner).
+		default:
+			errs = append(errs, fmt.Errorf("docker: sweep: removing %s: %w", short(c.ID), err))
+		}
+	}
+	return removed, errors.Join(errs...)
 }

@@ -27,10 +27,12 @@ import (
 // policy, output and value caps) is sent after it is taken, as for a
 // container it starts itself.
 type Pool struct {
-	spec      spec
-	cli       client.APIClient
-	ownClient bool
-	size      int
+	// spec is what executors must match; start what the pool starts
+	// (spec with the Owner labels).
+	spec, start spec
+	cli         client.APIClient
+	ownClient   bool
+	size        int
 
 	mu       sync.Mutex
 	idle     []*container
@@ -85,7 +87,7 @@ func NewPool(opts PoolOptions) (*Pool, error) {
 	// probe is never started: the pool takes its configuration and its
 	// client.
 	s := probe.spec()
-	p := &Pool{spec: s, cli: probe.cli, ownClient: probe.ownClient, size: opts.Size,
+	p := &Pool{spec: s, start: s.withOwner(opts.Options.Owner), cli: probe.cli, ownClient: probe.ownClient, size: opts.Size,
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	if opts.MaxMemory > 0 && s.memory > 0 {
 		if n := int(opts.MaxMemory / s.memory); n < p.size {
@@ -176,7 +178,7 @@ func (p *Pool) fill(ctx context.Context) {
 				break
 			}
 			sctx, cancel := context.WithTimeout(ctx, startTimeout)
-			c, err := startContainer(sctx, p.cli, p.spec, &p.removals)
+			c, err := startContainer(sctx, p.cli, p.start, &p.removals)
 			if err == nil {
 				err = ready(sctx, c)
 			}

@@ -239,3 +239,54 @@ func TestPoolHostCrash(t *testing.T) {
 		t.Errorf("container %s of the dead child after Sweep: %v", ids[0], err)
 	}
 }
+
+// Owner labels need not match a pool's: an executor with other Owner
+// labels still takes the pool's container, which carries the pool's;
+// a container it starts itself carries its own. SweepIf removes what
+// its judge names, and only that.
+func TestPoolOwnerLabels(t *testing.T) {
+	ctx := context.Background()
+	cli := engine(t)
+	tag := t.Name()
+	opts := poolOptions(t, tag)
+	opts.Owner = map[string]string{"io.star-agent.replica": "r1"}
+	p := newPool(t, 1, opts)
+	waitIdle(t, p, 1)
+	opts.Pool = p
+	opts.Owner = map[string]string{"io.star-agent.replica": "r1", "io.star-agent.run": "run-a"}
+	a := newExec(t, opts)
+	ok(t, a, "1")
+	own := opts
+	own.Pool = nil
+	b := newExec(t, own)
+	ok(t, b, "1")
+	if s := p.Stats(); s.Hits != 1 {
+		t.Fatalf("stats %+v: other Owner labels made the executor miss the pool", s)
+	}
+	labels := func(id string) map[string]string {
+		c, err := cli.ContainerInspect(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Config.Labels
+	}
+	la, lb := labels(a.ContainerID()), labels(b.ContainerID())
+	if la["io.star-agent.replica"] != "r1" || la["io.star-agent.run"] != "" {
+		t.Errorf("the pool's container: %v", la)
+	}
+	if lb["io.star-agent.replica"] != "r1" || lb["io.star-agent.run"] != "run-a" {
+		t.Errorf("a container the executor started: %v", lb)
+	}
+	removed, err := docker.SweepIf(ctx, cli, func(l map[string]string, created time.Time) bool {
+		return l[poolLabel] == tag && l["io.star-agent.run"] == "" && time.Since(created) < time.Hour
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(removed, a.ContainerID()) || slices.Contains(removed, b.ContainerID()) {
+		t.Errorf("swept %v; a %s, b %s", removed, a.ContainerID(), b.ContainerID())
+	}
+	for _, id := range removed {
+		gone(t, id)
+	}
+}

@@ -66,6 +66,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"strings"
@@ -125,6 +126,10 @@ type Options struct {
 	// EnvVars are the runner's environment variables in the sandbox.
 	// None by default: nothing of this process's environment is sent.
 	EnvVars map[string]string
+	// Metadata is added to every sandbox's metadata (which always has
+	// created-by: star-agent), such as the replica and run of star-agent
+	// serve that own it.
+	Metadata map[string]string
 	// HTTPClient sends the requests; nil means a client of its own.
 	HTTPClient *http.Client
 	// Logger receives warnings (a failed extension or deletion); nil
@@ -144,6 +149,7 @@ type Executor struct {
 	template string
 	timeout  time.Duration
 	envVars  map[string]string
+	metadata map[string]string
 	logger   *slog.Logger
 
 	killTimeout time.Duration
@@ -204,6 +210,7 @@ func New(opts Options) (*Executor, error) {
 		template:    cloud.FirstOf(opts.Template, DefaultTemplate),
 		timeout:     timeout,
 		envVars:     opts.EnvVars,
+		metadata:    opts.Metadata,
 		logger:      logger,
 		killTimeout: 10 * time.Second,
 		maxInput:    maxInput,
@@ -243,7 +250,7 @@ func (e *Executor) start(ctx context.Context) (runner.Sandbox, error) {
 	info, err := e.api.create(ctx, createRequest{
 		TemplateID: e.template,
 		Timeout:    seconds(e.timeout),
-		Metadata:   map[string]string{"created-by": "star-agent"},
+		Metadata:   e.sandboxMetadata(),
 		EnvVars:    e.envVars,
 		Secure:     true,
 	})
@@ -362,4 +369,12 @@ func (e *Executor) Close() error {
 // String describes the executor for logs.
 func (e *Executor) String() string {
 	return "python:e2b(" + e.template + ", " + e.timeout.String() + ")"
+}
+
+// sandboxMetadata is the metadata of the sandboxes e creates.
+func (e *Executor) sandboxMetadata() map[string]string {
+	m := map[string]string{}
+	maps.Copy(m, e.metadata)
+	m["created-by"] = "star-agent"
+	return m
 }

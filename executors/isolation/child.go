@@ -135,6 +135,9 @@ type request struct {
 	MaxMsg    int64                      `json:"max_message"`
 	Results   []childResult              `json:"results"`
 	Stdout    string                     `json:"stdout"`
+	// Tape, on exec, asks for the execution's readings to be recorded
+	// (in the trailer) and answers these first (executors.Tape).
+	Tape *[]int64 `json:"tape"`
 }
 
 // childResult is one result of a parallel() batch.
@@ -320,11 +323,20 @@ func (s *childServer) serve(m request) error {
 func (s *childServer) exec(m request) error {
 	s.execID, s.callSeq = m.ID, 0
 	armCPULimit(s.cpu)
-	res, err := s.e.Execute(context.Background(), m.Code)
+	ctx := context.Background()
+	var tape *executors.Tape
+	if m.Tape != nil {
+		tape = executors.NewTape(*m.Tape)
+		ctx = executors.WithTape(ctx, tape)
+	}
+	res, err := s.e.Execute(ctx, m.Code)
 	if err != nil {
 		return err
 	}
 	tr := trailer{Steps: res.Steps, Stuck: s.e.Abandoned()}
+	if tape != nil {
+		tr.Readings = tape.Readings()
+	}
 	if res.Err != nil {
 		tr.NeedsPython, tr.Hint = res.Err.NeedsPython, res.Err.Hint
 	}

@@ -271,6 +271,9 @@ func (x *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 		if terr == nil {
 			out.Engine = x.spec.Engine
 			out.Steps = tr.Steps
+			if t := executors.TapeFrom(ctx); t != nil {
+				t.Record(tr.Readings)
+			}
 			if out.Err != nil {
 				out.Err.NeedsPython = tr.NeedsPython
 				out.Err.Hint = executors.CapText(tr.Hint, 2000)
@@ -523,6 +526,9 @@ type trailer struct {
 	// Stuck reports that the engine abandoned a computation that still
 	// runs, so the child can no longer be used.
 	Stuck bool `json:"stuck,omitempty"`
+	// Readings are what the execution read from a Tape (see
+	// executors.Tape), when the host asked for them.
+	Readings []int64 `json:"readings,omitempty"`
 }
 
 func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int) (*child, error) {

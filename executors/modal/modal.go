@@ -73,6 +73,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
 	"sync"
@@ -139,6 +140,10 @@ type Options struct {
 	// EnvVars are the sandbox's environment variables. None by default:
 	// nothing of this process's environment is sent.
 	EnvVars map[string]string
+	// Tags are added to every sandbox's tags (which always have
+	// created-by: star-agent), such as the replica and run of star-agent
+	// serve that own it.
+	Tags map[string]string
 	// TokenID and TokenSecret authenticate with Modal; "" means the SDK's
 	// sources (MODAL_TOKEN_ID, MODAL_TOKEN_SECRET, ~/.modal.toml).
 	TokenID, TokenSecret string
@@ -238,7 +243,7 @@ func New(opts Options) (*Executor, error) {
 			Command:        []string{"python3", "-I", "-u", "-c", runner.Script},
 			Env:            opts.EnvVars,
 			BlockNetwork:   !opts.Network,
-			Tags:           map[string]string{"created-by": "star-agent"},
+			Tags:           tags(opts.Tags),
 		},
 		logger:        logger,
 		createBackoff: opts.createBackoff,
@@ -410,4 +415,12 @@ func (e *Executor) Close() error {
 // String describes the executor for logs.
 func (e *Executor) String() string {
 	return "python:modal(" + e.image + ", " + e.params.Timeout.String() + ")"
+}
+
+// tags are the tags of the sandboxes: extra and created-by.
+func tags(extra map[string]string) map[string]string {
+	m := map[string]string{}
+	maps.Copy(m, extra)
+	m["created-by"] = "star-agent"
+	return m
 }

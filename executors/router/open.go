@@ -48,6 +48,10 @@ type Config struct {
 	// child, not this process (see package isolation). Tools still run in
 	// this process.
 	Isolation string
+	// Owner names who owns the sandboxes (the replica and the run of
+	// star-agent serve): labels on Docker containers (docker.Options.Owner),
+	// metadata on E2B sandboxes, tags on Modal sandboxes.
+	Owner map[string]string
 }
 
 // ParseMounts reads --mount values (see ParseMount).

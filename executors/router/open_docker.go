@@ -47,6 +47,7 @@ func openDocker(cfg Config, packages []string, mounts []wasm.Mount) (Python, err
 		Runtime:     d.Runtime,
 		PIDs:        d.PIDs,
 		Labels:      d.Labels,
+		Owner:       cfg.Owner,
 		Pool:        d.Pool,
 		PackageDirs: packages,
 	}

@@ -36,5 +36,6 @@ func openE2B(cfg Config) (Python, error) {
 		EnvdURL:  cfg.E2B.EnvdURL,
 		Template: cfg.E2B.Template,
 		Timeout:  cfg.SandboxTimeout,
+		Metadata: cfg.Owner,
 	})
 }

@@ -49,5 +49,6 @@ func openModal(cfg Config) (Python, error) {
 		Timeout:     cfg.SandboxTimeout,
 		IdleTimeout: m.IdleTimeout,
 		Network:     m.Network,
+		Tags:        cfg.Owner,
 	})
 }

@@ -641,7 +641,13 @@ func (s *Session) Exec(ctx context.Context, code string) (executors.Result, erro
 	defer s.mu.Unlock()
 	s.nextID++
 	id := s.nextID
-	if err := s.send(map[string]any{"op": "exec", "id": id, "code": code}); err != nil {
+	req := map[string]any{"op": "exec", "id": id, "code": code}
+	if t := executors.TapeFrom(ctx); t != nil {
+		// An engine in a child process (package isolation) records its
+		// readings and answers these first; Python sandboxes ignore it.
+		req["tape"] = append([]int64{}, t.Pending()...)
+	}
+	if err := s.send(req); err != nil {
 		return executors.Result{}, err
 	}
 	var spent int64

@@ -462,6 +462,9 @@ func (e *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	})
 	thread.SetLocal(contract.StdoutKey, io.Writer(printed))
 	thread.SetLocal(resultsKey, &executors.ResultBudget{Max: executors.MaxStepResults(limits)})
+	if tape := executors.TapeFrom(runCtx); tape != nil {
+		thread.SetLocal(contract.ReaderKey, contract.Reader(tape))
+	}
 	core.PrepareRepr(thread)
 	mon := newMonitor(thread, st.globals, limits, runCtx)
 	mon.carry = &st.mem

@@ -360,7 +360,7 @@ func (m *monitor) steps() uint64 { return m.count(m.thread) }
 // spawn creates the thread of a generator's body (builtins.Generators).
 func (m *monitor) spawn(*starlark.Thread) *starlark.Thread {
 	th := &starlark.Thread{Name: m.thread.Name, Print: m.thread.Print}
-	for _, k := range []string{ctxKey, contract.DeadlineKey, contract.StdoutKey, contract.ExecutorGlobalsKey, resultsKey, toolCallsKey} {
+	for _, k := range []string{ctxKey, contract.DeadlineKey, contract.StdoutKey, contract.ExecutorGlobalsKey, contract.ReaderKey, resultsKey, toolCallsKey} {
 		if v := m.thread.Local(k); v != nil {
 			th.SetLocal(k, v)
 		}

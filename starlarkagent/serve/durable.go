@@ -14,9 +14,10 @@ import (
 // renewing it before another takes it over.
 const DefaultLease = 30 * time.Second
 
-// replicaID names this server in the runs it owns: host, process and a
-// random part, so that a restarted process is another owner.
-func replicaID() string {
+// NewReplicaID returns a name for a server in the runs it owns and the
+// sandboxes it starts: host, process and a random part, so that a
+// restarted process is another owner.
+func NewReplicaID() string {
 	host, _ := os.Hostname()
 	var b [4]byte
 	rand.Read(b[:])
@@ -27,6 +28,11 @@ func replicaID() string {
 // a previous SQLite process left, and on PostgreSQL starts listening for
 // cancellations; then it keeps the leases.
 func (s *Server) startDurable() error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.store.heartbeat(ctx, s.replica, s.leaseTTL()); err != nil {
+		return fmt.Errorf("serve: writing this replica's heartbeat: %w", err)
+	}
 	if s.store.pg {
 		s.store.listen.setOnCancel(s.remoteCancel)
 	} else if !s.opts.Resume {
@@ -35,8 +41,6 @@ func (s *Server) startDurable() error {
 		}
 	} else {
 		// The lock file says no other process has these runs.
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
 		claimed, err := s.store.claimRuns(ctx, s.replica, s.leaseTTL(), 1<<20, true)
 		if err != nil {
 			return fmt.Errorf("serve: resuming the runs of the previous process: %w", err)
@@ -46,6 +50,11 @@ func (s *Server) startDurable() error {
 		}
 	}
 	go s.keepLeases()
+	if s.opts.SweepSandboxes != nil {
+		go s.sweepSandboxes()
+	} else {
+		close(s.sweepDone)
+	}
 	return nil
 }
 
@@ -64,6 +73,9 @@ func (s *Server) keepLeases() {
 		case <-tick.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), every*3)
+		if err := s.store.heartbeat(ctx, s.replica, s.leaseTTL()); err != nil {
+			s.log.Warn("renewing this replica's heartbeat", "error", err)
+		}
 		s.renew(ctx)
 		if s.store.pg {
 			s.claim(ctx)
@@ -147,10 +159,11 @@ func (s *Server) takeOver(ctx context.Context, c claimedRun, atStart bool) {
 		s.log.Error("taking over a run: its request", "run", c.id, "error", err)
 		return
 	}
+	answers, records := replayAnswers(st.steps)
 	rctx, cancel := context.WithCancelCause(context.Background())
 	r := &run{id: c.id, task: st.rec.Task, req: req, created: st.rec.CreatedAt, started: st.rec.StartedAt, ctx: rctx, cancel: cancel,
 		state: StateQueued, changed: make(chan struct{}), tenant: st.rec.Tenant, attempt: c.attempt,
-		events: st.events, stepN: len(st.steps), resume: &resumeState{attempt: c.attempt, answers: replayAnswers(st.steps)}}
+		events: st.events, stepN: len(st.steps), resume: &resumeState{attempt: c.attempt, answers: answers, records: records}}
 	for _, t := range s.tenants {
 		if t.Name == r.tenant {
 			r.tenantCfg = t

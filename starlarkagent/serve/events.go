@@ -176,13 +176,29 @@ func resultSteps(res *starlarkagent.RunResult) ([]json.RawMessage, error) {
 	return j.Steps, nil
 }
 
-// lean returns s without its model inputs, copied rather than changed:
-// the agent's memory shares its steps.
+// storedStepJSON is stepJSON with what a replay of the step needs
+// (ActionStep.Replay), which only the store keeps.
+func storedStepJSON(s starlarkagent.Step) (json.RawMessage, error) {
+	a, ok := s.(*starlarkagent.ActionStep)
+	if !ok || a.Replay == nil {
+		return stepJSON(s)
+	}
+	c := *a
+	c.ModelInput = nil
+	steps, err := resultSteps(&starlarkagent.RunResult{Steps: []starlarkagent.Step{&c}})
+	if err != nil {
+		return nil, err
+	}
+	return steps[0], nil
+}
+
+// lean returns s without its model inputs and replay record, copied
+// rather than changed: the agent's memory shares its steps.
 func lean(s starlarkagent.Step) starlarkagent.Step {
 	switch s := s.(type) {
 	case *starlarkagent.ActionStep:
 		c := *s
-		c.ModelInput = nil
+		c.ModelInput, c.Replay = nil, nil
 		return &c
 	case *starlarkagent.PlanningStep:
 		c := *s

@@ -33,6 +33,7 @@ type metrics struct {
 	sandboxStarts *prometheus.CounterVec
 	sandboxRe     *prometheus.CounterVec
 	resumed       prometheus.Counter
+	swept         prometheus.Counter
 	requests      *prometheus.CounterVec
 	approvals     *prometheus.CounterVec
 
@@ -82,11 +83,13 @@ func newMetrics(extra ...prometheus.Collector) *metrics {
 			Help: "Runs refused by a tenant's quota (429), by tenant and quota (runs_in_flight, tokens_per_day)."}, []string{"tenant", "reason"}),
 		resumed: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "runs_resumed_total",
 			Help: "Runs this server took over from another (or from its previous process) and resumed by replay."}),
+		swept: prometheus.NewCounter(prometheus.CounterOpts{Namespace: ns, Name: "sandboxes_swept_total",
+			Help: "Sandboxes this server removed because the server that owned them is gone."}),
 		approvals: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: ns, Name: "approvals_total",
 			Help: "Tool calls that needed approval, by outcome (requested, approved, denied, timed_out, abandoned)."}, []string{"outcome"}),
 	}
 	m.reg.MustRegister(m.runs, m.inFlight, m.rejected, m.runDuration, m.steps, m.stepDuration, m.modelDuration,
-		m.tokens, m.execErrors, m.imports, m.toolCalls, m.sandboxStarts, m.sandboxRe, m.requests, m.approvals, m.tenantRuns, m.tenantTokens, m.tenantRejected, m.resumed,
+		m.tokens, m.execErrors, m.imports, m.toolCalls, m.sandboxStarts, m.sandboxRe, m.requests, m.approvals, m.tenantRuns, m.tenantTokens, m.tenantRejected, m.resumed, m.swept,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.reg.MustRegister(extra...)
 	for _, s := range []State{StateQueued, StateRunning} {

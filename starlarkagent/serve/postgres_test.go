@@ -287,7 +287,31 @@ func TestPostgresHandOverOnShutdown(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// A stream on A while A shuts down ends with a reconnect event that
+	// names the last event it sent.
+	fromA := make(chan []sseEvent, 1)
+	resp := a.openStream(id, "")
+	go func() {
+		defer resp.Body.Close()
+		var evs []sseEvent
+		for ev := range readEvents(t, resp.Body) {
+			evs = append(evs, ev)
+		}
+		fromA <- evs
+	}()
+	time.Sleep(200 * time.Millisecond)
 	a.shutdown()
+	select {
+	case evs := <-fromA:
+		last := evs[len(evs)-1]
+		var rc reconnectEvent
+		json.Unmarshal([]byte(last.Data), &rc)
+		if last.Type != "reconnect" || len(evs) < 2 || rc.LastEventID != evs[len(evs)-2].ID || !gapless(evs[:len(evs)-1]) {
+			t.Errorf("the stream on A during its shutdown: %v", evs)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the stream on A did not end with A's shutdown")
+	}
 	if r := b.get(id); r.State.Final() {
 		t.Fatalf("ended by the other replica's shutdown: %+v", r)
 	}

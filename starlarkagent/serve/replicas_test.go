@@ -292,7 +292,9 @@ func TestKillReplicaMidStep(t *testing.T) {
 
 // TestPausedReplicaIsFenced: SIGSTOP the replica running a run until
 // another has taken it over and finished it, then SIGCONT: the paused
-// replica's late writes are refused.
+// replica's late writes are refused, and a stream open on it ends with
+// the stored events (following the run to its end, or with a reconnect
+// event naming the last stored event it sent).
 func TestPausedReplicaIsFenced(t *testing.T) {
 	db := startPostgres(t)
 	model := newPositionModel(t, twoStepAnswers...)
@@ -307,6 +309,9 @@ func TestPausedReplicaIsFenced(t *testing.T) {
 	b := startReplica(t, "B", db, model)
 	id := a.start("Compute.")
 	<-asked
+	onA := make(chan []sseEvent, 1)
+	go func() { onA <- a.stream(id, "") }()
+	time.Sleep(200 * time.Millisecond)
 	a.cmd.Process.Signal(syscall.SIGSTOP)
 	r := b.waitFinal(id, 30*time.Second)
 	if r.State != StateSuccess || fmt.Sprint(r.Output) != "43" {
@@ -321,6 +326,35 @@ func TestPausedReplicaIsFenced(t *testing.T) {
 	}
 	if r := a.get(id); r.State != StateSuccess || fmt.Sprint(r.Output) != "43" {
 		t.Errorf("A's view after SIGCONT: %+v", r)
+	}
+	var fromA []sseEvent
+	select {
+	case fromA = <-onA:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the stream on A did not end")
+	}
+	if len(fromA) == 0 {
+		t.Fatal("nothing streamed from A")
+	}
+	kept := fromA
+	if last := fromA[len(fromA)-1]; last.Type == "reconnect" {
+		var rc reconnectEvent
+		json.Unmarshal([]byte(last.Data), &rc)
+		kept = nil
+		for _, ev := range fromA[:len(fromA)-1] {
+			if ev.ID <= rc.LastEventID {
+				kept = append(kept, ev)
+			}
+		}
+		if int64(len(kept)) != rc.LastEventID {
+			t.Errorf("reconnect at %d after %v", rc.LastEventID, types(fromA))
+		}
+		t.Logf("A's stream: %d events, reconnect at %d", len(fromA)-1, rc.LastEventID)
+	} else if last.Type != "end" {
+		t.Errorf("the stream on A ended with %s, neither end nor reconnect: %v", last.Type, types(fromA))
+	}
+	if len(kept) > len(after) || fmt.Sprint(kept) != fmt.Sprint(after[:len(kept)]) {
+		t.Errorf("A streamed events that are not stored:\nA      %v\nstored %v", kept, after)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/star-agent/star-agent/providers"
+	"github.com/star-agent/star-agent/starlarkagent"
 )
 
 // A run taken over from a server that died is resumed by replay, not
@@ -16,8 +17,12 @@ import (
 // values the code computed, in variables) and the agent's memory; the
 // events of the replayed steps are not sent again, since the stream has
 // them. After the last stored step the model is asked for real. A
-// completed model call is never asked again; tool calls of the replayed
-// steps run again (at least once), as does a step that was in flight.
+// completed model call is never asked again. The steps' records
+// (starlarkagent.StepRecord) make the replay exact: the engine's clock
+// and random readings are answered from them, and so are the tool calls
+// that completed; a call that failed or was in flight when the server
+// died is made again (at least once, with the same CallID), as is every
+// call of a step stored without a record (by an older server).
 
 // resumeState is what a resumed run replays.
 type resumeState struct {
@@ -25,6 +30,9 @@ type resumeState struct {
 	// answers are the model outputs of the stored action steps, in
 	// order; steps is how many action steps they are.
 	answers []replayAnswer
+	// records are the steps' replay records (nil for a step stored
+	// without one, by an older server): readings and tool results.
+	records []*starlarkagent.StepRecord
 }
 
 type replayAnswer struct {
@@ -32,21 +40,25 @@ type replayAnswer struct {
 	usage   providers.Usage
 }
 
-// replayAnswers reads the model outputs of stored steps.
-func replayAnswers(steps []json.RawMessage) []replayAnswer {
+// replayAnswers reads the model outputs of stored action steps, and
+// their replay records.
+func replayAnswers(steps []json.RawMessage) ([]replayAnswer, []*starlarkagent.StepRecord) {
 	var out []replayAnswer
+	var records []*starlarkagent.StepRecord
 	for _, d := range steps {
 		var st struct {
-			Type   string          `json:"type"`
-			Output string          `json:"model_output"`
-			Usage  providers.Usage `json:"token_usage"`
+			Type   string                    `json:"type"`
+			Output string                    `json:"model_output"`
+			Usage  providers.Usage           `json:"token_usage"`
+			Replay *starlarkagent.StepRecord `json:"replay"`
 		}
 		if json.Unmarshal(d, &st) != nil || st.Type != "action" {
 			continue
 		}
 		out = append(out, replayAnswer{st.Output, st.Usage})
+		records = append(records, st.Replay)
 	}
-	return out
+	return out, records
 }
 
 // replayModel answers the first calls from the record, then asks the

@@ -57,6 +57,13 @@ type run struct {
 	// one let it go at shutdown, for another to resume).
 	attempt int64
 	lost    atomic.Bool
+	// released is set when the run left this server without ending
+	// (lost, or handed over at shutdown): its streams follow it in the
+	// database. refused is the first of its events the database refused
+	// (the run was lost by then; 0: none): streams may have sent it and
+	// the ones after, which another server's events replace.
+	released atomic.Bool
+	refused  atomic.Int64
 	// tokens are what the run's steps spent so far, counted against its
 	// tenant's daily quota until stored says the store has them.
 	tokens atomic.Int64
@@ -129,7 +136,17 @@ func (s *Server) add(r *run, typ string, data any) {
 	close(r.changed)
 	r.changed = make(chan struct{})
 	r.mu.Unlock()
-	s.store.addEvent(s.fence(r), ev)
+	f := s.fence(r)
+	f.lost = func() {
+		for {
+			old := r.refused.Load()
+			if old != 0 && old <= ev.ID || r.refused.CompareAndSwap(old, ev.ID) {
+				break
+			}
+		}
+		s.lose(r)
+	}
+	s.store.addEvent(f, ev)
 }
 
 // since returns the events after id, whether the run has ended (and all
@@ -212,6 +229,7 @@ func (s *Server) execute(r *run) {
 	var counted []countedExecutor
 	agent, err := s.opts.NewAgent(ctx, AgentRequest{
 		RunID:   r.id,
+		Owner:   map[string]string{LabelReplica: s.replica, LabelRun: r.id},
 		Tenant:  r.tenant,
 		Task:    r.task,
 		Imports: r.req.Imports,
@@ -251,7 +269,11 @@ func (s *Server) execute(r *run) {
 	}()
 
 	budget := tenantBudget(s.runBudget(r.req), r.tenantCfg)
-	opts := starlarkagent.RunOptions{RunID: r.id, MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget,
+	var replay []*starlarkagent.StepRecord
+	if r.resume != nil {
+		replay = r.resume.records
+	}
+	opts := starlarkagent.RunOptions{RunID: r.id, Record: true, MaxSteps: r.req.MaxSteps, AdditionalArgs: r.req.AdditionalArgs, Approver: s.approver(r), Budget: &budget, Replay: replay,
 		Audit: func(a starlarkagent.AuditRecord) {
 			if !live(a.Step) {
 				return
@@ -332,6 +354,10 @@ func (s *Server) stepEnded(r *run, modelID string, st starlarkagent.Step) {
 		data, _ = json.Marshal(map[string]string{"type": string(st.Kind()), "error": "step not representable as JSON: " + err.Error()})
 	}
 	s.add(r, "step", json.RawMessage(data))
+	// The store keeps what a replay of the step needs, too.
+	if stored, err := storedStepJSON(st); err == nil {
+		data = stored
+	}
 	r.mu.Lock()
 	r.stepN++
 	n := r.stepN
@@ -455,7 +481,15 @@ func (s *Server) release(r *run) {
 	s.pending--
 	delete(s.active, r.id)
 	s.mu.Unlock()
-	if !r.lost.Load() {
+	if r.lost.Load() {
+		// Know which of its events were refused before its streams
+		// decide where to resume (see run.refused).
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		if err := s.store.Flush(ctx); err != nil && !errors.Is(err, errStoreClosed) {
+			s.log.Warn("store: flush", "run", r.id, "error", err)
+		}
+		cancel()
+	} else {
 		f := s.fence(r)
 		s.store.enqueue(context.Background(), s.store.op(f, "hand over "+r.id, func(tx *sql.Tx) error {
 			_, err := tx.Exec(s.store.q(`UPDATE runs SET owner = '', lease_until = 0 WHERE id = ?`), r.id)
@@ -463,8 +497,10 @@ func (s *Server) release(r *run) {
 		}), false)
 		s.log.Info("run handed over for another server to resume", "run", r.id, "attempt", r.attempt)
 	}
-	// Streams of this server end without an end event; a client that
-	// reconnects with Last-Event-ID gets the rest from the database.
+	// Streams of this server follow the run in the database, or end
+	// with a reconnect event; a client that reconnects with
+	// Last-Event-ID gets the rest from the database.
+	r.released.Store(true)
 	r.mu.Lock()
 	r.state = StateInterrupted
 	close(r.changed)

@@ -84,9 +84,13 @@ type Options struct {
 	// PostgreSQL runs are always resumed, by any replica, and Shutdown
 	// hands them over.
 	Resume bool
-	// Replica names this server in the database (default: host, process
-	// id and a random part).
+	// Replica names this server in the database (default: NewReplicaID).
 	Replica string
+	// SweepSandboxes, when set, is called every Lease to remove the
+	// sandboxes whose owner is gone: those of a replica whose heartbeat
+	// lapsed, unless that replica still holds their run (see sweep.go).
+	// The sandboxes must carry the labels of AgentRequest.Owner.
+	SweepSandboxes SweepFunc
 	// AuditLogger, when set, receives the approval requests and
 	// decisions (give the agents the same, Options.AuditLogger, for
 	// their tool calls); nil: Logger.
@@ -117,6 +121,11 @@ type AgentRequest struct {
 	// runner.Host has), the server adds them to its metrics as the run
 	// ends. The agent still owns and closes them.
 	AddExecutor func(kind string, e executors.Executor)
+	// Owner names the replica and the run (LabelReplica, LabelRun): the
+	// factory should put it on the sandboxes it starts for the run (as
+	// labels, metadata or tags), so that Options.SweepSandboxes finds them
+	// should this server die.
+	Owner map[string]string
 }
 
 // RunRequest is the body of POST /v1/runs.
@@ -154,8 +163,10 @@ type Server struct {
 	replica string
 	// stopLeases ends keepLeases, which closes leasesDone.
 	stopLeases, leasesDone chan struct{}
-	srvMu                  sync.Mutex
-	servers                []*http.Server
+	// sweepDone is closed when sweepSandboxes returns.
+	sweepDone chan struct{}
+	srvMu     sync.Mutex
+	servers   []*http.Server
 }
 
 // New returns a Server.
@@ -185,7 +196,7 @@ func New(opts Options) (*Server, error) {
 		opts.Lease = DefaultLease
 	}
 	if opts.Replica == "" {
-		opts.Replica = replicaID()
+		opts.Replica = NewReplicaID()
 	}
 	s := &Server{
 		opts:    opts,
@@ -200,6 +211,7 @@ func New(opts Options) (*Server, error) {
 
 		stopLeases: make(chan struct{}),
 		leasesDone: make(chan struct{}),
+		sweepDone:  make(chan struct{}),
 	}
 	var err error
 	if s.tenants, err = checkTenants(append([]Tenant(nil), opts.Tenants...)); err != nil {
@@ -283,6 +295,12 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	close(s.stopLeases)
 	<-s.leasesDone
+	<-s.sweepDone
+	// This server's sandboxes are closed: none is left for a sweep to
+	// spare.
+	if err := s.store.forgetReplica(ctx, s.replica); err != nil {
+		s.log.Warn("removing this replica's heartbeat", "error", err)
+	}
 	close(s.quit)
 	s.srvMu.Lock()
 	for _, hs := range s.servers {

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -51,10 +52,15 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
 	bw := bufio.NewWriterSize(w, 16<<10)
+	// over is set once the stream has sent the run's last event.
+	lastType, over := "", false
+	// resume is the Last-Event-ID the reconnect event gives (-1: the
+	// last event sent).
+	resume := int64(-1)
 	send := func(evs []storedEvent) error {
 		for _, ev := range evs {
 			fmt.Fprintf(bw, "id: %d\nevent: %s\ndata: %s\n\n", ev.ID, ev.Type, ev.Data)
-			after = ev.ID
+			after, lastType = ev.ID, ev.Type
 		}
 		if err := bw.Flush(); err != nil {
 			return err
@@ -64,8 +70,24 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		rc.SetWriteDeadline(time.Now().Add(time.Minute))
 		return rc.Flush()
 	}
+	// A stream that stops before the run's end event (this server shuts
+	// down, or lost the run and cannot follow it in the database) says
+	// so, with an event without an id, so that the client's Last-Event-ID
+	// stays that of the last event it got.
+	defer func() {
+		if !over && lastType != "end" && r.Context().Err() == nil {
+			ev := reconnectEvent{LastEventID: after, Reason: s.stopReason()}
+			if resume >= 0 {
+				ev.LastEventID = resume
+				ev.Reason = fmt.Sprintf("another server took the run over, and the events after %d that this server sent were not kept (the other server's replace them): reconnect, to any replica, with Last-Event-ID %d", resume, resume)
+			}
+			b, _ := json.Marshal(ev)
+			fmt.Fprintf(bw, "event: reconnect\ndata: %s\n\n", b)
+			send(nil)
+		}
+	}()
 	if rn == nil {
-		s.streamStored(r, id, &after, bw, send)
+		over = s.streamStored(r, id, &after, bw, send)
 		return
 	}
 	// Say hello at once, so that the client knows the stream is open.
@@ -74,10 +96,33 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	defer tick.Stop()
 	for {
 		evs, ended, changed := rn.since(after)
+		released := ended && rn.released.Load()
+		bad := rn.refused.Load()
+		if released && bad > 0 {
+			// Never send what the database refused.
+			for i, ev := range evs {
+				if ev.ID >= bad {
+					evs = evs[:i]
+					break
+				}
+			}
+		}
 		if err := send(evs); err != nil {
 			return
 		}
+		if released {
+			if bad > 0 && after >= bad {
+				resume = bad - 1
+				return
+			}
+			if s.store.pg {
+				// Another replica runs it now (or will): follow it there.
+				over = s.streamStored(r, id, &after, bw, send)
+			}
+			return
+		}
 		if ended && len(evs) == 0 {
+			over = true
 			return
 		}
 		if ended {
@@ -103,13 +148,30 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// reconnectEvent is the data of the reconnect event.
+type reconnectEvent struct {
+	LastEventID int64  `json:"last_event_id"`
+	Reason      string `json:"reason"`
+}
+
+// stopReason says why a stream stops before its run's end.
+func (s *Server) stopReason() string {
+	select {
+	case <-s.quit:
+		return "this server is shutting down; the run goes on elsewhere: reconnect, to any replica, with Last-Event-ID"
+	default:
+		return "this server stopped following the run; it goes on elsewhere: reconnect, to any replica, with Last-Event-ID"
+	}
+}
+
 // streamStored streams a run this server does not hold from the
 // database: one that ended (every event is stored, the end event last),
 // or, on PostgreSQL, one another replica runs. Then each notification of
 // the run, each second (a notification may be lost while the listener
 // reconnects) and each reconnection of the listener make it re-read the
-// events after the last one sent, so the ids stay gapless.
-func (s *Server) streamStored(r *http.Request, id string, after *int64, bw *bufio.Writer, send func([]storedEvent) error) {
+// events after the last one sent, so the ids stay gapless. It reports
+// whether it sent the run's last event (or the client had it already).
+func (s *Server) streamStored(r *http.Request, id string, after *int64, bw *bufio.Writer, send func([]storedEvent) error) bool {
 	var wake <-chan struct{}
 	if s.store.listen != nil {
 		c, stop := s.store.listen.subscribe(id)
@@ -125,29 +187,32 @@ func (s *Server) streamStored(r *http.Request, id string, after *int64, bw *bufi
 		for {
 			evs, err := s.store.events(r.Context(), id, *after, 500)
 			if err != nil {
-				return
+				return false
 			}
 			if len(evs) > 0 {
-				if send(evs) != nil || evs[len(evs)-1].Type == "end" {
-					return
+				if err := send(evs); err != nil {
+					return false
+				}
+				if evs[len(evs)-1].Type == "end" {
+					return true
 				}
 				continue
 			}
 			break
 		}
 		if wake == nil {
-			return // SQLite: the run has ended and every event is sent
+			return true // SQLite: the run has ended and every event is sent
 		}
 		rec, err := s.store.getRun(r.Context(), id)
 		if err != nil {
-			return
+			return false
 		}
 		if rec.State.Final() {
 			// Its last events may have committed since the read above.
 			if evs, _ := s.store.events(r.Context(), id, *after, 1); len(evs) > 0 {
 				continue
 			}
-			return
+			return true
 		}
 		select {
 		case <-wake:
@@ -156,9 +221,9 @@ func (s *Server) streamStored(r *http.Request, id string, after *int64, bw *bufi
 			fmt.Fprint(bw, ": keep-alive\n\n")
 			send(nil)
 		case <-r.Context().Done():
-			return
+			return false
 		case <-s.quit:
-			return
+			return false
 		}
 	}
 }

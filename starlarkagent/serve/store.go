@@ -91,6 +91,13 @@ var schema = []string{
 	ALTER TABLE runs ADD COLUMN cancel_requested INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE runs ADD COLUMN idempotency_key TEXT;
 	CREATE UNIQUE INDEX runs_idempotency ON runs (tenant, idempotency_key) WHERE idempotency_key IS NOT NULL;`,
+	// 5: replicas and their heartbeats (alive_until, Unix milliseconds of
+	// the database's clock), so that a replica can tell which sandboxes
+	// belong to a server that is gone.
+	`CREATE TABLE replicas (
+		id          TEXT PRIMARY KEY,
+		alive_until INTEGER NOT NULL
+	);`,
 }
 
 // Store is the database of a server: SQLite (one server per file) or

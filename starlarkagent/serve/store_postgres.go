@@ -76,6 +76,11 @@ var pgSchema = []string{
 	ALTER TABLE runs ADD COLUMN idempotency_key TEXT;
 	CREATE UNIQUE INDEX runs_idempotency ON runs (tenant, idempotency_key) WHERE idempotency_key IS NOT NULL;
 	CREATE INDEX runs_open ON runs (lease_until) WHERE state IN ('queued', 'running', 'awaiting_approval');`,
+	// 5: replicas (see schema).
+	`CREATE TABLE replicas (
+		id          TEXT PRIMARY KEY,
+		alive_until BIGINT NOT NULL
+	);`,
 }
 
 // IsPostgresURL reports whether a --db value names a PostgreSQL database.

@@ -131,7 +131,18 @@ func (s *Server) admitTenant(w http.ResponseWriter, r *http.Request, t *Tenant) 
 		return true
 	}
 	if t.MaxRunsInFlight > 0 {
+		// On PostgreSQL the tenant's runs on other replicas count too
+		// (and those no replica holds at the moment, being handed
+		// over): from the database. This replica's own, from memory,
+		// which also has those not committed yet.
 		n := 0
+		if s.store.pg {
+			var err error
+			if n, err = s.store.openRunsElsewhere(r.Context(), t.Name, s.replica); err != nil {
+				writeError(w, http.StatusInternalServerError, "internal", "reading the tenant's runs in flight: "+err.Error())
+				return false
+			}
+		}
 		s.mu.Lock()
 		for _, rn := range s.active {
 			rn.mu.Lock()
@@ -197,6 +208,14 @@ func (s *Store) tenantTokens(ctx context.Context, tenant string, since time.Time
 	var n int
 	err := s.r.QueryRowContext(ctx, s.q(`SELECT coalesce(sum(coalesce(input_tokens, 0) + coalesce(output_tokens, 0)), 0) FROM runs WHERE tenant = ? AND ended_at >= ?`),
 		tenant, formatTime(since)).Scan(&n)
+	return n, err
+}
+
+// openRunsElsewhere counts the tenant's runs that have not ended and
+// that replica me does not hold.
+func (s *Store) openRunsElsewhere(ctx context.Context, tenant, me string) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT count(*) FROM runs WHERE tenant = ? AND state IN `+openStates+` AND owner <> ?`), tenant, me).Scan(&n)
 	return n, err
 }
 

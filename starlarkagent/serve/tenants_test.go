@@ -167,7 +167,7 @@ func TestTenantMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.w.Exec(`DROP INDEX runs_idempotency; ALTER TABLE runs DROP COLUMN attempt; ALTER TABLE runs DROP COLUMN owner; ALTER TABLE runs DROP COLUMN lease_until; ALTER TABLE runs DROP COLUMN cancel_requested; ALTER TABLE runs DROP COLUMN idempotency_key; DROP INDEX runs_tenant; DROP INDEX runs_tenant_ended; ALTER TABLE runs DROP COLUMN tenant; PRAGMA user_version = 2`); err != nil {
+	if _, err := s.w.Exec(`DROP TABLE replicas; DROP INDEX runs_idempotency; ALTER TABLE runs DROP COLUMN attempt; ALTER TABLE runs DROP COLUMN owner; ALTER TABLE runs DROP COLUMN lease_until; ALTER TABLE runs DROP COLUMN cancel_requested; ALTER TABLE runs DROP COLUMN idempotency_key; DROP INDEX runs_tenant; DROP INDEX runs_tenant_ended; ALTER TABLE runs DROP COLUMN tenant; PRAGMA user_version = 2`); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -199,4 +199,28 @@ func TestTenantMigration(t *testing.T) {
 	if code, _, _ := h2.as(tokenA).do("GET", "/v1/runs/"+id, ""); code != 404 {
 		t.Errorf("team_a, old run: %d, want 404", code)
 	}
+}
+
+// TestTenantRunsInFlightAcrossReplicas: on PostgreSQL a tenant's runs in
+// flight are counted over every replica: with one running on A, B
+// refuses the next; once it ended, B admits one.
+func TestTenantRunsInFlightAcrossReplicas(t *testing.T) {
+	hs := pgReplicas(t, 2, func(o *Options) {
+		o.Tenants = []Tenant{{Name: "team_a", Token: tokenA, MaxRunsInFlight: 1}}
+	})
+	a, b := hs[0].as(tokenA), hs[1].as(tokenA)
+	blocked := a.start("block until cancelled")
+	code, _, body := b.do("POST", "/v1/runs", `{"task": "one more"}`)
+	if code != 429 || !strings.Contains(string(body), "tenant team_a has 1 runs in flight, its quota") {
+		t.Errorf("team_a over its quota through another replica: %d %s", code, body)
+	}
+	a.do("POST", "/v1/runs/"+blocked+"/cancel", "")
+	// Once B reads its end from the database, B admits a run.
+	for deadline := time.Now().Add(30 * time.Second); !b.get(blocked).State.Final(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("B never saw the run end: %+v", b.get(blocked))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	b.wait(b.start("Add 1, 2 and 3, times 7."))
 }

@@ -888,8 +888,10 @@ func parseISO(s string, kind byte) (starlark.Value, error) {
 }
 
 func datetimeModule() starlark.StringDict {
-	nowIn := func(z starlark.Value) (*dt, error) {
-		now := time.Now()
+	// The clock is read through core.Now, so that a replayed execution
+	// reads what it read the first time.
+	nowIn := func(th *starlark.Thread, z starlark.Value) (*dt, error) {
+		now := core.Now(th)
 		if tz, ok := z.(*tzone); ok {
 			return &dt{kind: 't', t: now.In(tz.loc()).Truncate(time.Microsecond), tz: tz}, nil
 		}
@@ -1018,7 +1020,7 @@ func datetimeModule() starlark.StringDict {
 	}
 	typeDate.Attrs = map[string]starlark.Value{
 		"today": core.Fn("today", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			n, _ := nowIn(nil)
+			n, _ := nowIn(th, nil)
 			return &dt{kind: 'd', t: time.Date(n.t.Year(), n.t.Month(), n.t.Day(), 0, 0, 0, 0, time.UTC)}, nil
 		}),
 		"fromisoformat": core.Fn("fromisoformat", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -1046,13 +1048,13 @@ func datetimeModule() starlark.StringDict {
 			if err := starlark.UnpackArgs("now", args, kwargs, "tz?", &z); err != nil {
 				return nil, err
 			}
-			return nowIn(z)
+			return nowIn(th, z)
 		}),
 		"today": core.Fn("today", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			return nowIn(nil)
+			return nowIn(th, nil)
 		}),
 		"utcnow": core.Fn("utcnow", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			n := time.Now().UTC().Truncate(time.Microsecond)
+			n := core.Now(th).UTC().Truncate(time.Microsecond)
 			return &dt{kind: 't', t: n}, nil
 		}),
 		"fromisoformat": core.Fn("fromisoformat", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/big"
 	"sync"
-	"time"
 
 	"github.com/star-agent/star-agent/builtins/core"
 	"github.com/star-agent/star-agent/builtins/pyexc"
@@ -21,6 +20,10 @@ type mt19937 struct {
 	state     [624]uint32
 	index     int
 	gaussNext *float64
+	// unseeded is set on the module's generator until its first use,
+	// which seeds it from core.Entropy: a replayed execution draws the
+	// numbers it drew the first time.
+	unseeded bool
 }
 
 func (m *mt19937) initGenrand(s uint32) {
@@ -139,10 +142,11 @@ func (m *mt19937) randbelow(n *big.Int) *big.Int {
 
 func (m *mt19937) randbelowInt(n int) int { return int(m.randbelow(big.NewInt(int64(n))).Int64()) }
 
-func (m *mt19937) seed(v starlark.Value) error {
+func (m *mt19937) seed(th *starlark.Thread, v starlark.Value) error {
+	m.unseeded = false
 	switch x := v.(type) {
 	case starlark.NoneType:
-		m.seedInt(big.NewInt(time.Now().UnixNano()))
+		m.seedInt(big.NewInt(core.Entropy(th)))
 	case starlark.Int:
 		m.seedInt(x.BigInt())
 	case starlark.Bool:
@@ -175,6 +179,10 @@ func randomMembers(m *mt19937) starlark.StringDict {
 		return core.Fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			m.mu.Lock()
 			defer m.mu.Unlock()
+			if m.unseeded {
+				m.unseeded = false
+				m.seedInt(big.NewInt(core.Entropy(th)))
+			}
 			return f(th, args, kwargs)
 		})
 	}
@@ -228,7 +236,7 @@ func randomMembers(m *mt19937) starlark.StringDict {
 			if err := starlark.UnpackArgs("seed", args, kwargs, "a?", &a, "version?", &version); err != nil {
 				return nil, err
 			}
-			return starlark.None, m.seed(a)
+			return starlark.None, m.seed(th, a)
 		}),
 		"random": method("random", func(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			return starlark.Float(m.random()), nil
@@ -564,8 +572,7 @@ func indexableArg(th *starlark.Thread, seq starlark.Value) (starlark.Indexable, 
 }
 
 func members() starlark.StringDict {
-	m := &mt19937{}
-	m.seedInt(big.NewInt(time.Now().UnixNano()))
+	m := &mt19937{unseeded: true}
 	members := randomMembers(m)
 	members["Random"] = core.Fn("Random", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 		var seed starlark.Value = starlark.None
@@ -573,7 +580,7 @@ func members() starlark.StringDict {
 			return nil, err
 		}
 		r := &mt19937{}
-		if err := r.seed(seed); err != nil {
+		if err := r.seed(th, seed); err != nil {
 			return nil, err
 		}
 		return &core.PyModule{ModName: "random.Random", Members: randomMembers(r)}, nil

@@ -294,13 +294,15 @@ func timestampArg(v starlark.Value) (int64, error) {
 
 // brokenDown is localtime_r or gmtime_r of secs (now when v is None or
 // absent).
-func brokenDown(args starlark.Tuple, kwargs []starlark.Tuple, fname string, loc *time.Location) (Tm, error) {
+func brokenDown(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple, fname string, loc *time.Location) (Tm, error) {
 	var v starlark.Value = starlark.None
 	if err := starlark.UnpackPositionalArgs(fname, args, kwargs, 0, &v); err != nil {
 		return Tm{}, err
 	}
-	t := time.Now()
-	if v != starlark.None {
+	var t time.Time
+	if v == starlark.None {
+		t = core.Now(th)
+	} else {
 		secs, err := timestampArg(v)
 		if err != nil {
 			return Tm{}, err
@@ -320,9 +322,9 @@ func brokenDown(args starlark.Tuple, kwargs []starlark.Tuple, fname string, loc 
 
 // timeTupleArg is the optional time tuple of strftime and asctime,
 // checked (now, local, when absent or None).
-func timeTupleArg(v starlark.Value, fname string) (Tm, error) {
+func timeTupleArg(th *starlark.Thread, v starlark.Value, fname string) (Tm, error) {
 	if v == nil || v == starlark.None {
-		return tmOf(time.Now().In(time.Local)), nil
+		return tmOf(core.Now(th).In(time.Local)), nil
 	}
 	t, err := gettmarg(v, fname)
 	if err != nil {
@@ -333,27 +335,32 @@ func timeTupleArg(v starlark.Value, fname string) (Tm, error) {
 
 func members() starlark.StringDict {
 	start := time.Now()
-	clock := func(name string, f func() starlark.Value) *starlark.Builtin {
-		return core.Fn(name, func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	// Every clock is read through core.Reading, so that a replayed
+	// execution reads what it read the first time.
+	clock := func(name string, f func(th *starlark.Thread) starlark.Value) *starlark.Builtin {
+		return core.Fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			if err := starlark.UnpackPositionalArgs(name, args, kwargs, 0); err != nil {
 				return nil, err
 			}
-			return f(), nil
+			return f(th), nil
 		})
 	}
-	since := func() starlark.Value { return starlark.Float(time.Since(start).Seconds()) }
-	sinceNs := func() starlark.Value { return starlark.MakeInt64(time.Since(start).Nanoseconds()) }
+	elapsed := func(th *starlark.Thread) int64 {
+		return core.Reading(th, func() int64 { return time.Since(start).Nanoseconds() })
+	}
+	since := func(th *starlark.Thread) starlark.Value { return starlark.Float(float64(elapsed(th)) / 1e9) }
+	sinceNs := func(th *starlark.Thread) starlark.Value { return starlark.MakeInt64(elapsed(th)) }
 	std, dst, daylight, stdOff, dstOff := localTZNames()
 	dl := 0
 	if daylight {
 		dl = 1
 	}
 	return starlark.StringDict{
-		"time": clock("time", func() starlark.Value {
-			return starlark.Float(float64(time.Now().UnixNano()) / 1e9)
+		"time": clock("time", func(th *starlark.Thread) starlark.Value {
+			return starlark.Float(float64(core.Now(th).UnixNano()) / 1e9)
 		}),
-		"time_ns": clock("time_ns", func() starlark.Value {
-			return starlark.MakeInt64(time.Now().UnixNano())
+		"time_ns": clock("time_ns", func(th *starlark.Thread) starlark.Value {
+			return starlark.MakeInt64(core.Now(th).UnixNano())
 		}),
 		"perf_counter":     clock("perf_counter", since),
 		"perf_counter_ns":  clock("perf_counter_ns", sinceNs),
@@ -396,21 +403,21 @@ func members() starlark.StringDict {
 			return starlark.None, sleep(th, time.Duration(f*1e9))
 		}),
 		"gmtime": core.Fn("gmtime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			t, err := brokenDown(args, kwargs, "gmtime", time.UTC)
+			t, err := brokenDown(th, args, kwargs, "gmtime", time.UTC)
 			if err != nil {
 				return nil, err
 			}
 			return newStructTime(t), nil
 		}),
 		"localtime": core.Fn("localtime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			t, err := brokenDown(args, kwargs, "localtime", time.Local)
+			t, err := brokenDown(th, args, kwargs, "localtime", time.Local)
 			if err != nil {
 				return nil, err
 			}
 			return newStructTime(t), nil
 		}),
 		"ctime": core.Fn("ctime", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			t, err := brokenDown(args, kwargs, "ctime", time.Local)
+			t, err := brokenDown(th, args, kwargs, "ctime", time.Local)
 			if err != nil {
 				return nil, err
 			}
@@ -421,7 +428,7 @@ func members() starlark.StringDict {
 			if err := starlark.UnpackPositionalArgs("asctime", args, kwargs, 0, &v); err != nil {
 				return nil, err
 			}
-			t, err := timeTupleArg(v, "asctime")
+			t, err := timeTupleArg(th, v, "asctime")
 			if err != nil {
 				return nil, err
 			}
@@ -448,7 +455,7 @@ func members() starlark.StringDict {
 			if err := starlark.UnpackPositionalArgs("strftime", args, kwargs, 1, &format, &v); err != nil {
 				return nil, err
 			}
-			t, err := timeTupleArg(v, "strftime")
+			t, err := timeTupleArg(th, v, "strftime")
 			if err != nil {
 				return nil, err
 			}

@@ -254,6 +254,9 @@ type AgentConfig struct {
 	AuditLogger *slog.Logger
 	// Configure, when set, may change the options last.
 	Configure func(*starlarkagent.Options) error
+	// Owner names who owns the sandboxes the executors start (serve: the
+	// replica and the run), as router.Config.Owner.
+	Owner map[string]string
 }
 
 // NewAgent builds an agent from the flags, with an executor of its own
@@ -283,7 +286,7 @@ func (a *AgentFlags) NewAgent(ctx context.Context, cfg AgentConfig) (*starlarkag
 		if f.exec.IsDefault() || f.actionType == starlarkagent.ActionToolCalling {
 			return nil, nil // the agent's default, the local engine
 		}
-		e, err := f.exec.Open(cfg.Limits, imports, cfg.Stdout)
+		e, err := f.exec.OpenOwned(cfg.Limits, imports, cfg.Stdout, cfg.Owner)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}
@@ -379,7 +382,7 @@ func (a *AgentFlags) LoadAgent(dir string, cfg AgentConfig) (*starlarkagent.Agen
 	f := &a.f
 	var executor executors.Executor
 	if !f.exec.IsDefault() {
-		e, err := f.exec.Open(cfg.Limits, slices.Concat(f.imports, cfg.Imports), cfg.Stdout)
+		e, err := f.exec.OpenOwned(cfg.Limits, slices.Concat(f.imports, cfg.Imports), cfg.Stdout, cfg.Owner)
 		if err != nil {
 			return nil, usageError("%v", err)
 		}

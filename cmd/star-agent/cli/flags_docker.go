@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/docker/docker/client"
 	"github.com/docker/go-units"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/spf13/pflag"
@@ -16,6 +17,7 @@ import (
 	"github.com/star-agent/star-agent/executors"
 	"github.com/star-agent/star-agent/executors/docker"
 	"github.com/star-agent/star-agent/executors/router"
+	"github.com/star-agent/star-agent/starlarkagent/serve"
 )
 
 // dockerFlags are the flags of --executor docker.
@@ -94,7 +96,7 @@ const dockerPoolHelp = "keep `N` started, never-used containers of --executor do
 // flags describe, and returns it with its Prometheus metrics; nil when n
 // is 0. The executors the flags open take from it. Its errors are usage
 // errors.
-func (f *ExecutorFlags) openDockerPool(n int, limits executors.Limits) (*docker.Pool, []prometheus.Collector, error) {
+func (f *ExecutorFlags) openDockerPool(n int, limits executors.Limits, owner map[string]string) (*docker.Pool, []prometheus.Collector, error) {
 	switch {
 	case n == 0:
 		return nil, nil, nil
@@ -110,7 +112,7 @@ func (f *ExecutorFlags) openDockerPool(n int, limits executors.Limits) (*docker.
 	d := cfg.Docker
 	// The options router.Open gives the executors (open_docker.go), so
 	// that their containers match the pool's.
-	opts := docker.Options{Limits: limits, Image: d.Image, Memory: d.Memory, CPUs: d.CPUs, Network: d.Network, Runtime: d.Runtime, PIDs: d.PIDs, Labels: d.Labels}
+	opts := docker.Options{Limits: limits, Image: d.Image, Memory: d.Memory, CPUs: d.CPUs, Network: d.Network, Runtime: d.Runtime, PIDs: d.PIDs, Labels: d.Labels, Owner: owner}
 	for _, p := range cfg.Packages {
 		abs, err := filepath.Abs(p)
 		if err != nil {
@@ -158,4 +160,24 @@ func memTotal() int64 {
 		}
 	}
 	return 0
+}
+
+// sweeper is serve's Options.SweepSandboxes for --executor docker: it
+// removes the containers of replicas that are gone (serve decides which,
+// from their labels). nil for the other executors, whose sandboxes end on
+// their own (E2B's when their timeout is no longer extended, Modal's
+// after their idle timeout). Call the returned func when serve has
+// returned.
+func (f *ExecutorFlags) sweeper() (serve.SweepFunc, func()) {
+	if f.Executor != "docker" {
+		return nil, func() {}
+	}
+	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	if err != nil {
+		return nil, func() {} // checkDocker reports it
+	}
+	return func(ctx context.Context, orphan func(map[string]string, time.Time) bool) (int, error) {
+		removed, err := docker.SweepIf(ctx, cli, orphan)
+		return len(removed), err
+	}, func() { cli.Close() }
 }

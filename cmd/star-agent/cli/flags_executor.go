@@ -91,9 +91,15 @@ func (f *ExecutorFlags) RouterConfig(limits executors.Limits, imports []string, 
 
 // Open opens the executor the flags describe. Its errors are usage errors.
 func (f *ExecutorFlags) Open(limits executors.Limits, imports []string, stdout io.Writer) (executors.Executor, error) {
+	return f.OpenOwned(limits, imports, stdout, nil)
+}
+
+// OpenOwned is Open with the owner of the sandboxes (router.Config.Owner).
+func (f *ExecutorFlags) OpenOwned(limits executors.Limits, imports []string, stdout io.Writer, owner map[string]string) (executors.Executor, error) {
 	cfg, err := f.RouterConfig(limits, imports, stdout)
 	if err != nil {
 		return nil, err
 	}
+	cfg.Owner = owner
 	return router.Open(cfg)
 }

@@ -159,7 +159,7 @@ func runMCP(cmd *cobra.Command, a *AgentFlags, f mcpServeFlags) error {
 	if err := a.Executor().checkDocker(ctx, limits); err != nil {
 		return err
 	}
-	pool, _, err := a.Executor().openDockerPool(f.dockerPool, limits)
+	pool, _, err := a.Executor().openDockerPool(f.dockerPool, limits, nil)
 	if err != nil {
 		return err
 	}

@@ -160,7 +160,10 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	if err := a.Executor().checkDocker(ctx, limits); err != nil {
 		return err
 	}
-	pool, poolMetrics, err := a.Executor().openDockerPool(f.dockerPool, limits)
+	// The replica's name is on its containers (those of the pool too), so
+	// that another replica can remove them should this one die.
+	replica := serve.NewReplicaID()
+	pool, poolMetrics, err := a.Executor().openDockerPool(f.dockerPool, limits, map[string]string{serve.LabelReplica: replica})
 	if err != nil {
 		return err
 	}
@@ -205,6 +208,8 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 	if audit != nil {
 		runAudit = func(run, tenant string) *slog.Logger { return audit.With("run", run, "tenant", tenant) }
 	}
+	sweep, closeSweep := a.Executor().sweeper()
+	defer closeSweep()
 	srv, err := serve.New(serve.Options{
 		AuditLogger:     audit,
 		Store:           store,
@@ -218,6 +223,8 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 		ShutdownGrace:   f.grace,
 		Lease:           f.lease,
 		Resume:          f.resume,
+		Replica:         replica,
+		SweepSandboxes:  sweep,
 		MaxSteps:        a.MaxSteps(),
 		ModelID:         model.ModelID(),
 		Checks:          ready.checks(),
@@ -241,6 +248,7 @@ func runServe(cmd *cobra.Command, a *AgentFlags, f serveFlags) error {
 				Imports:     req.Imports,
 				Logger:      logger.With("run", req.RunID, "tenant", req.Tenant),
 				Tracer:      tracer,
+				Owner:       req.Owner,
 				Configure: func(o *starlarkagent.Options) error {
 					if o.Executor != nil && req.AddExecutor != nil {
 						req.AddExecutor(executorKind(kind), o.Executor)
