@@ -35,8 +35,9 @@ var Floors = []Floor{
 	{"tools and models", []string{"tools", "providers"}},
 	// The public API: the agent, its prompts and its server.
 	{"agent", []string{"starlarkagent", "prompts"}},
-	// The star-agent command and the harness built on it.
-	{"commands", []string{"cmd"}},
+	// The star-agent command and the harness built on it; suitescore, a
+	// command that scores the engine on another interpreter's test suite.
+	{"commands", []string{"cmd", "internal/suitescore"}},
 }
 
 // Of returns the index in Floors of the package with the given import
