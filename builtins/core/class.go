@@ -695,8 +695,14 @@ func (o *Instance) Iterate() starlark.Iterator {
 	if err != nil {
 		return &errIterator{err: err}
 	}
-	if inst, ok := v.(*Instance); ok && inst.Dunder("__next__") != nil {
-		return &nextIterator{obj: inst}
+	if inst, ok := v.(*Instance); ok {
+		// An instance is an iterator only with __next__: one without it
+		// (often the object itself) would be asked for __iter__ again,
+		// without end.
+		if inst.Dunder("__next__") != nil {
+			return &nextIterator{obj: inst}
+		}
+		return &errIterator{err: Errorf(pyexc.TypeError, "iter() returned non-iterator of type '%s'", inst.class.PyName)}
 	}
 	if it, ok := v.(starlark.Iterable); ok {
 		return it.Iterate()

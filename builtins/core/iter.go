@@ -470,6 +470,9 @@ func PyIter(th *starlark.Thread, v starlark.Value) (*Iterator, error) {
 		// Other iterables (instances with __iter__, views) are iterated
 		// lazily; the iteration is released when exhausted.
 		iter := x.Iterate()
+		if e, ok := iter.(*errIterator); ok {
+			return nil, e.err // __iter__ failed: iter() raises at once, as in Python
+		}
 		return NewIterator(TypeName(v)+"_iterator", func() (starlark.Value, bool, error) {
 			var e starlark.Value
 			if iter != nil && iter.Next(&e) {
