@@ -313,7 +313,7 @@ func (st *state) execChunk(thread *starlark.Thread, c *chunk) outcome {
 	n += enterStep(f)
 	captureLastExpression(f)
 	thread.SetLocal(contract.ExecutorGlobalsKey, st.namespace())
-	err = starlark.ExecREPLChunk(f, thread, st.globals)
+	err = starlark.ExecPythonChunk(f, thread, st.globals)
 	names := undefinedNames(err)
 	if names != nil {
 		// Nothing ran: resolution failed. Declare the names and run again.
@@ -327,7 +327,7 @@ func (st *state) execChunk(thread *starlark.Thread, c *chunk) outcome {
 		n += len(names)
 		n += enterStep(f)
 		captureLastExpression(f)
-		err = starlark.ExecREPLChunk(f, thread, st.globals)
+		err = starlark.ExecPythonChunk(f, thread, st.globals)
 	}
 	return outcome{file: f, preludeLen: n, chunk: c, unbound: names, err: err}
 }

@@ -456,11 +456,17 @@ func (prog *Program) Init(thread *Thread, predeclared StringDict) (StringDict, e
 // This function is intended to support only github.com/star-agent/star-agent/vm/repl.
 // Its API stability is not guaranteed.
 func ExecREPLChunk(f *syntax.File, thread *Thread, globals StringDict) error {
+	return execREPLChunk(f, thread, globals, Universe.Has)
+}
+
+// execREPLChunk is ExecREPLChunk with the universal names isUniversal
+// reports (star-agent: see ExecPythonChunk).
+func execREPLChunk(f *syntax.File, thread *Thread, globals StringDict, isUniversal func(string) bool) error {
 	var predeclared StringDict
 
 	// -- variant of FileProgram --
 
-	if err := resolve.REPLChunk(f, globals.Has, predeclared.Has, Universe.Has); err != nil {
+	if err := resolve.REPLChunk(f, globals.Has, predeclared.Has, isUniversal); err != nil {
 		return err
 	}
 

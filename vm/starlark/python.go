@@ -167,3 +167,14 @@ func borrowsArgs(fn Value) bool {
 	}
 	return false
 }
+
+// ExecPythonChunk is ExecREPLChunk for the Python engine, whose universal
+// names are Universe's except Starlark's own fail, which Python does not
+// have: the code's fail is an undefined name (a NameError), not a builtin
+// that ends the execution.
+func ExecPythonChunk(f *syntax.File, thread *Thread, globals StringDict) error {
+	return execREPLChunk(f, thread, globals, isPythonUniversal)
+}
+
+func isPythonUniversal(name string) bool { return name != "fail" && Universe.Has(name) }
+

@@ -41,7 +41,7 @@ func Run(t *testing.T, src string) (string, error) {
 	core.SetBudget(th, &core.Budget{Limit: 64 << 20})
 	var out strings.Builder
 	th.SetLocal(contract.StdoutKey, &out)
-	err = starlark.ExecREPLChunk(prog.File, th, globals)
+	err = starlark.ExecPythonChunk(prog.File, th, globals)
 	return out.String(), err
 }
 
