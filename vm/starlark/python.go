@@ -177,4 +177,3 @@ func ExecPythonChunk(f *syntax.File, thread *Thread, globals StringDict) error {
 }
 
 func isPythonUniversal(name string) bool { return name != "fail" && Universe.Has(name) }
-
