@@ -3,6 +3,7 @@ package starlarkagent
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -129,6 +130,18 @@ func (a *Agent) approverFor(ctx context.Context, opts RunOptions) Approver {
 }
 
 // newApprovalID returns "ap_" and 16 random hex digits.
+// approvalID is the id of the approval of the call whose context ctx is:
+// derived from its CallID when it has one, so that the same call asked
+// again (a run resumed on another server, which replays the step) has the
+// same id, and a decision made meanwhile still applies to it.
+func approvalID(ctx context.Context) string {
+	if id, ok := CallIDFrom(ctx); ok && id.Run != "" {
+		sum := sha256.Sum256([]byte(id.String()))
+		return "ap_" + hex.EncodeToString(sum[:8])
+	}
+	return newApprovalID()
+}
+
 func newApprovalID() string {
 	var b [8]byte
 	rand.Read(b[:])
@@ -153,7 +166,7 @@ func (w *instrumented) approve(ctx context.Context, args map[string]any) (map[st
 			ap = w.a.opts.Approver
 		}
 	}
-	req := ApprovalRequest{ID: newApprovalID(), Agent: w.a.name, Tool: w.spec.Name, Arguments: args, Step: step,
+	req := ApprovalRequest{ID: approvalID(ctx), Agent: w.a.name, Tool: w.spec.Name, Arguments: args, Step: step,
 		Python: pythonCall(w.spec, args)}
 	rec := &Approval{ID: req.ID}
 	start := time.Now()

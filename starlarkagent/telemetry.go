@@ -99,7 +99,7 @@ func (w *instrumented) Call(ctx context.Context, args map[string]any) (any, erro
 		return v, nil
 	}
 	if w.a.needsApproval(w.spec) {
-		args, approval, err = w.approveOrDeny(ctx, args)
+		args, approval, err = w.approveOrDeny(callCtx, args)
 	}
 	if err == nil {
 		out, err = w.t.Call(callCtx, args)

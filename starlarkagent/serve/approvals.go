@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/star-agent/star-agent/pyvalue"
@@ -104,24 +105,61 @@ func (s *Server) approver(r *run) starlarkagent.Approver {
 
 		timer := time.NewTimer(timeout)
 		defer timer.Stop()
+		// A decision may come through the store: made before this ask
+		// (the run resumed here asks again), or on another server.
+		var wake <-chan struct{}
+		var poll <-chan time.Time
+		if s.store.listen != nil {
+			c, stop := s.store.listen.subscribe(r.id)
+			defer stop()
+			wake = c
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			poll = t.C
+		}
+		stored := make(chan starlarkagent.Decision, 1)
+		check := func() {
+			if d, ok, err := s.store.getDecision(ctx, r.id, req.ID); err != nil {
+				s.log.Warn("store: reading an approval decision", "run", r.id, "approval", req.ID, "error", err)
+			} else if ok {
+				select {
+				case stored <- d:
+				default: // already there
+				}
+			}
+		}
+		check()
 		var (
 			d       starlarkagent.Decision
 			err     error
 			outcome string
 		)
-		select {
-		case d = <-p.decided:
+	wait:
+		for {
+			select {
+			case d = <-p.decided:
+			case d = <-stored:
+			case <-wake:
+				check()
+				continue wait
+			case <-poll:
+				check()
+				continue wait
+			case <-timer.C:
+				d = starlarkagent.Decision{Reason: fmt.Sprintf("no decision within %s (the server's approval timeout)", timeout), By: "timeout"}
+				outcome = "timed_out"
+				break wait
+			case <-ctx.Done():
+				err = context.Cause(ctx)
+				d = starlarkagent.Decision{Reason: "the call was stopped before a decision: " + err.Error()}
+				outcome = "abandoned"
+				break wait
+			}
 			outcome = "denied"
 			if d.Approve {
 				outcome = "approved"
 			}
-		case <-timer.C:
-			d = starlarkagent.Decision{Reason: fmt.Sprintf("no decision within %s (the server's approval timeout)", timeout), By: "timeout"}
-			outcome = "timed_out"
-		case <-ctx.Done():
-			err = context.Cause(ctx)
-			d = starlarkagent.Decision{Reason: "the call was stopped before a decision: " + err.Error()}
-			outcome = "abandoned"
+			break
 		}
 		r.mu.Lock()
 		delete(r.pending, req.ID)
@@ -164,21 +202,6 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	aid := r.PathValue("approval")
-	if rn == nil {
-		rec, err := s.store.getRun(r.Context(), id)
-		if errors.Is(err, errNoRun) {
-			notFound(w, id)
-			return
-		}
-		if err == nil && !rec.State.Final() {
-			// Pending approvals live in the memory of the replica that
-			// runs the run; they are not shared through the database yet.
-			writeError(w, http.StatusConflict, "other_replica", fmt.Sprintf("run %s runs on another replica, which holds its pending approvals: decide approval %q there (retry: a load balancer may send the request elsewhere)", id, clip(aid, 40)))
-			return
-		}
-		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("run %s has ended: approval %q can no longer be decided", id, clip(aid, 40)))
-		return
-	}
 	if ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct != "application/json" {
 		writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type", `the body must be JSON sent as Content-Type: application/json: {"approve": true|false, "reason": "..."}`)
 		return
@@ -195,20 +218,50 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad_request", `"arguments" replace the call's arguments on an approval; a denial takes only a "reason"`)
 		return
 	}
-	rn.mu.Lock()
-	p := rn.pending[aid]
-	if p != nil {
-		delete(rn.pending, aid) // decided once: a second answer finds nothing
-	}
-	ended := rn.state.Final()
-	rn.mu.Unlock()
-	if ended {
+	ended := func() {
 		writeError(w, http.StatusConflict, "conflict", fmt.Sprintf("run %s has ended: approval %q can no longer be decided", id, clip(aid, 40)))
-		return
 	}
-	if p == nil {
+	noPending := func() {
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("run %s has no pending approval %q: it was decided, timed out, or never asked (GET /v1/runs/%s lists pending_approvals)", id, clip(aid, 40), id))
-		return
+	}
+	if rn == nil {
+		// Another server runs the run (or none does, between two): the
+		// stored events say what is pending; the decision goes through
+		// the store to whichever server runs it.
+		rec, err := s.store.getRun(r.Context(), id)
+		if errors.Is(err, errNoRun) {
+			notFound(w, id)
+			return
+		}
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, "internal", "reading the run: "+err.Error())
+			return
+		}
+		if rec.State.Final() {
+			ended()
+			return
+		}
+		pending, err := s.store.storedPending(r.Context(), id)
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, "internal", "reading the run's approvals: "+err.Error())
+			return
+		}
+		if !slices.ContainsFunc(pending, func(v approvalView) bool { return v.ID == aid }) {
+			noPending()
+			return
+		}
+	} else {
+		rn.mu.Lock()
+		p, fin := rn.pending[aid], rn.state.Final()
+		rn.mu.Unlock()
+		if fin {
+			ended()
+			return
+		}
+		if p == nil {
+			noPending()
+			return
+		}
 	}
 	d := starlarkagent.Decision{Approve: *body.Approve, Reason: body.Reason, By: s.caller(r)}
 	if body.Arguments != nil {
@@ -217,8 +270,34 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	if !d.Approve && d.Reason == "" {
 		d.Reason = "denied through the API"
 	}
-	p.decided <- d
-	writeJSON(w, http.StatusOK, map[string]any{"id": aid, "approved": d.Approve, "reason": d.Reason})
+	// The first decision written wins, wherever it was made.
+	wrote, err := s.store.putDecision(r.Context(), id, aid, d)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "internal", "recording the decision: "+err.Error())
+		return
+	}
+	if !wrote {
+		noPending()
+		return
+	}
+	resp := map[string]any{"id": aid, "approved": d.Approve, "reason": d.Reason}
+	if rn == nil {
+		// The server running the run applies it, within a second; the
+		// run's events show approval_decided when it has.
+		resp["applied"] = false
+		writeJSON(w, http.StatusAccepted, resp)
+		return
+	}
+	rn.mu.Lock()
+	p := rn.pending[aid]
+	rn.mu.Unlock()
+	if p != nil {
+		select {
+		case p.decided <- d:
+		default:
+		}
+	}
+	writeJSON(w, http.StatusOK, resp)
 }
 
 // pendingViews lists the pending approvals of r, oldest first. r.mu is

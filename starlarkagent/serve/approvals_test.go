@@ -37,7 +37,14 @@ var approvalCode = []string{
 
 // approvalHarness is a server whose agents need approval for send.
 func approvalHarness(t *testing.T, code []string, timeout time.Duration) *harness {
-	h, _ := newHarness(t, harnessOpts{modify: func(o *Options) {
+	h, _ := newHarness(t, harnessOpts{modify: approvalOptions(code, timeout)})
+	return h
+}
+
+// approvalOptions make a server's agents run code and need approval for
+// send.
+func approvalOptions(code []string, timeout time.Duration) func(*Options) {
+	return func(o *Options) {
 		o.ApprovalTimeout = timeout
 		o.NewAgent = func(ctx context.Context, req AgentRequest) (*starlarkagent.Agent, error) {
 			l, err := starlarkexec.New(starlarkexec.Options{})
@@ -53,8 +60,7 @@ func approvalHarness(t *testing.T, code []string, timeout time.Duration) *harnes
 			}
 			return a, err
 		}
-	}})
-	return h
+	}
 }
 
 type pendingJSON struct {

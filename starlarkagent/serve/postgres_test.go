@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -359,4 +360,64 @@ func TestIdempotencyKeySQLite(t *testing.T) {
 	if code, _, _ := h.do("POST", "/v1/runs", `{"task":"Add."}`, "Idempotency-Key", strings.Repeat("k", 256)); code != 400 {
 		t.Errorf("a 256-byte key: %d, want 400", code)
 	}
+}
+
+// TestPostgresApprovalOnAnotherReplica: a run on A awaits approval; B
+// lists the pending call (from the stored events) and decides it, three
+// times (approve, deny, approve with edited arguments): A applies each
+// decision and the run ends as if it had been decided on A; a decided
+// approval cannot be decided again.
+func TestPostgresApprovalOnAnotherReplica(t *testing.T) {
+	hs := pgReplicas(t, 2, approvalOptions(approvalCode, time.Minute))
+	a, b := hs[0], hs[1]
+	id := a.start("pay")
+	a.awaitApproval(id)
+	p := b.awaitApproval(id)
+	if p.Tool != "send" || p.Arguments["to"] != "alice" || !strings.HasPrefix(p.ID, "ap_") {
+		t.Fatalf("B's view of the pending call: %+v", p)
+	}
+	if code, body := b.decide(id, p.ID, `{"approve": true}`); code != http.StatusAccepted {
+		t.Fatalf("approve through B: %d %s", code, body)
+	}
+	if code, body := b.decide(id, p.ID, `{"approve": false}`); code != http.StatusNotFound {
+		t.Errorf("deciding twice through B: %d %s, want 404", code, body)
+	}
+	p2 := waitNewApproval(b, id, p.ID)
+	if code, body := b.decide(id, p2.ID, `{"approve": false, "reason": "not a customer"}`); code != http.StatusAccepted {
+		t.Fatalf("deny through B: %d %s", code, body)
+	}
+	p3 := waitNewApproval(b, id, p2.ID)
+	if code, body := b.decide(id, p3.ID, `{"approve": true, "arguments": {"to": "bob", "amount": 50}}`); code != http.StatusAccepted {
+		t.Fatalf("edit through B: %d %s", code, body)
+	}
+	r := b.wait(id)
+	if r.State != StateSuccess || r.Output != "paid" {
+		t.Fatalf("run %+v", r)
+	}
+	var obs string
+	for _, e := range b.stream(id, "") {
+		if e.Type == "observation" && obs == "" {
+			obs = e.Data
+		}
+	}
+	for _, want := range []string{"sent 5 to alice", "caught: denied by the operator: not a customer", "sent 50 to bob"} {
+		if !strings.Contains(obs, want) {
+			t.Errorf("observation lacks %q: %s", want, obs)
+		}
+	}
+}
+
+// waitNewApproval waits until h lists a pending approval of run other
+// than prev.
+func waitNewApproval(h *harness, run, prev string) pendingJSON {
+	h.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if p := h.awaitApproval(run); p.ID != prev {
+			return p
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.t.Fatalf("approval %s was never applied", prev)
+	return pendingJSON{}
 }

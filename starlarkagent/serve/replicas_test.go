@@ -415,3 +415,72 @@ func TestPostgresRestartMidRun(t *testing.T) {
 		t.Errorf("events: %v", evs)
 	}
 }
+
+// TestApprovalSurvivesItsReplica: a run on A waits for approval of a
+// call; A is killed; the decision, sent to B while nobody runs the run, is
+// stored; B takes the run over, replays it, asks for the same call's
+// approval again under the same id, finds the decision and finishes.
+func TestApprovalSurvivesItsReplica(t *testing.T) {
+	db := startPostgres(t)
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body><p>the report is ready</p></body></html>")
+	}))
+	t.Cleanup(page.Close)
+	model := newPositionModel(t,
+		"Thought: compute.\n<code>\nx = 6 * 7\nprint(x)\n</code>",
+		fmt.Sprintf("Thought: read.\n<code>\npage = visit_webpage(%q)\nfinal_answer(str(x) + ': ' + ('ready' if 'report is ready' in page else page))\n</code>", page.URL))
+	extra := []string{"--tools", "visit_webpage", "--allow-private-urls", "--require-approval", "visit_webpage", "--approval-timeout", "2m"}
+	a := startReplica(t, "A", db, model, extra...)
+	b := startReplica(t, "B", db, model, extra...)
+	id := a.start("Read the report.")
+	pending := func(rp *replica) []pendingJSON {
+		_, body := rp.do("GET", "/v1/runs/"+id, "")
+		var v struct {
+			State   State         `json:"state"`
+			Pending []pendingJSON `json:"pending_approvals"`
+		}
+		json.Unmarshal(body, &v)
+		return v.Pending
+	}
+	var p pendingJSON
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if ps := pending(b); len(ps) > 0 {
+			p = ps[0]
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("B never listed the pending approval: %+v", b.get(id))
+		}
+	}
+	if p.Tool != "visit_webpage" {
+		t.Fatalf("pending %+v", p)
+	}
+	a.cmd.Process.Kill()
+	a.cmd.Wait()
+	code, body := b.do("POST", "/v1/runs/"+id+"/approvals/"+p.ID, `{"approve": true}`)
+	if code != http.StatusAccepted {
+		t.Fatalf("approve through B after A died: %d %s", code, body)
+	}
+	r := b.waitFinal(id, 30*time.Second)
+	if r.State != StateSuccess || fmt.Sprint(r.Output) != "42: ready" {
+		t.Fatalf("after the takeover: %+v", r)
+	}
+	var requested, decided []string
+	for _, ev := range b.stream(id, "") {
+		var v struct {
+			ID string `json:"id"`
+		}
+		json.Unmarshal([]byte(ev.Data), &v)
+		switch ev.Type {
+		case "approval_requested":
+			requested = append(requested, v.ID)
+		case "approval_decided":
+			decided = append(decided, v.ID)
+		}
+	}
+	// Asked on A, asked again on B under the same id, decided once.
+	if len(requested) != 2 || requested[0] != p.ID || requested[1] != p.ID || len(decided) != 1 || decided[0] != p.ID {
+		t.Errorf("approval events: requested %v, decided %v (want %s twice, then once)", requested, decided, p.ID)
+	}
+}

@@ -1207,7 +1207,7 @@ func TestStepCountMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.w.Exec(`UPDATE runs SET steps = 4; DROP TABLE replicas; DROP INDEX runs_idempotency; ALTER TABLE runs DROP COLUMN attempt; ALTER TABLE runs DROP COLUMN owner; ALTER TABLE runs DROP COLUMN lease_until; ALTER TABLE runs DROP COLUMN cancel_requested; ALTER TABLE runs DROP COLUMN idempotency_key; DROP INDEX runs_tenant; DROP INDEX runs_tenant_ended; ALTER TABLE runs DROP COLUMN tenant; PRAGMA user_version = 1` /* a version 1 database */); err != nil {
+	if _, err := s.w.Exec(`UPDATE runs SET steps = 4; DROP TABLE approval_decisions; DROP TABLE replicas; DROP INDEX runs_idempotency; ALTER TABLE runs DROP COLUMN attempt; ALTER TABLE runs DROP COLUMN owner; ALTER TABLE runs DROP COLUMN lease_until; ALTER TABLE runs DROP COLUMN cancel_requested; ALTER TABLE runs DROP COLUMN idempotency_key; DROP INDEX runs_tenant; DROP INDEX runs_tenant_ended; ALTER TABLE runs DROP COLUMN tenant; PRAGMA user_version = 1` /* a version 1 database */); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -756,6 +756,17 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		v = runView{ID: rec.ID, Task: rec.Task, State: rec.State, CreatedAt: rec.CreatedAt.UTC(), StartedAt: timePtr(rec.StartedAt),
 			EndedAt: timePtr(rec.EndedAt), Request: rec.Request, LastEventID: last, Error: rec.Error}
 		result = rec.Result
+		if !rec.State.Final() {
+			// Another server runs it: its pending approvals, from the
+			// stored events (decided here through the store).
+			if v.PendingApprovals, err = s.store.storedPending(r.Context(), id); err != nil {
+				writeError(w, http.StatusInternalServerError, "internal", "reading the run's approvals: "+err.Error())
+				return
+			}
+			if len(v.PendingApprovals) > 0 && v.State == StateRunning {
+				v.State = StateAwaitingApproval
+			}
+		}
 	}
 	if v.State.Final() {
 		v.Steps, v.TokenUsage, v.Timing = json.RawMessage("[]"), json.RawMessage(`{"input_tokens":0,"output_tokens":0}`), nil

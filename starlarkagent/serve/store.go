@@ -98,6 +98,15 @@ var schema = []string{
 		id          TEXT PRIMARY KEY,
 		alive_until INTEGER NOT NULL
 	);`,
+	// 6: decisions on approvals, made on any replica and read by the one
+	// running the run (approvals_shared.go); the first decision wins.
+	`CREATE TABLE approval_decisions (
+		run_id      TEXT NOT NULL,
+		approval_id TEXT NOT NULL,
+		decision    TEXT NOT NULL,
+		decided_at  TEXT NOT NULL,
+		PRIMARY KEY (run_id, approval_id)
+	) WITHOUT ROWID;`,
 }
 
 // Store is the database of a server: SQLite (one server per file) or

@@ -81,6 +81,14 @@ var pgSchema = []string{
 		id          TEXT PRIMARY KEY,
 		alive_until BIGINT NOT NULL
 	);`,
+	// 6: approval decisions (see schema).
+	`CREATE TABLE approval_decisions (
+		run_id      TEXT NOT NULL,
+		approval_id TEXT NOT NULL,
+		decision    TEXT NOT NULL,
+		decided_at  TEXT NOT NULL,
+		PRIMARY KEY (run_id, approval_id)
+	);`,
 }
 
 // IsPostgresURL reports whether a --db value names a PostgreSQL database.
