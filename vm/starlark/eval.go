@@ -194,6 +194,10 @@ type frame struct {
 	pc        uint32   // program counter (Starlark frames only)
 	locals    []Value  // local variables (Starlark frames only)
 	spanStart int64    // start time of current profiler span
+
+	// star-agent: method is the bound method a CALL_METHOD of this
+	// frame's function calls, so that the call allocates none.
+	method Builtin
 }
 
 // Position returns the source position of the current point of execution in this frame.

@@ -295,7 +295,7 @@ loop:
 		case compile.JMP:
 			pc = arg
 
-		case compile.CALL, compile.CALL_VAR, compile.CALL_KW, compile.CALL_VAR_KW:
+		case compile.CALL, compile.CALL_VAR, compile.CALL_KW, compile.CALL_VAR_KW, compile.CALL_METHOD:
 			var kwargs Value
 			if op == compile.CALL_KW || op == compile.CALL_VAR_KW {
 				kwargs = stack[sp-1]
@@ -345,18 +345,32 @@ loop:
 
 			// positional args
 			var positional Tuple
-			if npos := int(arg >> 8); npos > 0 {
+			npos := int(arg >> 8)
+			if npos > 0 {
 				positional = stack[sp-npos : sp]
 				sp -= npos
+			}
 
-				// Copy positional arguments into a new array,
-				// unless the callee is another Starlark function,
-				// in which case it can be trusted not to mutate them.
-				// star-agent: or a callee that borrows them (see
-				// ArgsBorrower).
-				if args != nil || !is[*Function](stack[sp-1]) && !borrowsArgs(stack[sp-1]) {
-					positional = slices.Clone(positional)
+			function := stack[sp-1]
+			if op == compile.CALL_METHOD {
+				// star-agent: see compile.CALL_METHOD.
+				sp--
+				if recv := stack[sp]; recv != nil {
+					m := stack[sp-1].(*Builtin)
+					fr.method = Builtin{name: m.name, fn: m.fn, recv: recv, borrows: m.borrows}
+					function = &fr.method
+				} else {
+					function = stack[sp-1]
 				}
+			}
+
+			// Copy positional arguments into a new array,
+			// unless the callee is another Starlark function,
+			// in which case it can be trusted not to mutate them.
+			// star-agent: or a callee that borrows them (see
+			// ArgsBorrower).
+			if npos > 0 && (args != nil || !is[*Function](function) && !borrowsArgs(function)) {
+				positional = slices.Clone(positional)
 			}
 			if args != nil {
 				// Add elements from *args sequence.
@@ -372,8 +386,6 @@ loop:
 				iter.Done()
 			}
 
-			function := stack[sp-1]
-
 			if vmdebug {
 				fmt.Printf("VM call %s args=%s kwargs=%s @%s\n",
 					function, positional, kvpairs, f.Position(fr.pc))
@@ -382,6 +394,7 @@ loop:
 			thread.endProfSpan()
 			z, err2 := Call(thread, function, positional, kvpairs)
 			thread.beginProfSpan()
+			fr.method.recv = nil // keep nothing alive
 			if err2 != nil {
 				err = err2
 				break loop
@@ -459,6 +472,24 @@ loop:
 				break loop
 			}
 			stack[sp-1] = y
+
+		case compile.METHOD:
+			// star-agent: see compile.CALL_METHOD.
+			x := stack[sp-1]
+			name := f.Prog.Names[arg]
+			if m := builtinMethod(x, name); m != nil {
+				stack[sp-1] = m
+				stack[sp] = x
+			} else {
+				y, err2 := getAttr(x, name)
+				if err2 != nil {
+					err = err2
+					break loop
+				}
+				stack[sp-1] = y
+				stack[sp] = nil
+			}
+			sp++
 
 		case compile.SETFIELD:
 			y := stack[sp-1]

@@ -167,3 +167,37 @@ func borrowsArgs(fn Value) bool {
 	}
 	return false
 }
+
+// builtinMethod is the unbound method name of x when x is a value of a
+// built-in type with a method table (what x.Attr(name) would bind), or
+// nil: the interpreter's METHOD and CALL_METHOD instructions call it with
+// x as its receiver, without allocating a bound method.
+func builtinMethod(x Value, name string) *Builtin {
+	var methods map[string]*Builtin
+	switch x.(type) {
+	case *List:
+		methods = listMethods
+	case *Dict:
+		methods = dictMethods
+	case String:
+		methods = stringMethods
+	case *Set:
+		methods = setMethods
+	case Bytes:
+		methods = bytesMethods
+	default:
+		return nil
+	}
+	return methods[name]
+}
+
+// The methods of the built-in types keep neither their arguments slice
+// nor the *Builtin they are called through (its receiver is a frame's,
+// see CALL_METHOD): they borrow their arguments.
+func init() {
+	for _, methods := range []map[string]*Builtin{listMethods, dictMethods, stringMethods, setMethods, bytesMethods} {
+		for _, m := range methods {
+			m.borrows = true
+		}
+	}
+}
