@@ -851,9 +851,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // difference
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.Difference(iter)
+				return withIterator(y, x.Difference)
 			}
 		}
 
@@ -1064,9 +1062,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 
 		case *Set: // union
 			if y, ok := y.(*Set); ok {
-				iter := Iterate(y)
-				defer iter.Done()
-				return x.Union(iter)
+				return withIterator(y, x.Union)
 			}
 		}
 
@@ -1078,9 +1074,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // intersection
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.Intersection(iter)
+				return withIterator(y, x.Intersection)
 			}
 		}
 
@@ -1092,9 +1086,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // symmetric difference
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.SymmetricDifference(iter)
+				return withIterator(y, x.SymmetricDifference)
 			}
 		}
 
@@ -1196,6 +1188,16 @@ func stringRepeat(s String, n Int) (String, error) {
 		return "", fmt.Errorf("excessive repeat (%d * %d elements)", len(s), i)
 	}
 	return String(strings.Repeat(string(s), i)), nil
+}
+
+// withIterator is f applied to an iterator over y, which it then
+// releases. (star-agent: a defer in Binary itself made every call of
+// Binary pay for running deferred calls, as a function with that many
+// returns cannot have its defers open-coded.)
+func withIterator(y Iterable, f func(Iterator) (Value, error)) (Value, error) {
+	iter := y.Iterate()
+	defer iter.Done()
+	return f(iter)
 }
 
 // Call calls the function fn with the specified positional and keyword arguments.

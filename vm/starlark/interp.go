@@ -170,6 +170,11 @@ loop:
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
+			if xi, yi, ok := smallInts(x, y); ok {
+				stack[sp] = Bool(threeway(op, cmp64(xi, yi)))
+				sp++
+				continue
+			}
 			ok, err2 := Compare(op, x, y)
 			if err2 != nil {
 				err = err2
@@ -197,6 +202,13 @@ loop:
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
+			if op == compile.PLUS || op == compile.MINUS {
+				if z, ok := addSmallInts(op == compile.MINUS, x, y); ok {
+					stack[sp] = z
+					sp++
+					continue
+				}
+			}
 			z, err2 := Binary(binop, x, y)
 			if err2 != nil {
 				err = err2
@@ -229,6 +241,11 @@ loop:
 			// nonetheless defines x+y, in which case we
 			// should fall back to the general case.
 			var z Value
+			if z, ok := addSmallInts(false, x, y); ok {
+				stack[sp] = z
+				sp++
+				continue
+			}
 			if xlist, ok := x.(*List); ok {
 				if yiter, ok := y.(Iterable); ok {
 					if err = xlist.checkMutable("apply += to"); err != nil {

@@ -201,3 +201,50 @@ func init() {
 		}
 	}
 }
+
+// smallInts returns the values of x and y if both are ints that fit in
+// an int64: the interpreter's fast path for int arithmetic and
+// comparisons, which computes what Binary and Compare would without
+// their dispatch.
+func smallInts(x, y Value) (int64, int64, bool) {
+	xi, ok := x.(Int)
+	if !ok {
+		return 0, 0, false
+	}
+	yi, ok := y.(Int)
+	if !ok {
+		return 0, 0, false
+	}
+	xs, xb := xi.get()
+	ys, yb := yi.get()
+	return xs, ys, xb == nil && yb == nil
+}
+
+// addSmallInts is x+y, or x-y if sub, when both are ints that fit in an
+// int64 and so does the result; ok is false otherwise.
+func addSmallInts(sub bool, x, y Value) (_ Value, ok bool) {
+	xs, ys, ok := smallInts(x, y)
+	if !ok {
+		return nil, false
+	}
+	var z int64
+	if sub {
+		z, ok = sub64(xs, ys)
+	} else {
+		z, ok = add64(xs, ys)
+	}
+	if !ok {
+		return nil, false
+	}
+	return makeSmallInt(z), true
+}
+
+func cmp64(x, y int64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return +1
+	}
+	return 0
+}

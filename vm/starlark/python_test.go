@@ -138,3 +138,41 @@ func TestMethodCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallIntFastPaths checks the interpreter's fast paths for + - and
+// comparisons of ints against Binary and Compare, at the edges of the
+// int32 and int64 ranges and beyond.
+func TestSmallIntFastPaths(t *testing.T) {
+	var vals []starlark.Value
+	for _, s := range []string{"0", "1", "-1", "2147483647", "2147483648", "-2147483648", "-2147483649",
+		"9223372036854775807", "-9223372036854775808", "9223372036854775806", "-9223372036854775807",
+		"18446744073709551616", "-18446744073709551616"} {
+		b, _ := new(big.Int).SetString(s, 10)
+		vals = append(vals, starlark.MakeBigInt(b))
+	}
+	ops := []syntax.Token{syntax.PLUS, syntax.MINUS, syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE}
+	for _, x := range vals {
+		for _, y := range vals {
+			for _, op := range ops {
+				var want starlark.Value
+				if op == syntax.PLUS || op == syntax.MINUS {
+					want, _ = starlark.Binary(op, x, y)
+				} else {
+					ok, _ := starlark.Compare(op, x, y)
+					want = starlark.Bool(ok)
+				}
+				src := "x " + op.String() + " y"
+				got, err := starlark.Eval(&starlark.Thread{}, "t", src, starlark.StringDict{"x": x, "y": y})
+				if err != nil || got.String() != want.String() {
+					t.Errorf("%s %s %s = %v, %v; want %v", x, op, y, got, err, want)
+				}
+				if op == syntax.PLUS {
+					got, err := starlark.ExecFile(&starlark.Thread{}, "t", "def f():\n    z = x\n    z += y\n    return z\nz = f()", starlark.StringDict{"x": x, "y": y})
+					if err != nil || got["z"].String() != want.String() {
+						t.Errorf("%s += %s gives %v, %v; want %v", x, y, got["z"], err, want)
+					}
+				}
+			}
+		}
+	}
+}
