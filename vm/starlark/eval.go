@@ -1200,6 +1200,38 @@ func withIterator(y Iterable, f func(Iterator) (Value, error)) (Value, error) {
 	return f(iter)
 }
 
+// callFunction is Call for a Starlark function, which the interpreter
+// calls directly (star-agent): the same frame and errors, without Call's
+// dynamic dispatch.
+func callFunction(thread *Thread, fn *Function, args Tuple, kwargs []Tuple) (Value, error) {
+	// The caller is running, so thread.stack is initialized.
+	var fr *frame
+	if n := len(thread.stack); n < cap(thread.stack) {
+		fr = thread.stack[n : n+1][0]
+	}
+	if fr == nil {
+		fr = new(frame)
+	}
+	thread.stack = append(thread.stack, fr) // push
+	fr.callable = fn
+	thread.beginProfSpan()
+	defer func() {
+		thread.endProfSpan()
+		fr.callable, fr.locals, fr.pc, fr.spanStart = nil, nil, 0, 0
+		fr.method.recv = nil
+		thread.stack = thread.stack[:len(thread.stack)-1] // pop
+	}()
+
+	result, err := fn.CallInternal(thread, args, kwargs)
+	if result == nil && err == nil {
+		err = fmt.Errorf("internal error: nil (not None) returned from %s", fn)
+	}
+	if err != nil && !is[*EvalError](err) {
+		err = thread.evalError(err)
+	}
+	return result, err
+}
+
 // Call calls the function fn with the specified positional and keyword arguments.
 func Call(thread *Thread, fn Value, args Tuple, kwargs []Tuple) (Value, error) {
 	c, ok := fn.(Callable)
@@ -1240,7 +1272,10 @@ func Call(thread *Thread, fn Value, args Tuple, kwargs []Tuple) (Value, error) {
 		// clear out any references
 		// TODO(adonovan): opt: zero fr.Locals and
 		// reuse it if it is large enough.
-		*fr = frame{}
+		// star-agent: field by field, not *fr = frame{}, which clears
+		// the whole frame (method included) with write barriers.
+		fr.callable, fr.locals, fr.pc, fr.spanStart = nil, nil, 0, 0
+		fr.method.recv = nil
 
 		thread.stack = thread.stack[:len(thread.stack)-1] // pop
 	}()

@@ -67,8 +67,12 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	stack := space[nlocals:nspace:nspace] // operand stack
 
 	// Digest arguments and set parameters.
-	err := setArgs(locals, fn, args, kwargs)
-	if err != nil {
+	// star-agent: the common case, positional arguments only, one for
+	// each parameter, in line.
+	var err error
+	if len(kwargs) == 0 && len(args) == f.NumParams && !f.HasVarargs && !f.HasKwargs && f.NumKwonlyParams == 0 {
+		copy(locals, args)
+	} else if err = setArgs(locals, fn, args, kwargs); err != nil {
 		thread.values.release(space, start)
 		return nil, thread.evalError(err)
 	}
@@ -106,9 +110,9 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	}()
 
 	sp := 0
-	var pc uint32
+	var pc uint32 // star-agent: an index in insns
 	var result Value
-	code := f.Code
+	insns := f.Insns()
 loop:
 	for {
 		thread.Steps++
@@ -124,23 +128,10 @@ loop:
 			break loop
 		}
 
-		fr.pc = pc
-
-		op := compile.Opcode(code[pc])
+		in := &insns[pc]
+		fr.pc = in.PC
+		op, arg := in.Op, in.Arg
 		pc++
-		var arg uint32
-		if op >= compile.OpcodeArgMin {
-			// TODO(adonovan): opt: profile this.
-			// Perhaps compiling big endian would be less work to decode?
-			for s := uint(0); ; s += 7 {
-				b := code[pc]
-				pc++
-				arg |= uint32(b&0x7f) << s
-				if b < 0x80 {
-					break
-				}
-			}
-		}
 		if vmdebug {
 			fmt.Fprintln(os.Stderr, stack[:sp]) // very verbose!
 			compile.PrintOp(f, fr.pc, op, arg)
@@ -409,7 +400,13 @@ loop:
 			}
 
 			thread.endProfSpan()
-			z, err2 := Call(thread, function, positional, kvpairs)
+			var z Value
+			var err2 error
+			if callee, ok := function.(*Function); ok {
+				z, err2 = callFunction(thread, callee, positional, kvpairs)
+			} else {
+				z, err2 = Call(thread, function, positional, kvpairs)
+			}
 			thread.beginProfSpan()
 			fr.method.recv = nil // keep nothing alive
 			if err2 != nil {

@@ -358,6 +358,61 @@ type Funcode struct {
 
 	lntOnce sync.Once
 	lnt     []pclinecol // decoded line number table
+
+	insnsOnce sync.Once
+	insns     []Insn // decoded Code
+}
+
+// An Insn is one decoded instruction of a Funcode's Code, as the
+// interpreter runs it (star-agent): its operand is decoded from its varint
+// and, for the jumps (JMP, CJMP, ITERJMP), is the index of the target in
+// the Insns, not its byte address. PC is the instruction's byte address in
+// Code, for Position.
+type Insn struct {
+	Op  Opcode
+	Arg uint32
+	PC  uint32
+}
+
+// Insns returns fn's Code decoded, so that the interpreter does not decode
+// each instruction's varint operand every time it runs it.
+func (fn *Funcode) Insns() []Insn {
+	fn.insnsOnce.Do(fn.decodeInsns)
+	return fn.insns
+}
+
+func (fn *Funcode) decodeInsns() {
+	code := fn.Code
+	var insns []Insn
+	index := make(map[uint32]uint32) // byte address -> index
+	for pc := uint32(0); pc < uint32(len(code)); {
+		in := Insn{Op: Opcode(code[pc]), PC: pc}
+		index[pc] = uint32(len(insns))
+		pc++
+		if in.Op >= OpcodeArgMin {
+			for s := uint(0); ; s += 7 {
+				b := code[pc]
+				pc++
+				in.Arg |= uint32(b&0x7f) << s
+				if b < 0x80 {
+					break
+				}
+			}
+		}
+		insns = append(insns, in)
+	}
+	for i := range insns {
+		switch insns[i].Op {
+		case JMP, CJMP, ITERJMP:
+			target, ok := index[insns[i].Arg]
+			if !ok {
+				// A jump to the end of the code: run off it.
+				target = uint32(len(insns))
+			}
+			insns[i].Arg = target
+		}
+	}
+	fn.insns = insns
 }
 
 type pclinecol struct {
