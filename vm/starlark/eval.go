@@ -194,6 +194,10 @@ type frame struct {
 	pc        uint32   // program counter (Starlark frames only)
 	locals    []Value  // local variables (Starlark frames only)
 	spanStart int64    // start time of current profiler span
+
+	// star-agent: method is the bound method a CALL_METHOD of this
+	// frame's function calls, so that the call allocates none.
+	method Builtin
 }
 
 // Position returns the source position of the current point of execution in this frame.
@@ -853,9 +857,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // difference
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.Difference(iter)
+				return withIterator(y, x.Difference)
 			}
 		}
 
@@ -1066,9 +1068,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 
 		case *Set: // union
 			if y, ok := y.(*Set); ok {
-				iter := Iterate(y)
-				defer iter.Done()
-				return x.Union(iter)
+				return withIterator(y, x.Union)
 			}
 		}
 
@@ -1080,9 +1080,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // intersection
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.Intersection(iter)
+				return withIterator(y, x.Intersection)
 			}
 		}
 
@@ -1094,9 +1092,7 @@ func Binary(op syntax.Token, x, y Value) (Value, error) {
 			}
 		case *Set: // symmetric difference
 			if y, ok := y.(*Set); ok {
-				iter := y.Iterate()
-				defer iter.Done()
-				return x.SymmetricDifference(iter)
+				return withIterator(y, x.SymmetricDifference)
 			}
 		}
 
@@ -1200,6 +1196,48 @@ func stringRepeat(s String, n Int) (String, error) {
 	return String(strings.Repeat(string(s), i)), nil
 }
 
+// withIterator is f applied to an iterator over y, which it then
+// releases. (star-agent: a defer in Binary itself made every call of
+// Binary pay for running deferred calls, as a function with that many
+// returns cannot have its defers open-coded.)
+func withIterator(y Iterable, f func(Iterator) (Value, error)) (Value, error) {
+	iter := y.Iterate()
+	defer iter.Done()
+	return f(iter)
+}
+
+// callFunction is Call for a Starlark function, which the interpreter
+// calls directly (star-agent): the same frame and errors, without Call's
+// dynamic dispatch.
+func callFunction(thread *Thread, fn *Function, args Tuple, kwargs []Tuple) (Value, error) {
+	// The caller is running, so thread.stack is initialized.
+	var fr *frame
+	if n := len(thread.stack); n < cap(thread.stack) {
+		fr = thread.stack[n : n+1][0]
+	}
+	if fr == nil {
+		fr = new(frame)
+	}
+	thread.stack = append(thread.stack, fr) // push
+	fr.callable = fn
+	thread.beginProfSpan()
+	defer func() {
+		thread.endProfSpan()
+		fr.callable, fr.locals, fr.pc, fr.spanStart = nil, nil, 0, 0
+		fr.method.recv = nil
+		thread.stack = thread.stack[:len(thread.stack)-1] // pop
+	}()
+
+	result, err := fn.CallInternal(thread, args, kwargs)
+	if result == nil && err == nil {
+		err = fmt.Errorf("internal error: nil (not None) returned from %s", fn)
+	}
+	if err != nil && !is[*EvalError](err) {
+		err = thread.evalError(err)
+	}
+	return result, err
+}
+
 // Call calls the function fn with the specified positional and keyword arguments.
 func Call(thread *Thread, fn Value, args Tuple, kwargs []Tuple) (Value, error) {
 	c, ok := fn.(Callable)
@@ -1240,7 +1278,10 @@ func Call(thread *Thread, fn Value, args Tuple, kwargs []Tuple) (Value, error) {
 		// clear out any references
 		// TODO(adonovan): opt: zero fr.Locals and
 		// reuse it if it is large enough.
-		*fr = frame{}
+		// star-agent: field by field, not *fr = frame{}, which clears
+		// the whole frame (method included) with write barriers.
+		fr.callable, fr.locals, fr.pc, fr.spanStart = nil, nil, 0, 0
+		fr.method.recv = nil
 
 		thread.stack = thread.stack[:len(thread.stack)-1] // pop
 	}()

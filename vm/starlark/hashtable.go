@@ -7,22 +7,29 @@ package starlark
 import (
 	"fmt"
 	"hash/maphash"
-	"math/big"
 	"os"
 )
 
 // hashtable is used to represent Starlark dict and set values.
-// It is a hash table whose key/value entries form a doubly-linked list
-// in the order the entries were inserted.
+//
+// star-agent: it is a compact, insertion-ordered table, as CPython's
+// dict is: the entries sit in a dense array in insertion order (a deleted
+// one is left as a hole, its key nil, until the array is next rebuilt),
+// and an open-addressing index of int32s maps hashes to positions in that
+// array. A table of up to smallTable entries has no index and is
+// searched linearly. Growing the table copies the entries and rebuilds
+// the index from the hashes they keep, without hashing or comparing any
+// key again (upstream's chained buckets rehashed every key on growth,
+// about half the cost of building a dict), and NewDict's size presizes
+// both arrays.
 //
 // Initialized instances of hashtable must not be copied.
 type hashtable struct {
-	table     []bucket  // len is zero or a power of two
-	bucket0   [1]bucket // inline allocation for small maps.
-	len       uint32
+	entries   []entry // in insertion order; a deleted entry has a nil key
+	index     []int32 // nil, or 0 empty, -1 deleted, i+1 for entries[i]
+	len       uint32  // number of entries with a key
+	head      uint32  // entries before head are all deleted
 	itercount uint32  // number of active iterators (ignored if frozen)
-	head      *entry  // insertion order doubly-linked list; may be nil
-	tailLink  **entry // address of nil link at end of list (perhaps &head)
 	frozen    bool
 
 	_ noCopy // triggers vet copylock check on this type.
@@ -35,43 +42,118 @@ type noCopy struct{}
 func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
-const bucketSize = 8
-
-type bucket struct {
-	entries [bucketSize]entry
-	next    *bucket // linked list of buckets
-}
-
 type entry struct {
-	hash       uint32 // nonzero => in use
-	key, value Value
-	next       *entry  // insertion order doubly-linked list; may be nil
-	prevLink   **entry // address of link to this entry (perhaps &head)
+	key, value Value // key is nil for a deleted entry
+	hash       uint32
 }
+
+// smallTable is the capacity up to which a table has no index.
+const smallTable = 8
 
 func (ht *hashtable) init(size int) {
 	if size < 0 {
 		panic("size < 0")
 	}
-	nb := 1
-	for overloaded(size, nb) {
-		nb = nb << 1
-	}
-	if nb < 2 {
-		ht.table = ht.bucket0[:1]
+	if size > 0 {
+		ht.rebuild(size)
 	} else {
-		ht.table = make([]bucket, nb)
+		ht.entries = []entry{} // allocated, as for upstream: see delete
 	}
-	ht.tailLink = &ht.head
+}
+
+// rebuild moves the table's entries, holes left out, into an array of
+// capacity capacity (at least ht.len) and rebuilds the index.
+func (ht *hashtable) rebuild(capacity int) {
+	var entries []entry
+	if capacity == cap(ht.entries) {
+		entries = ht.entries[:0] // compact in place
+	} else {
+		entries = make([]entry, 0, capacity)
+	}
+	if live := ht.entries[ht.head:]; len(live) == int(ht.len) {
+		entries = append(entries, live...) // no holes: one copy
+	} else {
+		for _, e := range live {
+			if e.key != nil {
+				entries = append(entries, e)
+			}
+		}
+	}
+	clear(ht.entries[len(entries):]) // keep nothing alive
+	ht.entries, ht.head = entries, 0
+	if capacity <= smallTable {
+		ht.index = nil
+		return
+	}
+	size := 2 * smallTable
+	for size < 2*capacity {
+		size <<= 1
+	}
+	if len(ht.index) == size {
+		clear(ht.index)
+	} else {
+		ht.index = make([]int32, size)
+	}
+	mask := uint32(size - 1)
+	for j := range entries {
+		h := entries[j].hash
+		i, perturb := h&mask, h
+		for ht.index[i] != 0 {
+			perturb >>= 5
+			i = (i*5 + 1 + perturb) & mask
+		}
+		ht.index[i] = int32(j + 1)
+	}
 }
 
 func (ht *hashtable) freeze() {
 	if !ht.frozen {
 		ht.frozen = true
-		for e := ht.head; e != nil; e = e.next {
-			e.key.Freeze()
-			e.value.Freeze()
+		for _, e := range ht.entries[ht.head:] {
+			if e.key != nil {
+				e.key.Freeze()
+				e.value.Freeze()
+			}
 		}
+	}
+}
+
+// find returns the position of k, of hash h, in ht.entries and the
+// index slot that holds it, or -1 and, if the table has an index, the
+// empty slot where k would go.
+func (ht *hashtable) find(k Value, h uint32) (pos, slot int, err error) {
+	if ht.index == nil {
+		for j := int(ht.head); j < len(ht.entries); j++ {
+			e := &ht.entries[j]
+			if e.hash == h && e.key != nil {
+				if eq, err := Equal(k, e.key); err != nil {
+					return -1, -1, err // e.g. excessively recursive tuple
+				} else if eq {
+					return j, -1, nil
+				}
+			}
+		}
+		return -1, -1, nil
+	}
+	mask := uint32(len(ht.index) - 1)
+	i, perturb := h&mask, h
+	for {
+		s := ht.index[i]
+		if s == 0 {
+			return -1, int(i), nil
+		}
+		if s > 0 {
+			e := &ht.entries[s-1]
+			if e.hash == h {
+				if eq, err := Equal(k, e.key); err != nil {
+					return -1, -1, err
+				} else if eq {
+					return int(s - 1), int(i), nil
+				}
+			}
+		}
+		perturb >>= 5
+		i = (i*5 + 1 + perturb) & mask
 	}
 }
 
@@ -79,99 +161,49 @@ func (ht *hashtable) insert(k, v Value) error {
 	if err := ht.checkMutable("insert into"); err != nil {
 		return err
 	}
-	if ht.table == nil {
-		ht.init(1)
-	}
 	h, err := k.Hash()
 	if err != nil {
 		return err
 	}
-	if h == 0 {
-		h = 1 // zero is reserved
+	return ht.insertHash(k, v, h)
+}
+
+// insertHash is insert for a key whose hash is h, on a mutable table.
+func (ht *hashtable) insertHash(k, v Value, h uint32) error {
+	pos, slot, err := ht.find(k, h)
+	if err != nil {
+		return err
 	}
-
-retry:
-	var insert *entry
-
-	// Inspect each bucket in the bucket list.
-	p := &ht.table[h&(uint32(len(ht.table)-1))]
-	for {
-		for i := range p.entries {
-			e := &p.entries[i]
-			if e.hash != h {
-				if e.hash == 0 {
-					// Found empty entry; make a note.
-					insert = e
-				}
-				continue
-			}
-			if eq, err := Equal(k, e.key); err != nil {
-				return err // e.g. excessively recursive tuple
-			} else if !eq {
-				continue
-			}
-			// Key already present; update value.
-			e.value = v
-			return nil
+	if pos >= 0 {
+		// Key already present; update value.
+		ht.entries[pos].value = v
+		return nil
+	}
+	if len(ht.entries) == cap(ht.entries) {
+		// Full: compact the table if at least half of it is holes,
+		// else double it.
+		capacity := cap(ht.entries)
+		if int(ht.len) >= capacity/2 {
+			capacity = max(2*capacity, 4)
 		}
-		if p.next == nil {
-			break
+		ht.rebuild(capacity)
+		slot = -1
+		if ht.index != nil {
+			mask := uint32(len(ht.index) - 1)
+			i, perturb := h&mask, h
+			for ht.index[i] != 0 {
+				perturb >>= 5
+				i = (i*5 + 1 + perturb) & mask
+			}
+			slot = int(i)
 		}
-		p = p.next
 	}
-
-	// Key not found.  p points to the last bucket.
-
-	// Does the number of elements exceed the buckets' load factor?
-	if overloaded(int(ht.len), len(ht.table)) {
-		ht.grow()
-		goto retry
+	ht.entries = append(ht.entries, entry{key: k, value: v, hash: h})
+	if slot >= 0 {
+		ht.index[slot] = int32(len(ht.entries))
 	}
-
-	if insert == nil {
-		// No space in existing buckets.  Add a new one to the bucket list.
-		b := new(bucket)
-		p.next = b
-		insert = &b.entries[0]
-	}
-
-	// Insert key/value pair.
-	insert.hash = h
-	insert.key = k
-	insert.value = v
-
-	// Append entry to doubly-linked list.
-	insert.prevLink = ht.tailLink
-	*ht.tailLink = insert
-	ht.tailLink = &insert.next
-
 	ht.len++
-
 	return nil
-}
-
-func overloaded(elems, buckets int) bool {
-	const loadFactor = 6.5 // just a guess
-	return elems >= bucketSize && float64(elems) >= loadFactor*float64(buckets)
-}
-
-func (ht *hashtable) grow() {
-	// Double the number of buckets and rehash.
-	//
-	// Even though this makes reentrant calls to ht.insert,
-	// calls Equals unnecessarily (since there can't be duplicate keys),
-	// and recomputes the hash unnecessarily, the gains from
-	// avoiding these steps were found to be too small to justify
-	// the extra logic: -2% on hashtable benchmark.
-	ht.table = make([]bucket, len(ht.table)<<1)
-	oldhead := ht.head
-	ht.head = nil
-	ht.tailLink = &ht.head
-	ht.len = 0
-	for e := oldhead; e != nil; e = e.next {
-		ht.insert(e.key, e.value) // can't fail
-	}
-	ht.bucket0[0] = bucket{} // clear out unused initial bucket
 }
 
 func (ht *hashtable) lookup(k Value) (v Value, found bool, err error) {
@@ -179,74 +211,42 @@ func (ht *hashtable) lookup(k Value) (v Value, found bool, err error) {
 	if err != nil {
 		return nil, false, err // unhashable
 	}
-	if h == 0 {
-		h = 1 // zero is reserved
-	}
-	if ht.table == nil {
+	if ht.len == 0 {
 		return None, false, nil // empty
 	}
-
-	// Inspect each bucket in the bucket list.
-	for p := &ht.table[h&(uint32(len(ht.table)-1))]; p != nil; p = p.next {
-		for i := range p.entries {
-			e := &p.entries[i]
-			if e.hash == h {
-				if eq, err := Equal(k, e.key); err != nil {
-					return nil, false, err // e.g. excessively recursive tuple
-				} else if eq {
-					return e.value, true, nil // found
-				}
-			}
-		}
+	pos, _, err := ht.find(k, h)
+	if err != nil {
+		return nil, false, err
 	}
-	return None, false, nil // not found
+	if pos < 0 {
+		return None, false, nil // not found
+	}
+	return ht.entries[pos].value, true, nil
 }
 
 // count returns the number of distinct elements of iter that are elements of ht.
 func (ht *hashtable) count(iter Iterator) (int, error) {
-	if ht.table == nil {
+	if ht.len == 0 {
 		return 0, nil // empty
 	}
 
 	var k Value
 	count := 0
 
-	// Use a bitset per table entry to record seen elements of ht.
-	// Elements are identified by their bucket number and index within the bucket.
-	// Each bitset gets one word initially, but may grow.
-	storage := make([]big.Word, len(ht.table))
-	bitsets := make([]big.Int, len(ht.table))
-	for i := range bitsets {
-		bitsets[i].SetBits(storage[i : i+1 : i+1])
-	}
+	// A bit per entry records the elements of ht seen.
+	seen := make([]uint64, (len(ht.entries)+63)/64)
 	for iter.Next(&k) && count != int(ht.len) {
 		h, err := k.Hash()
 		if err != nil {
 			return 0, err // unhashable
 		}
-		if h == 0 {
-			h = 1 // zero is reserved
+		pos, _, err := ht.find(k, h)
+		if err != nil {
+			return 0, err
 		}
-
-		// Inspect each bucket in the bucket list.
-		bucketId := h & (uint32(len(ht.table) - 1))
-		i := 0
-		for p := &ht.table[bucketId]; p != nil; p = p.next {
-			for j := range p.entries {
-				e := &p.entries[j]
-				if e.hash == h {
-					if eq, err := Equal(k, e.key); err != nil {
-						return 0, err
-					} else if eq {
-						bitIndex := i<<3 + j
-						if bitsets[bucketId].Bit(bitIndex) == 0 {
-							bitsets[bucketId].SetBit(&bitsets[bucketId], bitIndex, 1)
-							count++
-						}
-					}
-				}
-			}
-			i++
+		if pos >= 0 && seen[pos/64]&(1<<(pos%64)) == 0 {
+			seen[pos/64] |= 1 << (pos % 64)
+			count++
 		}
 	}
 
@@ -257,7 +257,10 @@ func (ht *hashtable) count(iter Iterator) (int, error) {
 func (ht *hashtable) items() []Tuple {
 	items := make([]Tuple, 0, ht.len)
 	array := make([]Value, ht.len*2) // allocate a single backing array
-	for e := ht.head; e != nil; e = e.next {
+	for _, e := range ht.entries[ht.head:] {
+		if e.key == nil {
+			continue
+		}
 		pair := Tuple(array[:2:2])
 		array = array[2:]
 		pair[0] = e.key
@@ -268,16 +271,20 @@ func (ht *hashtable) items() []Tuple {
 }
 
 func (ht *hashtable) first() (Value, bool) {
-	if ht.head != nil {
-		return ht.head.key, true
+	for _, e := range ht.entries[ht.head:] {
+		if e.key != nil {
+			return e.key, true
+		}
 	}
 	return None, false
 }
 
 func (ht *hashtable) keys() []Value {
 	keys := make([]Value, 0, ht.len)
-	for e := ht.head; e != nil; e = e.next {
-		keys = append(keys, e.key)
+	for _, e := range ht.entries[ht.head:] {
+		if e.key != nil {
+			keys = append(keys, e.key)
+		}
 	}
 	return keys
 }
@@ -286,45 +293,35 @@ func (ht *hashtable) delete(k Value) (v Value, found bool, err error) {
 	if err := ht.checkMutable("delete from"); err != nil {
 		return nil, false, err
 	}
-	if ht.table == nil {
-		return None, false, nil // empty
+	if ht.entries == nil {
+		return None, false, nil // never allocated: upstream's table == nil
 	}
 	h, err := k.Hash()
 	if err != nil {
 		return nil, false, err // unhashable
 	}
-	if h == 0 {
-		h = 1 // zero is reserved
+	pos, slot, err := ht.find(k, h)
+	if err != nil {
+		return nil, false, err
 	}
-
-	// Inspect each bucket in the bucket list.
-	for p := &ht.table[h&(uint32(len(ht.table)-1))]; p != nil; p = p.next {
-		for i := range p.entries {
-			e := &p.entries[i]
-			if e.hash == h {
-				if eq, err := Equal(k, e.key); err != nil {
-					return nil, false, err
-				} else if eq {
-					// Remove e from doubly-linked list.
-					*e.prevLink = e.next
-					if e.next == nil {
-						ht.tailLink = e.prevLink // deletion of last entry
-					} else {
-						e.next.prevLink = e.prevLink
-					}
-
-					v := e.value
-					*e = entry{}
-					ht.len--
-					return v, true, nil // found
-				}
-			}
+	if pos < 0 {
+		return None, false, nil // not found
+	}
+	v = ht.entries[pos].value
+	ht.entries[pos] = entry{}
+	if ht.index != nil {
+		ht.index[slot] = -1
+	}
+	ht.len--
+	if pos == int(ht.head) {
+		// Skip the holes at the front, so that popping the first
+		// entry again and again (dict.popitem) stays cheap. The holes
+		// go when the table is next rebuilt.
+		for int(ht.head) < len(ht.entries) && ht.entries[ht.head].key == nil {
+			ht.head++
 		}
 	}
-
-	// TODO(adonovan): opt: remove completely empty bucket from bucket list.
-
-	return None, false, nil // not found
+	return v, true, nil // found
 }
 
 // checkMutable reports an error if the hash table should not be mutated.
@@ -343,20 +340,22 @@ func (ht *hashtable) clear() error {
 	if err := ht.checkMutable("clear"); err != nil {
 		return err
 	}
-	if ht.table != nil {
-		for i := range ht.table {
-			ht.table[i] = bucket{}
-		}
-	}
-	ht.head = nil
-	ht.tailLink = &ht.head
+	clear(ht.entries)
+	ht.entries, ht.head = ht.entries[:0], 0
+	clear(ht.index)
 	ht.len = 0
 	return nil
 }
 
 func (ht *hashtable) addAll(other *hashtable) error {
-	for e := other.head; e != nil; e = e.next {
-		if err := ht.insert(e.key, e.value); err != nil {
+	for _, e := range other.entries[other.head:] {
+		if e.key == nil {
+			continue
+		}
+		if err := ht.checkMutable("insert into"); err != nil {
+			return err
+		}
+		if err := ht.insertHash(e.key, e.value, e.hash); err != nil {
 			return err
 		}
 	}
@@ -365,27 +364,14 @@ func (ht *hashtable) addAll(other *hashtable) error {
 
 // dump is provided as an aid to debugging.
 func (ht *hashtable) dump() {
-	fmt.Fprintf(os.Stderr, "hashtable %p len=%d head=%p tailLink=%p",
-		ht, ht.len, ht.head, ht.tailLink)
-	if ht.tailLink != nil {
-		fmt.Fprintf(os.Stderr, " *tailLink=%p", *ht.tailLink)
+	fmt.Fprintf(os.Stderr, "hashtable %p len=%d head=%d entries=%d/%d index=%d\n",
+		ht, ht.len, ht.head, len(ht.entries), cap(ht.entries), len(ht.index))
+	for j, e := range ht.entries {
+		fmt.Fprintf(os.Stderr, "\tentry %d hash=%d key=%v value=%v\n", j, e.hash, e.key, e.value)
 	}
-	fmt.Fprintln(os.Stderr)
-	for j := range ht.table {
-		fmt.Fprintf(os.Stderr, "bucket chain %d\n", j)
-		for p := &ht.table[j]; p != nil; p = p.next {
-			fmt.Fprintf(os.Stderr, "bucket %p\n", p)
-			for i := range p.entries {
-				e := &p.entries[i]
-				fmt.Fprintf(os.Stderr, "\tentry %d @ %p hash=%d key=%v value=%v\n",
-					i, e, e.hash, e.key, e.value)
-				fmt.Fprintf(os.Stderr, "\t\tnext=%p &next=%p prev=%p",
-					e.next, &e.next, e.prevLink)
-				if e.prevLink != nil {
-					fmt.Fprintf(os.Stderr, " *prev=%p", *e.prevLink)
-				}
-				fmt.Fprintln(os.Stderr)
-			}
+	for i, s := range ht.index {
+		if s != 0 {
+			fmt.Fprintf(os.Stderr, "\tslot %d: %d\n", i, s)
 		}
 	}
 }
@@ -394,19 +380,24 @@ func (ht *hashtable) iterate() *keyIterator {
 	if !ht.frozen {
 		ht.itercount++
 	}
-	return &keyIterator{ht: ht, e: ht.head}
+	return &keyIterator{ht: ht, pos: int(ht.head)}
 }
 
+// A keyIterator walks the entries of a table, which cannot change while
+// it is active (see checkMutable).
 type keyIterator struct {
-	ht *hashtable
-	e  *entry
+	ht  *hashtable
+	pos int
 }
 
 func (it *keyIterator) Next(k *Value) bool {
-	if it.e != nil {
-		*k = it.e.key
-		it.e = it.e.next
-		return true
+	for it.pos < len(it.ht.entries) {
+		e := &it.ht.entries[it.pos]
+		it.pos++
+		if e.key != nil {
+			*k = e.key
+			return true
+		}
 	}
 	return false
 }
@@ -417,13 +408,16 @@ func (it *keyIterator) Done() {
 	}
 }
 
-// entries is a go1.23 iterator over the entries of the hash table.
-func (ht *hashtable) entries(yield func(k, v Value) bool) {
+// all is a go1.23 iterator over the entries of the hash table.
+func (ht *hashtable) all(yield func(k, v Value) bool) {
 	if !ht.frozen {
 		ht.itercount++
 		defer func() { ht.itercount-- }()
 	}
-	for e := ht.head; e != nil && yield(e.key, e.value); e = e.next {
+	for j := int(ht.head); j < len(ht.entries); j++ {
+		if e := &ht.entries[j]; e.key != nil && !yield(e.key, e.value) {
+			return
+		}
 	}
 }
 

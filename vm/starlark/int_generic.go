@@ -13,6 +13,10 @@ type intImpl struct {
 	big_   *big.Int // big != nil <=> value is not representable as int64
 }
 
+// minInt64IsBig reports that math.MinInt64 is held as a big.Int (see
+// int_posix64.go).
+const minInt64IsBig = false
+
 // --- low-level accessors ---
 
 // get returns the small and big components of the Int.

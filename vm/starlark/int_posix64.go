@@ -37,43 +37,57 @@ import (
 //
 // The pointer is a pointer into a reserved portion of the address space
 // (smallints), if the value is an int32 and the address space allocation
-// succeeded; otherwise an *intBox, holding an int64 or, if the value is
-// big, a *big.Int.
+// succeeded; otherwise a pointer to an int64 holding the value or, if the
+// value is big, to an intBox whose first word is bigMark.
 //
 // star-agent: upstream kept every value beyond int32 as a *big.Int, so
 // that past 2**31 every + and * allocated a big.Int and its words and
-// computed with math/big. An int64 beyond int32 is now one small
-// allocation (the box) and machine arithmetic with overflow checks.
+// computed with math/big. An int64 beyond int32 is now one 8-byte
+// allocation without pointers (the runtime's cheapest, which the
+// collector does not scan) and machine arithmetic with overflow checks.
+// The one int64 that would read as bigMark, math.MinInt64, is kept as a
+// big.Int.
 //
 // See int_generic.go for the basic representation concepts.
 type intImpl unsafe.Pointer
 
-// intBox is an int beyond the int32 values that smallints encodes: an
-// int64 if big is nil, else big.
+// intBox is a big int: mark is bigMark.
 type intBox struct {
-	small int64
-	big   *big.Int
+	mark int64
+	big  *big.Int
 }
+
+const bigMark = math.MinInt64
+
+// minInt64IsBig reports that math.MinInt64 is held as a big.Int.
+const minInt64IsBig = true
 
 // get returns the (small, big) arms of the union.
 func (i Int) get() (int64, *big.Int) {
 	if ptr := uintptr(i.impl); smallints != 0 && ptr >= smallints && ptr < smallints+1<<32 {
 		return math.MinInt32 + int64(ptr-smallints), nil
 	}
-	b := (*intBox)(i.impl)
-	return b.small, b.big
+	if x := *(*int64)(i.impl); x != bigMark {
+		return x, nil
+	}
+	return 0, (*intBox)(i.impl).big
 }
 
 // makeSmallInt returns the Int of an int64.
 func makeSmallInt(x int64) Int {
 	if smallints == 0 || x != int64(int32(x)) {
-		return Int{intImpl(&intBox{small: x})}
+		if x == bigMark {
+			return makeBigInt(big.NewInt(x))
+		}
+		p := new(int64)
+		*p = x
+		return Int{intImpl(p)}
 	}
 	return Int{intImpl(uintptr(x-math.MinInt32) + smallints)}
 }
 
-// Precondition: x cannot be represented as int64.
-func makeBigInt(x *big.Int) Int { return Int{intImpl(&intBox{big: x})} }
+// Precondition: x cannot be represented as int64, or is bigMark.
+func makeBigInt(x *big.Int) Int { return Int{intImpl(&intBox{mark: bigMark, big: x})} }
 
 // smallints is the base address of a 2^32 byte memory region.
 // Pointers to addresses in this region represent int32 values.

@@ -83,6 +83,9 @@ func TestIntOpts(t *testing.T) {
 		if small != 0 {
 			t.Errorf("expected 0 small, %d %s with %d", i, test.val, small)
 		}
+		if minInt64IsBig && big.IsInt64() && big.Int64() == math.MinInt64 {
+			continue // the one int64 held as a big.Int (int_posix64.go)
+		}
 		if big.Cmp(left) >= 0 && big.Cmp(right) <= 0 {
 			t.Errorf("expected small, %d %s", i, test.val)
 		}

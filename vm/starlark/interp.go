@@ -67,8 +67,12 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	stack := space[nlocals:nspace:nspace] // operand stack
 
 	// Digest arguments and set parameters.
-	err := setArgs(locals, fn, args, kwargs)
-	if err != nil {
+	// star-agent: the common case, positional arguments only, one for
+	// each parameter, in line.
+	var err error
+	if len(kwargs) == 0 && len(args) == f.NumParams && !f.HasVarargs && !f.HasKwargs && f.NumKwonlyParams == 0 {
+		copy(locals, args)
+	} else if err = setArgs(locals, fn, args, kwargs); err != nil {
 		thread.values.release(space, start)
 		return nil, thread.evalError(err)
 	}
@@ -106,9 +110,9 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	}()
 
 	sp := 0
-	var pc uint32
+	var pc uint32 // star-agent: an index in insns
 	var result Value
-	code := f.Code
+	insns := f.Insns()
 loop:
 	for {
 		thread.Steps++
@@ -124,23 +128,10 @@ loop:
 			break loop
 		}
 
-		fr.pc = pc
-
-		op := compile.Opcode(code[pc])
+		in := &insns[pc]
+		fr.pc = in.PC
+		op, arg := in.Op, in.Arg
 		pc++
-		var arg uint32
-		if op >= compile.OpcodeArgMin {
-			// TODO(adonovan): opt: profile this.
-			// Perhaps compiling big endian would be less work to decode?
-			for s := uint(0); ; s += 7 {
-				b := code[pc]
-				pc++
-				arg |= uint32(b&0x7f) << s
-				if b < 0x80 {
-					break
-				}
-			}
-		}
 		if vmdebug {
 			fmt.Fprintln(os.Stderr, stack[:sp]) // very verbose!
 			compile.PrintOp(f, fr.pc, op, arg)
@@ -170,6 +161,11 @@ loop:
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
+			if xi, yi, ok := smallInts(x, y); ok {
+				stack[sp] = Bool(threeway(op, cmp64(xi, yi)))
+				sp++
+				continue
+			}
 			ok, err2 := Compare(op, x, y)
 			if err2 != nil {
 				err = err2
@@ -197,6 +193,13 @@ loop:
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
+			if op == compile.PLUS || op == compile.MINUS {
+				if z, ok := addSmallInts(op == compile.MINUS, x, y); ok {
+					stack[sp] = z
+					sp++
+					continue
+				}
+			}
 			z, err2 := Binary(binop, x, y)
 			if err2 != nil {
 				err = err2
@@ -229,6 +232,11 @@ loop:
 			// nonetheless defines x+y, in which case we
 			// should fall back to the general case.
 			var z Value
+			if z, ok := addSmallInts(false, x, y); ok {
+				stack[sp] = z
+				sp++
+				continue
+			}
 			if xlist, ok := x.(*List); ok {
 				if yiter, ok := y.(Iterable); ok {
 					if err = xlist.checkMutable("apply += to"); err != nil {
@@ -295,7 +303,7 @@ loop:
 		case compile.JMP:
 			pc = arg
 
-		case compile.CALL, compile.CALL_VAR, compile.CALL_KW, compile.CALL_VAR_KW:
+		case compile.CALL, compile.CALL_VAR, compile.CALL_KW, compile.CALL_VAR_KW, compile.CALL_METHOD:
 			var kwargs Value
 			if op == compile.CALL_KW || op == compile.CALL_VAR_KW {
 				kwargs = stack[sp-1]
@@ -345,18 +353,32 @@ loop:
 
 			// positional args
 			var positional Tuple
-			if npos := int(arg >> 8); npos > 0 {
+			npos := int(arg >> 8)
+			if npos > 0 {
 				positional = stack[sp-npos : sp]
 				sp -= npos
+			}
 
-				// Copy positional arguments into a new array,
-				// unless the callee is another Starlark function,
-				// in which case it can be trusted not to mutate them.
-				// star-agent: or a callee that borrows them (see
-				// ArgsBorrower).
-				if args != nil || !is[*Function](stack[sp-1]) && !borrowsArgs(stack[sp-1]) {
-					positional = slices.Clone(positional)
+			function := stack[sp-1]
+			if op == compile.CALL_METHOD {
+				// star-agent: see compile.CALL_METHOD.
+				sp--
+				if recv := stack[sp]; recv != nil {
+					m := stack[sp-1].(*Builtin)
+					fr.method = Builtin{name: m.name, fn: m.fn, recv: recv, borrows: m.borrows}
+					function = &fr.method
+				} else {
+					function = stack[sp-1]
 				}
+			}
+
+			// Copy positional arguments into a new array,
+			// unless the callee is another Starlark function,
+			// in which case it can be trusted not to mutate them.
+			// star-agent: or a callee that borrows them (see
+			// ArgsBorrower).
+			if npos > 0 && (args != nil || !is[*Function](function) && !borrowsArgs(function)) {
+				positional = slices.Clone(positional)
 			}
 			if args != nil {
 				// Add elements from *args sequence.
@@ -372,16 +394,21 @@ loop:
 				iter.Done()
 			}
 
-			function := stack[sp-1]
-
 			if vmdebug {
 				fmt.Printf("VM call %s args=%s kwargs=%s @%s\n",
 					function, positional, kvpairs, f.Position(fr.pc))
 			}
 
 			thread.endProfSpan()
-			z, err2 := Call(thread, function, positional, kvpairs)
+			var z Value
+			var err2 error
+			if callee, ok := function.(*Function); ok {
+				z, err2 = callFunction(thread, callee, positional, kvpairs)
+			} else {
+				z, err2 = Call(thread, function, positional, kvpairs)
+			}
 			thread.beginProfSpan()
+			fr.method.recv = nil // keep nothing alive
 			if err2 != nil {
 				err = err2
 				break loop
@@ -459,6 +486,24 @@ loop:
 				break loop
 			}
 			stack[sp-1] = y
+
+		case compile.METHOD:
+			// star-agent: see compile.CALL_METHOD.
+			x := stack[sp-1]
+			name := f.Prog.Names[arg]
+			if m := builtinMethod(x, name); m != nil {
+				stack[sp-1] = m
+				stack[sp] = x
+			} else {
+				y, err2 := getAttr(x, name)
+				if err2 != nil {
+					err = err2
+					break loop
+				}
+				stack[sp-1] = y
+				stack[sp] = nil
+			}
+			sp++
 
 		case compile.SETFIELD:
 			y := stack[sp-1]

@@ -129,7 +129,10 @@ func (thread *Thread) beginProfSpan() {
 	if profiler.events == nil {
 		return // profiling not enabled
 	}
+	thread.beginProfSpanOn()
+}
 
+func (thread *Thread) beginProfSpanOn() {
 	thread.frameAt(0).spanStart = nanotime()
 }
 
@@ -137,11 +140,16 @@ func (thread *Thread) beginProfSpan() {
 // which trade space and time for greater precision.
 const quantum = 10 * time.Millisecond
 
+// endProfSpan is small enough to be inlined where the interpreter calls
+// it, which is on every call (star-agent).
 func (thread *Thread) endProfSpan() {
 	if profiler.events == nil {
 		return // profiling not enabled
 	}
+	thread.endProfSpanOn()
+}
 
+func (thread *Thread) endProfSpanOn() {
 	// Add the span to the thread's accumulator.
 	thread.proftime += time.Duration(nanotime() - thread.frameAt(0).spanStart)
 	if thread.proftime < quantum {

@@ -126,7 +126,11 @@ func (vs *valueStack) release(space []Value, start int) {
 	if len(space) == 0 {
 		return
 	}
-	clear(space)
+	// A loop, not clear(space): the few values of a call are cleared
+	// faster in line than by memclrHasPointers and its barrier call.
+	for i := len(space) - 1; i >= 0; i-- {
+		space[i] = nil
+	}
 	if start < len(vs.chunk) && &vs.chunk[start] == &space[0] {
 		vs.top = start
 	} else {
@@ -177,3 +181,84 @@ func ExecPythonChunk(f *syntax.File, thread *Thread, globals StringDict) error {
 }
 
 func isPythonUniversal(name string) bool { return name != "fail" && Universe.Has(name) }
+
+// builtinMethod is the unbound method name of x when x is a value of a
+// built-in type with a method table (what x.Attr(name) would bind), or
+// nil: the interpreter's METHOD and CALL_METHOD instructions call it with
+// x as its receiver, without allocating a bound method.
+func builtinMethod(x Value, name string) *Builtin {
+	var methods map[string]*Builtin
+	switch x.(type) {
+	case *List:
+		methods = listMethods
+	case *Dict:
+		methods = dictMethods
+	case String:
+		methods = stringMethods
+	case *Set:
+		methods = setMethods
+	case Bytes:
+		methods = bytesMethods
+	default:
+		return nil
+	}
+	return methods[name]
+}
+
+// The methods of the built-in types keep neither their arguments slice
+// nor the *Builtin they are called through (its receiver is a frame's,
+// see CALL_METHOD): they borrow their arguments.
+func init() {
+	for _, methods := range []map[string]*Builtin{listMethods, dictMethods, stringMethods, setMethods, bytesMethods} {
+		for _, m := range methods {
+			m.borrows = true
+		}
+	}
+}
+
+// smallInts returns the values of x and y if both are ints that fit in
+// an int64: the interpreter's fast path for int arithmetic and
+// comparisons, which computes what Binary and Compare would without
+// their dispatch.
+func smallInts(x, y Value) (int64, int64, bool) {
+	xi, ok := x.(Int)
+	if !ok {
+		return 0, 0, false
+	}
+	yi, ok := y.(Int)
+	if !ok {
+		return 0, 0, false
+	}
+	xs, xb := xi.get()
+	ys, yb := yi.get()
+	return xs, ys, xb == nil && yb == nil
+}
+
+// addSmallInts is x+y, or x-y if sub, when both are ints that fit in an
+// int64 and so does the result; ok is false otherwise.
+func addSmallInts(sub bool, x, y Value) (_ Value, ok bool) {
+	xs, ys, ok := smallInts(x, y)
+	if !ok {
+		return nil, false
+	}
+	var z int64
+	if sub {
+		z, ok = sub64(xs, ys)
+	} else {
+		z, ok = add64(xs, ys)
+	}
+	if !ok {
+		return nil, false
+	}
+	return makeSmallInt(z), true
+}
+
+func cmp64(x, y int64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return +1
+	}
+	return 0
+}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/star-agent/star-agent/vm/starlark"
+	"github.com/star-agent/star-agent/vm/starlarkstruct"
 	"github.com/star-agent/star-agent/vm/syntax"
 )
 
@@ -71,6 +72,107 @@ func TestIntTrueDivision(t *testing.T) {
 		}
 		if err != nil || v != starlark.Float(c.want) {
 			t.Errorf("%v / %v = %v, %v; want %v", c.x, c.y, v, err, c.want)
+		}
+	}
+}
+
+// TestMethodCalls checks x.f(args), which calls the methods of the
+// built-in types without binding them (compile.CALL_METHOD), against
+// what binding them gives: results, errors, the order in which the
+// method is looked up and the arguments evaluated, and the steps counted.
+func TestMethodCalls(t *testing.T) {
+	obj := starlarkstruct.FromStringDict(starlarkstruct.Default, starlark.StringDict{
+		"f": starlark.NewBuiltin("f", func(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			return starlark.Tuple{starlark.String(b.Name()), args, starlark.Tuple(kwargs[0])}, nil
+		}),
+	})
+	for _, c := range []struct{ src, want string }{
+		{"l = []\nl.append(1)\nl.append(2)\nr = l", "[1, 2]"},
+		{"d = {'a': 1}\nr = (d.get('a'), d.get('b'), d.get('b', 3))", "(1, None, 3)"},
+		{"r = 'a,b'.split(',') + 'a b c'.split(' ', 1)", `["a", "b", "a", "b c"]`},
+		{"r = 'a,b'.split(*[','])", `["a", "b"]`},
+		{"a, b = [1], [2, 3]\na.append(b.pop())\nr = (a, b)", "([1, 3], [2])"},
+		{"l = []\nf = l.append\nf(1)\nr = (l, type(f))", "([1], \"builtin_function_or_method\")"},
+		{"s = set([1])\ns.add(2)\nr = (sorted(s), b'ab'.elems())", `([1, 2], b"ab".elems())`},
+		{"r = obj.f(1, 2, k=3)", `("f", (1, 2), ("k", 3))`},
+		{"r = [].nosuch(fail('arguments evaluated'))", "error: list has no .nosuch field or method"},
+		{"r = [].apend(1)", "error: list has no .apend field or method (did you mean .append?)"},
+		{"r = [].pop()", "error: pop: index -1 out of range: empty list"},
+		{"r = 'a'.split(sep=',')", "error: split: unexpected keyword arguments"},
+		{"r = {}.get()", "error: get: got 0 arguments, want at least 1"},
+		{"r = {}.get(key=1)", "error: get: unexpected keyword arguments"},
+		{"r = obj.g(1)", "error: struct has no .g attribute"},
+	} {
+		thread := &starlark.Thread{}
+		globals, err := starlark.ExecFile(thread, "t.star", c.src, starlark.StringDict{"obj": obj})
+		got := ""
+		if err != nil {
+			got = "error: " + err.(*starlark.EvalError).Msg
+		} else {
+			got = globals["r"].String()
+		}
+		if got != c.want {
+			t.Errorf("%q: got %s, want %s", c.src, got, c.want)
+		}
+	}
+
+	// A method call counts the steps of the attribute and the call.
+	steps := func(src string) uint64 {
+		thread := &starlark.Thread{}
+		if _, err := starlark.ExecFile(thread, "t.star", src, nil); err != nil {
+			t.Fatal(err)
+		}
+		return thread.ExecutionSteps()
+	}
+	if bound, unbound := steps("def f(l):\n    (l.append)(1)\nf([])"), steps("def f(l):\n    l.append(1)\nf([])"); bound != unbound {
+		t.Errorf("method calls counted %d steps, calls of the bound method %d", unbound, bound)
+	}
+
+	// The methods of the built-in types borrow their arguments.
+	for _, x := range []starlark.HasAttrs{starlark.NewList(nil), starlark.NewDict(0), starlark.String(""), starlark.NewSet(0), starlark.Bytes("")} {
+		for _, name := range x.AttrNames() {
+			m, _ := x.Attr(name)
+			if b, ok := m.(starlark.ArgsBorrower); !ok || !b.BorrowsArgs() {
+				t.Errorf("%s.%s does not borrow its arguments", x.Type(), name)
+			}
+		}
+	}
+}
+
+// TestSmallIntFastPaths checks the interpreter's fast paths for + - and
+// comparisons of ints against Binary and Compare, at the edges of the
+// int32 and int64 ranges and beyond.
+func TestSmallIntFastPaths(t *testing.T) {
+	var vals []starlark.Value
+	for _, s := range []string{"0", "1", "-1", "2147483647", "2147483648", "-2147483648", "-2147483649",
+		"9223372036854775807", "-9223372036854775808", "9223372036854775806", "-9223372036854775807",
+		"18446744073709551616", "-18446744073709551616"} {
+		b, _ := new(big.Int).SetString(s, 10)
+		vals = append(vals, starlark.MakeBigInt(b))
+	}
+	ops := []syntax.Token{syntax.PLUS, syntax.MINUS, syntax.EQL, syntax.NEQ, syntax.LT, syntax.LE, syntax.GT, syntax.GE}
+	for _, x := range vals {
+		for _, y := range vals {
+			for _, op := range ops {
+				var want starlark.Value
+				if op == syntax.PLUS || op == syntax.MINUS {
+					want, _ = starlark.Binary(op, x, y)
+				} else {
+					ok, _ := starlark.Compare(op, x, y)
+					want = starlark.Bool(ok)
+				}
+				src := "x " + op.String() + " y"
+				got, err := starlark.Eval(&starlark.Thread{}, "t", src, starlark.StringDict{"x": x, "y": y})
+				if err != nil || got.String() != want.String() {
+					t.Errorf("%s %s %s = %v, %v; want %v", x, op, y, got, err, want)
+				}
+				if op == syntax.PLUS {
+					got, err := starlark.ExecFile(&starlark.Thread{}, "t", "def f():\n    z = x\n    z += y\n    return z\nz = f()", starlark.StringDict{"x": x, "y": y})
+					if err != nil || got["z"].String() != want.String() {
+						t.Errorf("%s += %s gives %v, %v; want %v", x, y, got["z"], err, want)
+					}
+				}
+			}
 		}
 	}
 }

@@ -904,7 +904,7 @@ func (d *Dict) Items() []Tuple                                  { return d.ht.it
 func (d *Dict) Keys() []Value                                   { return d.ht.keys() }
 func (d *Dict) Len() int                                        { return int(d.ht.len) }
 func (d *Dict) Iterate() Iterator                               { return d.ht.iterate() }
-func (d *Dict) Entries() iter.Seq2[Value, Value]                { return d.ht.entries }
+func (d *Dict) Entries() iter.Seq2[Value, Value]                { return d.ht.all }
 func (d *Dict) SetKey(k, v Value) error                         { return d.ht.insert(k, v) }
 func (d *Dict) String() string                                  { return toString(d) }
 func (d *Dict) Type() string                                    { return "dict" }
@@ -941,7 +941,10 @@ func dictsEqual(x, y *Dict, depth int) (bool, error) {
 	if x.Len() != y.Len() {
 		return false, nil
 	}
-	for e := x.ht.head; e != nil; e = e.next {
+	for _, e := range x.ht.entries[x.ht.head:] {
+		if e.key == nil {
+			continue
+		}
 		key, xval := e.key, e.value
 
 		if yval, found, _ := y.Get(key); !found {
@@ -1245,7 +1248,7 @@ func (s *Set) Truth() Bool                            { return s.Len() > 0 }
 
 func (s *Set) Elements() iter.Seq[Value] {
 	return func(yield func(k Value) bool) {
-		s.ht.entries(func(k, _ Value) bool { return yield(k) })
+		s.ht.all(func(k, _ Value) bool { return yield(k) })
 	}
 }
 
@@ -1298,7 +1301,10 @@ func setsEqual(x, y *Set) (bool, error) {
 	if x.Len() != y.Len() {
 		return false, nil
 	}
-	for e := x.ht.head; e != nil; e = e.next {
+	for _, e := range x.ht.entries[x.ht.head:] {
+		if e.key == nil {
+			continue
+		}
 		if found, _ := y.Has(e.key); !found {
 			return false, nil
 		}
@@ -1308,9 +1314,8 @@ func setsEqual(x, y *Set) (bool, error) {
 
 func (s *Set) clone() *Set {
 	set := new(Set)
-	for e := s.ht.head; e != nil; e = e.next {
-		set.Insert(e.key) // can't fail
-	}
+	set.ht.init(s.Len())
+	set.ht.addAll(&s.ht) // can't fail
 	return set
 }
 
@@ -1481,7 +1486,10 @@ func writeValue(out *strings.Builder, x Value, path []Value) {
 			out.WriteString("...") // dict contains itself
 		} else {
 			sep := ""
-			for e := x.ht.head; e != nil; e = e.next {
+			for _, e := range x.ht.entries[x.ht.head:] {
+				if e.key == nil {
+					continue
+				}
 				k, v := e.key, e.value
 				out.WriteString(sep)
 				writeValue(out, k, path)
@@ -1494,11 +1502,14 @@ func writeValue(out *strings.Builder, x Value, path []Value) {
 
 	case *Set:
 		out.WriteString("set([")
-		for e := x.ht.head; e != nil; e = e.next {
-			if e != x.ht.head {
-				out.WriteString(", ")
+		sep := ""
+		for _, e := range x.ht.entries[x.ht.head:] {
+			if e.key == nil {
+				continue
 			}
+			out.WriteString(sep)
 			writeValue(out, e.key, path)
+			sep = ", "
 		}
 		out.WriteString("])")
 

@@ -116,3 +116,56 @@ func disassemble(f *Funcode) string {
 	}
 	return out.String()
 }
+
+// TestInsns checks Funcode.Insns against a decoding of Code: the same
+// instructions and operands, at the same addresses, with the jumps'
+// targets turned from addresses into indices.
+func TestInsns(t *testing.T) {
+	src := "x if y else [z for z in x if z] or (y and not x)"
+	expr, err := syntax.ParseExpr("in.star", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	isPredeclared := func(name string) bool { return name == "x" || name == "y" }
+	locals, err := resolve.Expr(expr, isPredeclared, func(string) bool { return false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Expr(syntax.LegacyFileOptions(), expr, "<expr>", locals).Toplevel
+	insns := f.Insns()
+	i, jumps := 0, 0
+	code := f.Code
+	for pc := uint32(0); pc < uint32(len(code)); i++ {
+		in := insns[i]
+		op := Opcode(code[pc])
+		if in.PC != pc || in.Op != op {
+			t.Fatalf("insn %d: %s at %d, want %s at %d", i, in.Op, in.PC, op, pc)
+		}
+		pc++
+		var arg uint32
+		if op >= OpcodeArgMin {
+			for s := uint(0); ; s += 7 {
+				b := code[pc]
+				pc++
+				arg |= uint32(b&0x7f) << s
+				if b < 0x80 {
+					break
+				}
+			}
+		}
+		switch op {
+		case JMP, CJMP, ITERJMP:
+			jumps++
+			if insns[in.Arg].PC != arg {
+				t.Errorf("insn %d: %s to insn %d at %d, want %d", i, op, in.Arg, insns[in.Arg].PC, arg)
+			}
+		default:
+			if in.Arg != arg {
+				t.Errorf("insn %d: %s %d, want %d", i, op, in.Arg, arg)
+			}
+		}
+	}
+	if i != len(insns) || jumps < 4 {
+		t.Errorf("%d insns, %d jumps; want %d insns and some jumps", len(insns), jumps, i)
+	}
+}

@@ -46,7 +46,7 @@ var Disassemble = false
 const debug = false // make code generation verbose, for debugging the compiler
 
 // Increment this to force recompilation of saved bytecode files.
-const Version = 14
+const Version = 15
 
 type Opcode uint8
 
@@ -139,6 +139,7 @@ const (
 	ATTR         //                 x ATTR<name>          y           y = x.name
 	SETFIELD     //               x y SETFIELD<name>      -           x.name = y
 	UNPACK       //          iterable UNPACK<n>           vn ... v1
+	METHOD       //                 x METHOD<name>        fn recv     (see CALL_METHOD)
 
 	// n>>8 is #positional args and n&0xff is #named args (pairs).
 	CALL        // fn positional named                CALL<n>        result
@@ -146,8 +147,16 @@ const (
 	CALL_KW     // fn positional named       **kwargs CALL_KW<n>     result
 	CALL_VAR_KW // fn positional named *args **kwargs CALL_VAR_KW<n> result
 
+	// star-agent: x.f(args) without *args or **kwargs compiles to
+	// x METHOD<f> args CALL_METHOD<n>. METHOD looks x.f up before the
+	// arguments are evaluated, as ATTR does; when x.f is a method of a
+	// built-in type it pushes the unbound method and x, otherwise x.f and
+	// nil. CALL_METHOD then calls the method with x as its receiver
+	// without allocating a bound method, or calls x.f.
+	CALL_METHOD // fn recv positional named CALL_METHOD<n> result
+
 	OpcodeArgMin = JMP
-	OpcodeMax    = CALL_VAR_KW
+	OpcodeMax    = CALL_METHOD
 )
 
 // TODO(adonovan): add dynamic checks for missing opcodes in the tables below.
@@ -158,6 +167,7 @@ var opcodeNames = [...]string{
 	ATTR:         "attr",
 	CALL:         "call",
 	CALL_KW:      "call_kw ",
+	CALL_METHOD:  "call_method",
 	CALL_VAR:     "call_var",
 	CALL_VAR_KW:  "call_var_kw",
 	CIRCUMFLEX:   "circumflex",
@@ -193,6 +203,7 @@ var opcodeNames = [...]string{
 	MAKELIST:     "makelist",
 	MAKETUPLE:    "maketuple",
 	MANDATORY:    "mandatory",
+	METHOD:       "method",
 	MINUS:        "minus",
 	NEQ:          "neq",
 	NONE:         "none",
@@ -233,6 +244,7 @@ var stackEffect = [...]int8{
 	ATTR:         0,
 	CALL:         variableStackEffect,
 	CALL_KW:      variableStackEffect,
+	CALL_METHOD:  variableStackEffect,
 	CALL_VAR:     variableStackEffect,
 	CALL_VAR_KW:  variableStackEffect,
 	CIRCUMFLEX:   -1,
@@ -267,6 +279,7 @@ var stackEffect = [...]int8{
 	MAKELIST:     variableStackEffect,
 	MAKETUPLE:    variableStackEffect,
 	MANDATORY:    +1,
+	METHOD:       +1,
 	MINUS:        -1,
 	NEQ:          -1,
 	NONE:         +1,
@@ -345,6 +358,61 @@ type Funcode struct {
 
 	lntOnce sync.Once
 	lnt     []pclinecol // decoded line number table
+
+	insnsOnce sync.Once
+	insns     []Insn // decoded Code
+}
+
+// An Insn is one decoded instruction of a Funcode's Code, as the
+// interpreter runs it (star-agent): its operand is decoded from its varint
+// and, for the jumps (JMP, CJMP, ITERJMP), is the index of the target in
+// the Insns, not its byte address. PC is the instruction's byte address in
+// Code, for Position.
+type Insn struct {
+	Op  Opcode
+	Arg uint32
+	PC  uint32
+}
+
+// Insns returns fn's Code decoded, so that the interpreter does not decode
+// each instruction's varint operand every time it runs it.
+func (fn *Funcode) Insns() []Insn {
+	fn.insnsOnce.Do(fn.decodeInsns)
+	return fn.insns
+}
+
+func (fn *Funcode) decodeInsns() {
+	code := fn.Code
+	var insns []Insn
+	index := make(map[uint32]uint32) // byte address -> index
+	for pc := uint32(0); pc < uint32(len(code)); {
+		in := Insn{Op: Opcode(code[pc]), PC: pc}
+		index[pc] = uint32(len(insns))
+		pc++
+		if in.Op >= OpcodeArgMin {
+			for s := uint(0); ; s += 7 {
+				b := code[pc]
+				pc++
+				in.Arg |= uint32(b&0x7f) << s
+				if b < 0x80 {
+					break
+				}
+			}
+		}
+		insns = append(insns, in)
+	}
+	for i := range insns {
+		switch insns[i].Op {
+		case JMP, CJMP, ITERJMP:
+			target, ok := index[insns[i].Arg]
+			if !ok {
+				// A jump to the end of the code: run off it.
+				target = uint32(len(insns))
+			}
+			insns[i].Arg = target
+		}
+	}
+	fn.insns = insns
 }
 
 type pclinecol struct {
@@ -706,10 +774,10 @@ func (insn *insn) stackeffect() int {
 	if se == variableStackEffect {
 		arg := int(insn.arg)
 		switch insn.op {
-		case CALL, CALL_KW, CALL_VAR, CALL_VAR_KW:
+		case CALL, CALL_KW, CALL_VAR, CALL_VAR_KW, CALL_METHOD:
 			se = -int(2*(insn.arg&0xff) + insn.arg>>8)
 			if insn.op != CALL {
-				se--
+				se-- // CALL_METHOD: the receiver
 			}
 			if insn.op == CALL_VAR_KW {
 				se--
@@ -884,11 +952,11 @@ func PrintOp(fn *Funcode, pc uint32, op Opcode, arg uint32) {
 		comment = fn.Locals[arg].Name
 	case SETGLOBAL, GLOBAL:
 		comment = fn.Prog.Globals[arg].Name
-	case ATTR, SETFIELD, PREDECLARED, UNIVERSAL:
+	case ATTR, METHOD, SETFIELD, PREDECLARED, UNIVERSAL:
 		comment = fn.Prog.Names[arg]
 	case FREE:
 		comment = fn.FreeVars[arg].Name
-	case CALL, CALL_VAR, CALL_KW, CALL_VAR_KW:
+	case CALL, CALL_VAR, CALL_KW, CALL_VAR_KW, CALL_METHOD:
 		comment = fmt.Sprintf("%d pos, %d named", arg>>8, arg&0xff)
 	default:
 		// JMP, CJMP, ITERJMP, MAKETUPLE, MAKELIST, LOAD, UNPACK:
@@ -1648,20 +1716,33 @@ func (fcomp *fcomp) binop(pos syntax.Position, op syntax.Token) {
 }
 
 func (fcomp *fcomp) call(call *syntax.CallExpr) {
-	// TODO(adonovan): opt: Use optimized path for calling methods
-	// of built-ins: x.f(...) to avoid materializing a closure.
-	// if dot, ok := call.Fcomp.(*syntax.DotExpr); ok {
-	// 	fcomp.expr(dot.X)
-	// 	fcomp.args(call)
-	// 	fcomp.emit1(CALL_ATTR, fcomp.name(dot.Name.Name))
-	// 	return
-	// }
+	// star-agent: x.f(...) without *args or **kwargs calls a method of a
+	// built-in without materializing a closure (see CALL_METHOD).
+	if dot, ok := call.Fn.(*syntax.DotExpr); ok && !hasStarArgs(call) {
+		fcomp.expr(dot.X)
+		fcomp.setPos(dot.Dot)
+		fcomp.emit1(METHOD, fcomp.pcomp.nameIndex(dot.Name.Name))
+		_, arg := fcomp.args(call)
+		fcomp.setPos(call.Lparen)
+		fcomp.emit1(CALL_METHOD, arg)
+		return
+	}
 
 	// usual case
 	fcomp.expr(call.Fn)
 	op, arg := fcomp.args(call)
 	fcomp.setPos(call.Lparen)
 	fcomp.emit1(op, arg)
+}
+
+// hasStarArgs reports whether call has a *args or **kwargs argument.
+func hasStarArgs(call *syntax.CallExpr) bool {
+	for _, arg := range call.Args {
+		if unary, ok := arg.(*syntax.UnaryExpr); ok && (unary.Op == syntax.STAR || unary.Op == syntax.STARSTAR) {
+			return true
+		}
+	}
+	return false
 }
 
 // args emits code to push a tuple of positional arguments
