@@ -767,6 +767,11 @@ func Unary(op syntax.Token, x Value) (Value, error) {
 		return !t, err
 	}
 
+	// star-agent: bool is an int (python.go).
+	if b, ok := x.(Bool); ok && (op == syntax.MINUS || op == syntax.PLUS || op == syntax.TILDE) {
+		x = boolInt(b)
+	}
+
 	// Int, Float, and user-defined types
 	if x, ok := x.(HasUnary); ok {
 		// (nil, nil) => unhandled
@@ -782,6 +787,18 @@ func Unary(op syntax.Token, x Value) (Value, error) {
 // Binary applies a strict binary operator (not AND or OR) to its operands.
 // For equality tests or ordered comparisons, use Compare instead.
 func Binary(op syntax.Token, x, y Value) (Value, error) {
+	// star-agent: bool is an int in arithmetic (python.go).
+	if xb, ok := x.(Bool); ok {
+		if z, ok := boolBinary(op, xb, y); ok {
+			return z, nil
+		}
+		if intOperand(op, y) {
+			x = boolInt(xb)
+		}
+	}
+	if yb, ok := y.(Bool); ok && intOperand(op, x) {
+		y = boolInt(yb)
+	}
 	switch op {
 	case syntax.PLUS:
 		switch x := x.(type) {

@@ -262,3 +262,51 @@ func cmp64(x, y int64) int {
 	}
 	return 0
 }
+
+// Bool is a subtype of int in arithmetic, as in Python: True + 1 is 2,
+// 'ab' * True is 'ab', -True is -1. Two bools under &, | and ^ stay a
+// bool. Binary and Unary convert a bool operand to an int when the other
+// operand takes an int: a number, or a sequence to repeat.
+
+func boolInt(b Bool) Int {
+	if b {
+		return one
+	}
+	return zero
+}
+
+// boolBinary is op on two bools when its result is a bool (&, |, ^).
+func boolBinary(op syntax.Token, x Bool, y Value) (Value, bool) {
+	yb, ok := y.(Bool)
+	if !ok {
+		return nil, false
+	}
+	switch op {
+	case syntax.AMP:
+		return x && yb, true
+	case syntax.PIPE:
+		return x || yb, true
+	case syntax.CIRCUMFLEX:
+		return Bool(x != yb), true
+	}
+	return nil, false
+}
+
+// intOperand reports whether a bool operand of op, whose other operand
+// is other, acts as an int.
+func intOperand(op syntax.Token, other Value) bool {
+	switch op {
+	case syntax.PLUS, syntax.MINUS, syntax.SLASH, syntax.SLASHSLASH, syntax.PERCENT,
+		syntax.AMP, syntax.PIPE, syntax.CIRCUMFLEX, syntax.LTLT, syntax.GTGT:
+		switch other.(type) {
+		case Int, Float, Bool:
+			return true
+		}
+	case syntax.STAR:
+		switch other.(type) {
+		case Int, Float, Bool, String, Bytes, *List, Tuple:
+			return true
+		}
+	}
+	return false
+}

@@ -176,3 +176,26 @@ func TestSmallIntFastPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestBoolArithmetic: a bool operand is an int for arithmetic and
+// repetition; two bools under & | ^ stay a bool; a bool does not become
+// an int where the other operand takes no int.
+func TestBoolArithmetic(t *testing.T) {
+	for src, want := range map[string]string{
+		"True + 1": "2", "1 + True": "2", "True + True": "2", "True * 3": "3", "-True": "-1",
+		"+False": "0", "~True": "-2", "True - 1.5": "-0.5", "2.0 * True": "2.0", "True // 1": "1",
+		"True % 2": "1", "1 << True": "2", "True << 2": "4", "'ab' * True": `"ab"`, "[7] * True": "[7]",
+		"(1,) * False": "()", "True & False": "False", "True | False": "True", "True ^ True": "False",
+		"True & 3": "1", "6 | True": "7",
+	} {
+		v, err := starlark.Eval(&starlark.Thread{}, "t", src, nil)
+		if err != nil || v.String() != want {
+			t.Errorf("%s = %v, %v; want %s", src, v, err, want)
+		}
+	}
+	for _, src := range []string{"True + 'a'", "'a' + True", "[1] + True", "True in True"} {
+		if v, err := starlark.Eval(&starlark.Thread{}, "t", src, nil); err == nil {
+			t.Errorf("%s = %v, want an error", src, v)
+		}
+	}
+}
