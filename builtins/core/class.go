@@ -479,10 +479,11 @@ func (o *Instance) TruthErr() (starlark.Bool, error) {
 	return starlark.Bool(t), err
 }
 
-// CompareOther is o == y or o != y for y of another type
-// (starlark.CrossComparable), so that y in [o], [o] == [y] and dict
-// lookups ask o's __eq__ as Python does, its exception included. ok is
-// false when o has no __eq__ (or __ne__) or it returned NotImplemented.
+// CompareOther is o op y for y of another type (starlark.CrossComparable),
+// so that y in [o], [o] == [y] and dict lookups ask o's __eq__ as Python
+// does, its exception included, and o < 1 asks o's __lt__ (1 < o asks
+// __gt__). ok is false when o has no such dunder or it returned
+// NotImplemented.
 func (o *Instance) CompareOther(op syntax.Token, y starlark.Value, depth int) (bool, bool, error) {
 	if o.class.enum {
 		if r, ok, err := o.enumCompare(op, y, depth); ok {
@@ -490,8 +491,13 @@ func (o *Instance) CompareOther(op syntax.Token, y starlark.Value, depth int) (b
 		}
 	}
 	name := "__eq__"
-	if op == syntax.NEQ && o.Dunder("__ne__") != nil {
-		name = "__ne__"
+	switch op {
+	case syntax.NEQ:
+		if o.Dunder("__ne__") != nil {
+			name = "__ne__"
+		}
+	case syntax.LT, syntax.LE, syntax.GT, syntax.GE:
+		name = cmpDunders[op][0]
 	}
 	v, ok, err := o.CallDunder(nil, name, y)
 	if !ok || err != nil || v == NotImplemented {
@@ -822,6 +828,22 @@ func (m *BoundMethod) Hash() (uint32, error) {
 	h, err := m.fn.Hash()
 	return h ^ uint32(UintptrOf(m.self)), err
 }
+
+// CompareSameType: two bound methods are equal when they bind the same
+// function to the same object (Python's "is"), as in CPython, where
+// obj.f == obj.f although each access makes a new bound method.
+func (m *BoundMethod) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
+	o := y.(*BoundMethod)
+	eq := SameObject(m.fn, o.fn) && Identical(m.self, o.self)
+	switch op {
+	case syntax.EQL:
+		return eq, nil
+	case syntax.NEQ:
+		return !eq, nil
+	}
+	return false, Errorf(pyexc.TypeError, "'%s' not supported between instances of 'method' and 'method'", op)
+}
+
 func (m *BoundMethod) CallInternal(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	all := make(starlark.Tuple, 0, len(args)+1)
 	all = append(append(all, m.self), args...)

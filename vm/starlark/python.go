@@ -38,10 +38,11 @@ func TruthOf(v Value) (Bool, error) {
 	return v.Truth(), nil
 }
 
-// A CrossComparable is a value that can answer == and != against a value
-// of another type, as Python's __eq__ and __ne__ do. ok is false when it
-// has no answer (Python's NotImplemented): the other operand is asked in
-// turn, and if neither answers, values of different types are unequal.
+// A CrossComparable is a value that can compare itself with a value of
+// another type, as Python's __eq__, __ne__, __lt__ and the others do. ok
+// is false when it has no answer (Python's NotImplemented): the other
+// operand is asked in turn (with the operator reflected), and if neither
+// answers, values of different types are unequal, and not ordered.
 //
 // Its dynamic type must be comparable (a pointer): Equal, which
 // containers use, takes such a value to equal itself without asking it,
@@ -51,23 +52,36 @@ type CrossComparable interface {
 	CompareOther(op syntax.Token, y Value, depth int) (result, ok bool, err error)
 }
 
-// compareOther is x op y for == and != between values of different types
-// when one of them is a CrossComparable: x is asked first, then y.
+// compareOther is x op y between values of different types when one of
+// them is a CrossComparable: x is asked first, then y with the operator
+// reflected (x < y is y > x), as Python asks x.__lt__ then y.__gt__.
 func compareOther(op syntax.Token, x, y Value, depth int) (result, ok bool, err error) {
-	if op != syntax.EQL && op != syntax.NEQ {
-		return false, false, nil
-	}
 	if xc, isCC := x.(CrossComparable); isCC {
 		if r, ok, err := xc.CompareOther(op, y, depth); ok || err != nil {
 			return r, true, err
 		}
 	}
 	if yc, isCC := y.(CrossComparable); isCC {
-		if r, ok, err := yc.CompareOther(op, x, depth); ok || err != nil {
+		if r, ok, err := yc.CompareOther(reflectedOp(op), x, depth); ok || err != nil {
 			return r, true, err
 		}
 	}
 	return false, false, nil
+}
+
+// reflectedOp is the operator that compares y with x as op compares x with y.
+func reflectedOp(op syntax.Token) syntax.Token {
+	switch op {
+	case syntax.LT:
+		return syntax.GT
+	case syntax.GT:
+		return syntax.LT
+	case syntax.LE:
+		return syntax.GE
+	case syntax.GE:
+		return syntax.LE
+	}
+	return op
 }
 
 // intTrueDiv is x / y for ints as Python computes it: the quotient

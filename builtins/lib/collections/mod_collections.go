@@ -708,9 +708,45 @@ func init() {
 	}
 }
 
-// CompareSameType compares two dicts of one kind by their contents.
+// CompareSameType compares two dicts of one kind by their contents; two
+// OrderedDicts by their items in order too, as in CPython (an OrderedDict
+// and a dict compare as dicts).
 func (d *DictLike) CompareSameType(op syntax.Token, y starlark.Value, depth int) (bool, error) {
-	return d.Dict.CompareSameType(op, y.(*DictLike).Dict, depth)
+	o := y.(*DictLike)
+	if d.kind == typeOrderedDict && o.kind == typeOrderedDict && (op == syntax.EQL || op == syntax.NEQ) {
+		eq, err := orderedEqual(d.Dict, o.Dict, depth)
+		return eq == (op == syntax.EQL), err
+	}
+	return d.Dict.CompareSameType(op, o.Dict, depth)
+}
+
+// orderedEqual reports whether two dicts hold equal items in the same
+// order.
+func orderedEqual(x, y *starlark.Dict, depth int) (bool, error) {
+	if x.Len() != y.Len() {
+		return false, nil
+	}
+	xi, yi := x.Iterate(), y.Iterate()
+	defer xi.Done()
+	defer yi.Done()
+	var xk, yk starlark.Value
+	for xi.Next(&xk) && yi.Next(&yk) {
+		if eq, err := starlark.EqualDepth(xk, yk, depth-1); err != nil || !eq {
+			return false, err
+		}
+		xv, _, err := x.Get(xk)
+		if err != nil {
+			return false, err
+		}
+		yv, _, err := y.Get(yk)
+		if err != nil {
+			return false, err
+		}
+		if eq, err := starlark.EqualDepth(xv, yv, depth-1); err != nil || !eq {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 func members() starlark.StringDict {

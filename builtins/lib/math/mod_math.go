@@ -273,6 +273,9 @@ func members() starlark.StringDict {
 			if err != nil {
 				return nil, err
 			}
+			if math.IsNaN(a) || math.IsNaN(b) {
+				return starlark.Float(math.NaN()), nil // CPython: a NaN in, a NaN out
+			}
 			if b == 0 || math.IsInf(a, 0) {
 				return nil, domainError()
 			}
@@ -291,7 +294,9 @@ func members() starlark.StringDict {
 			if err != nil {
 				return nil, err
 			}
-			if a == 0 && b < 0 || a < 0 && b != math.Trunc(b) && !math.IsInf(b, 0) {
+			// 0.0 ** -inf is inf, as in CPython; 0.0 to a finite negative
+			// power is a domain error.
+			if a == 0 && b < 0 && !math.IsInf(b, 0) || a < 0 && b != math.Trunc(b) && !math.IsInf(b, 0) {
 				return nil, domainError()
 			}
 			return MathResult(core.FloatPow(a, b), a, b)
