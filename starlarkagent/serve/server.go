@@ -763,7 +763,7 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 				writeError(w, http.StatusInternalServerError, "internal", "reading the run's approvals: "+err.Error())
 				return
 			}
-			if len(v.PendingApprovals) > 0 && v.State == StateRunning {
+			if len(v.PendingApprovals) > 0 {
 				v.State = StateAwaitingApproval
 			}
 		}
