@@ -77,8 +77,9 @@ bench-table: ## the table of ratios to CPython (and issue 20's targets) from a s
 	@$(GO) run ./internal/benchtable $(BENCH_OUT)
 	@if grep -qE '^(--- )?FAIL' $(BENCH_OUT); then echo; echo "Failed benchmarks (see $(BENCH_OUT)):"; grep -E '^(--- )?FAIL' $(BENCH_OUT); exit 1; fi
 
-fuzz: ## a short fuzzing session of the engine and the front end, deep nesting and long chains included
+fuzz: ## a short fuzzing session of the engine, the front end (deep nesting and long chains included) and the VM's hash table
 	$(GO) test -run '^$$' -fuzz FuzzExecute -fuzztime 60s ./executors/starlarkexec/
+	$(GO) test -run '^$$' -fuzz '^FuzzHashtable$$' -fuzztime 60s ./vm/starlark/
 	$(GO) test -run '^$$' -fuzz '^FuzzLower$$' -fuzztime 60s ./pyfront/
 	$(GO) test -run '^$$' -fuzz '^FuzzNesting$$' -fuzztime 60s ./pyfront/
 

@@ -43,70 +43,102 @@ func TestHashtableModel(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rng := rand.New(rand.NewSource(1))
-			var ht hashtable
-			model := map[int]int{}
-			var order []int
-			for step := range 20000 {
-				k := rng.Intn(c.keys)
-				switch op := rng.Intn(100); {
-				case op < 50:
-					if err := ht.insert(c.key(k), MakeInt(step)); err != nil {
-						t.Fatal(err)
-					}
-					if _, ok := model[k]; !ok {
-						order = append(order, k)
-					}
-					model[k] = step
-				case op < 75:
-					v, found, err := ht.delete(c.key(k))
-					want, ok := model[k]
-					if err != nil || found != ok || ok && v.(Int) != MakeInt(want) {
-						t.Fatalf("step %d: delete(%d) = %v, %t, %v; want %d, %t", step, k, v, found, err, want, ok)
-					}
-					delete(model, k)
-					order = slices.DeleteFunc(order, func(x int) bool { return x == k })
-				case op < 85:
-					first, ok := ht.first()
-					if ok != (len(order) > 0) || ok && first != c.key(order[0]) {
-						t.Fatalf("step %d: first() = %v, %t; want %v", step, first, ok, order)
-					}
-					if ok {
-						ht.delete(first)
-						delete(model, order[0])
-						order = order[1:]
-					}
-				case op < 86 && rng.Intn(4) == 0:
-					ht.clear()
-					clear(model)
-					order = nil
-				default:
-					v, found, err := ht.lookup(c.key(k))
-					want, ok := model[k]
-					if err != nil || found != ok || ok && v.(Int) != MakeInt(want) {
-						t.Fatalf("step %d: lookup(%d) = %v, %t, %v; want %d, %t", step, k, v, found, err, want, ok)
-					}
-				}
-				if int(ht.len) != len(model) {
-					t.Fatalf("step %d: len %d, want %d", step, ht.len, len(model))
-				}
-				if step%97 == 0 || len(model) < 20 {
-					var got []Value
-					for k, v := range ht.all {
-						if v.(Int) != MakeInt(model[keyInt(k)]) {
-							t.Fatalf("step %d: %v: %v, want %d", step, k, v, model[keyInt(k)])
-						}
-						got = append(got, k)
-					}
-					want := make([]Value, len(order))
-					for i, k := range order {
-						want[i] = c.key(k)
-					}
-					if !slices.Equal(got, want) {
-						t.Fatalf("step %d: keys %v, want %v", step, got, want)
-					}
-				}
-			}
+			checkHashtableModel(t, c.key, c.keys, 20000, func(n int) (int, bool) { return rng.Intn(n), true })
 		})
+	}
+}
+
+// FuzzHashtable is TestHashtableModel driven by the fuzzer's bytes: two
+// per step (the operation, the key), on distinct or colliding keys.
+func FuzzHashtable(f *testing.F) {
+	f.Add([]byte{0, 1, 0, 2, 60, 1, 80, 0, 99, 2}, false)
+	f.Add([]byte{10, 3, 10, 8, 10, 13, 55, 8, 90, 3, 85, 0}, true)
+	f.Fuzz(func(t *testing.T, data []byte, colliding bool) {
+		key := func(i int) Value { return MakeInt(i) }
+		if colliding {
+			key = func(i int) Value { return collider(i) }
+		}
+		checkHashtableModel(t, key, 64, len(data), func(n int) (int, bool) {
+			if len(data) == 0 {
+				return 0, false
+			}
+			b := int(data[0])
+			data = data[1:]
+			return b % n, true
+		})
+	})
+}
+
+// checkHashtableModel runs up to steps operations chosen by next (which
+// reports false when it has no more) on a hashtable and on a model (a Go
+// map and the keys in insertion order), checking them against each other.
+func checkHashtableModel(t *testing.T, key func(int) Value, keys, steps int, next func(n int) (int, bool)) {
+	var ht hashtable
+	model := map[int]int{}
+	var order []int
+	for step := range steps {
+		k, ok1 := next(keys)
+		op, ok2 := next(100)
+		if !ok1 || !ok2 {
+			return
+		}
+		switch {
+		case op < 50:
+			if err := ht.insert(key(k), MakeInt(step)); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := model[k]; !ok {
+				order = append(order, k)
+			}
+			model[k] = step
+		case op < 75:
+			v, found, err := ht.delete(key(k))
+			want, ok := model[k]
+			if err != nil || found != ok || ok && v.(Int) != MakeInt(want) {
+				t.Fatalf("step %d: delete(%d) = %v, %t, %v; want %d, %t", step, k, v, found, err, want, ok)
+			}
+			delete(model, k)
+			order = slices.DeleteFunc(order, func(x int) bool { return x == k })
+		case op < 85:
+			first, ok := ht.first()
+			if ok != (len(order) > 0) || ok && first != key(order[0]) {
+				t.Fatalf("step %d: first() = %v, %t; want %v", step, first, ok, order)
+			}
+			if ok {
+				ht.delete(first)
+				delete(model, order[0])
+				order = order[1:]
+			}
+		case op < 86 && step%4 == 0:
+			ht.clear()
+			clear(model)
+			order = nil
+		default:
+			v, found, err := ht.lookup(key(k))
+			want, ok := model[k]
+			if err != nil || found != ok || ok && v.(Int) != MakeInt(want) {
+				t.Fatalf("step %d: lookup(%d) = %v, %t, %v; want %d, %t", step, k, v, found, err, want, ok)
+			}
+		}
+		if int(ht.len) != len(model) {
+			t.Fatalf("step %d: len %d, want %d", step, ht.len, len(model))
+		}
+		if step%97 == 0 || len(model) < 20 {
+			var got []Value
+			for k, v := range ht.all {
+				if v.(Int) != MakeInt(model[keyInt(k)]) {
+					t.Fatalf("step %d: %v: %v, want %d", step, k, v, model[keyInt(k)])
+				}
+				got = append(got, k)
+			}
+			want := make([]Value, len(order))
+			for i, k := range order {
+				want[i] = key(k)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("step %d: keys %v, want %v", step, got, want)
+			}
+		}
 	}
 }
 
