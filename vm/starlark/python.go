@@ -324,3 +324,55 @@ func intOperand(op syntax.Token, other Value) bool {
 	}
 	return false
 }
+
+// A tupleHasher hashes a tuple and the tuples nested in it. Tuples that
+// share their parts (t = (t, t), sixty times) have exponentially many
+// paths to their leaves: hashing each path, as upstream does, would
+// never end, and a hash cannot look at a deadline (Hash has no thread).
+// Once a hash has visited more than a few thousand elements, the hasher
+// remembers the hash of each nested tuple it has seen (by its elements'
+// address and length), so that its work is bounded by the distinct
+// tuples, not the paths. The hashes are the same either way.
+type tupleHasher struct {
+	visited int
+	memo    map[tupleKey]uint32
+}
+
+type tupleKey struct {
+	first *Value
+	n     int
+}
+
+func (h *tupleHasher) hash(t Tuple) (uint32, error) {
+	var key tupleKey
+	if h.memo != nil && len(t) > 0 {
+		key = tupleKey{&t[0], len(t)}
+		if x, ok := h.memo[key]; ok {
+			return x, nil
+		}
+	}
+	// Use same algorithm as Python.
+	var x, mult uint32 = 0x345678, 1000003
+	for _, elem := range t {
+		h.visited++
+		var y uint32
+		var err error
+		if et, ok := elem.(Tuple); ok {
+			y, err = h.hash(et)
+		} else {
+			y, err = elem.Hash()
+		}
+		if err != nil {
+			return 0, err
+		}
+		x = x ^ y*mult
+		mult += 82520 + uint32(len(t)+len(t))
+	}
+	if h.visited > 4096 && len(t) > 0 {
+		if h.memo == nil {
+			h.memo = make(map[tupleKey]uint32)
+		}
+		h.memo[tupleKey{&t[0], len(t)}] = x
+	}
+	return x, nil
+}

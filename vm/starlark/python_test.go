@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/star-agent/star-agent/vm/starlark"
 	"github.com/star-agent/star-agent/vm/starlarkstruct"
@@ -197,5 +198,49 @@ func TestBoolArithmetic(t *testing.T) {
 		if v, err := starlark.Eval(&starlark.Thread{}, "t", src, nil); err == nil {
 			t.Errorf("%s = %v, want an error", src, v)
 		}
+	}
+}
+
+// plainTupleHash is the tuple hash without memory, as upstream computes it.
+func plainTupleHash(t starlark.Tuple) uint32 {
+	var x, mult uint32 = 0x345678, 1000003
+	for _, elem := range t {
+		var y uint32
+		if et, ok := elem.(starlark.Tuple); ok {
+			y = plainTupleHash(et)
+		} else {
+			y, _ = elem.Hash()
+		}
+		x = x ^ y*mult
+		mult += 82520 + uint32(len(t)+len(t))
+	}
+	return x
+}
+
+// TestSharedTupleHash: a tuple that shares its parts hashes in time
+// linear in its distinct tuples (t = (t, t) sixty times has 2**60 paths),
+// to the same value as the plain recursion gives where that one ends.
+func TestSharedTupleHash(t *testing.T) {
+	build := func(depth int) starlark.Tuple {
+		x := starlark.Tuple{starlark.MakeInt(7), starlark.String("x")}
+		for range depth {
+			x = starlark.Tuple{x, starlark.MakeInt(depth), x}
+		}
+		return x
+	}
+	small := build(14) // 3 * 2**14 elements visited: past the memo's start
+	got, err := small.Hash()
+	if err != nil || got != plainTupleHash(small) {
+		t.Fatalf("hash %d, %v; plain recursion %d", got, err, plainTupleHash(small))
+	}
+	done := make(chan struct{})
+	go func() {
+		build(60).Hash()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Minute): // 2**60 paths would take centuries
+		t.Fatal("hashing a tuple that shares its parts sixty deep did not end")
 	}
 }

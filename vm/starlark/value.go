@@ -1192,17 +1192,8 @@ func (t Tuple) Has(y Value) (bool, error) {
 }
 
 func (t Tuple) Hash() (uint32, error) {
-	// Use same algorithm as Python.
-	var x, mult uint32 = 0x345678, 1000003
-	for _, elem := range t {
-		y, err := elem.Hash()
-		if err != nil {
-			return 0, err
-		}
-		x = x ^ y*mult
-		mult += 82520 + uint32(len(t)+len(t))
-	}
-	return x, nil
+	var h tupleHasher // star-agent: see python.go
+	return h.hash(t)
 }
 
 type tupleIterator struct{ elems Tuple }
