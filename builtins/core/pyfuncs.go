@@ -426,8 +426,14 @@ func PyFilter(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kw
 	if err != nil {
 		return nil, err
 	}
-	out := &Iterator{name: "filter", group: GeneratorsOf(th)}
-	out.step = func(th *starlark.Thread) (starlark.Value, bool, error) {
+	return NewFilterIterator(th, "filter", f, src, true), nil
+}
+
+// NewFilterIterator is filter (keep true) or itertools.filterfalse (keep
+// false) of src by f: it yields the items whose f(item) (the item itself
+// for f None) has truth keep, running f on the consumer's thread.
+func NewFilterIterator(th *starlark.Thread, name string, f starlark.Value, src *Iterator, keep bool) *Iterator {
+	return NewStepIterator(th, name, func(th *starlark.Thread) (starlark.Value, bool, error) {
 		for n := 1; ; n++ {
 			if n%CheckEvery == 0 {
 				if err := Interrupted(th); err != nil {
@@ -444,16 +450,15 @@ func PyFilter(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kw
 					return nil, false, err
 				}
 			}
-			keep, err := Truth(th, r)
+			t, err := Truth(th, r)
 			if err != nil {
 				return nil, false, err
 			}
-			if keep {
+			if t == keep {
 				return v, true, nil
 			}
 		}
-	}
-	return out, nil
+	})
 }
 
 func PyFormat(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -516,32 +516,7 @@ func filterfalse(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, 
 	if err != nil {
 		return nil, err
 	}
-	return core.NewStepIterator(th, "itertools.filterfalse", func(th *starlark.Thread) (starlark.Value, bool, error) {
-		for n := 1; ; n++ {
-			if n%core.CheckEvery == 0 {
-				if err := core.Interrupted(th); err != nil {
-					return nil, false, err
-				}
-			}
-			v, ok, err := src.NextOn(th)
-			if err != nil || !ok {
-				return nil, false, err
-			}
-			r := v
-			if f != starlark.None {
-				if r, err = starlark.Call(th, f, starlark.Tuple{v}, nil); err != nil {
-					return nil, false, err
-				}
-			}
-			keep, err := core.Truth(th, r)
-			if err != nil {
-				return nil, false, err
-			}
-			if !keep {
-				return v, true, nil
-			}
-		}
-	}), nil
+	return core.NewFilterIterator(th, "itertools.filterfalse", f, src, false), nil
 }
 
 func starmap(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
