@@ -88,12 +88,13 @@ func (f *fingerprinter) value(v starlark.Value) uint64 {
 			h = mix(h, f.value(e))
 		}
 		return h
-	case *starlark.List:
+	case *starlark.List, *collections.Deque:
+		seq := v.(starlark.Indexable)
 		h, first := f.ref(v)
-		h = mix(h, uint64(v.Len()))
+		h = mix(h, uint64(seq.Len()))
 		if first {
-			for i := 0; i < v.Len(); i++ {
-				h = mix(h, f.value(v.Index(i)))
+			for i := 0; i < seq.Len(); i++ {
+				h = mix(h, f.value(seq.Index(i)))
 			}
 		}
 		return h
@@ -116,15 +117,6 @@ func (f *fingerprinter) value(v starlark.Value) uint64 {
 				h = mix(h, f.value(x))
 			}
 			iter.Done()
-		}
-		return h
-	case *collections.Deque:
-		h, first := f.ref(v)
-		h = mix(h, uint64(v.Len()))
-		if first {
-			for i := 0; i < v.Len(); i++ {
-				h = mix(h, f.value(v.Index(i)))
-			}
 		}
 		return h
 	case *starlark.Function:
