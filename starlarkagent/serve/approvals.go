@@ -3,7 +3,6 @@ package serve
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -228,13 +227,8 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		// Another server runs the run (or none does, between two): the
 		// stored events say what is pending; the decision goes through
 		// the store to whichever server runs it.
-		rec, err := s.store.getRun(r.Context(), id)
-		if errors.Is(err, errNoRun) {
-			notFound(w, id)
-			return
-		}
-		if err != nil {
-			writeError(w, http.StatusInternalServerError, "internal", "reading the run: "+err.Error())
+		rec, ok := s.storedRun(w, r, id)
+		if !ok {
 			return
 		}
 		if rec.State.Final() {

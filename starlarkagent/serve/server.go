@@ -684,6 +684,21 @@ func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (id string, rn *
 	return id, rn, true
 }
 
+// storedRun reads run id from the store for a request that needs it,
+// answering 404 or 500 itself when it cannot (ok false).
+func (s *Server) storedRun(w http.ResponseWriter, r *http.Request, id string) (rec *runRecord, ok bool) {
+	rec, err := s.store.getRun(r.Context(), id)
+	if errors.Is(err, errNoRun) {
+		notFound(w, id)
+		return nil, false
+	}
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "internal", "reading the run: "+err.Error())
+		return nil, false
+	}
+	return rec, true
+}
+
 func notFound(w http.ResponseWriter, id string) {
 	writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("no run with id %q: list runs with GET /v1/runs", id))
 }
@@ -739,13 +754,8 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) {
 		result = rn.result
 		rn.mu.Unlock()
 	} else {
-		rec, err := s.store.getRun(r.Context(), id)
-		if errors.Is(err, errNoRun) {
-			notFound(w, id)
-			return
-		}
-		if err != nil {
-			writeError(w, http.StatusInternalServerError, "internal", "reading the run: "+err.Error())
+		rec, ok := s.storedRun(w, r, id)
+		if !ok {
 			return
 		}
 		last, err := s.store.lastEventID(r.Context(), id)
@@ -866,13 +876,8 @@ func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if rn == nil {
-		rec, err := s.store.getRun(r.Context(), id)
-		if errors.Is(err, errNoRun) {
-			notFound(w, id)
-			return
-		}
-		if err != nil {
-			writeError(w, http.StatusInternalServerError, "internal", "reading the run: "+err.Error())
+		rec, ok := s.storedRun(w, r, id)
+		if !ok {
 			return
 		}
 		if !rec.State.Final() {

@@ -3,7 +3,6 @@ package serve
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -36,12 +35,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		after = n
 	}
 	if rn == nil {
-		if _, err := s.store.getRun(r.Context(), id); err != nil {
-			if errors.Is(err, errNoRun) {
-				notFound(w, id)
-			} else {
-				writeError(w, http.StatusInternalServerError, "internal", "reading the run: "+err.Error())
-			}
+		if _, ok := s.storedRun(w, r, id); !ok {
 			return
 		}
 	}
