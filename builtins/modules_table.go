@@ -24,6 +24,7 @@ import (
 	pystat "github.com/star-agent/star-agent/builtins/lib/stat"
 	pystatistics "github.com/star-agent/star-agent/builtins/lib/statistics"
 	pystring "github.com/star-agent/star-agent/builtins/lib/string"
+	pystruct "github.com/star-agent/star-agent/builtins/lib/struct"
 	pytextwrap "github.com/star-agent/star-agent/builtins/lib/textwrap"
 	pytime "github.com/star-agent/star-agent/builtins/lib/time"
 	pytyping "github.com/star-agent/star-agent/builtins/lib/typing"
@@ -57,6 +58,7 @@ var modules = map[string]func() *core.PyModule{
 	"stat":        pystat.Module,
 	"statistics":  pystatistics.Module,
 	"string":      pystring.Module,
+	"struct":      pystruct.Module,
 	"textwrap":    pytextwrap.Module,
 	"time":        pytime.Module,
 	"typing":      pytyping.Module,

@@ -10,12 +10,12 @@ import (
 // otherwise: the union of smolagents' tutorial list and its library's, and
 // the other modules the Starlark engine implements, all pure computation
 // with no access to the host (bisect, dataclasses, decimal, fractions,
-// heapq, operator).
+// heapq, operator, struct).
 var DefaultAuthorizedImports = []string{
 	"abc", "bisect", "collections", "contextlib", "copy", "dataclasses", "datetime", "decimal",
 	"enum", "fractions", "functools", "heapq", "itertools", "json", "math",
 	"operator", "queue", "random", "re", "stat", "statistics", "string",
-	"textwrap", "time", "typing", "unicodedata",
+	"struct", "textwrap", "time", "typing", "unicodedata",
 }
 
 // NeverImportable are modules the local engine refuses whatever the

@@ -33,7 +33,7 @@ func (e *Error) Error() string {
 
 // Errorf returns an *Error of the given Python type.
 func Errorf(t *pyexc.Type, format string, args ...any) *Error {
-	return &Error{Type: t.Name(), Msg: fmt.Sprintf(format, args...)}
+	return &Error{Type: t.Key(), Msg: fmt.Sprintf(format, args...)}
 }
 
 // Final is the error that carries a final answer out of the code. It is not

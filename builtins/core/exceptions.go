@@ -57,13 +57,22 @@ func (e *Exception) describe() (typ, msg string) {
 		case len(msg) > errorTextMax:
 			msg = msg[:runePrefix(msg, errorTextMax)] + "..."
 		}
-		return e.Value.class.PyName, msg
+		return errorKey(e.Value.class), msg
 	}
 	msg, err := e.Value.PyStr(th)
 	if err != nil {
 		msg = "<exception str() failed>"
 	}
-	return e.Value.class.PyName, msg
+	return errorKey(e.Value.class), msg
+}
+
+// errorKey is the type name an exception of class c carries: its name,
+// or module.name for a table type whose errors carry that (struct.error).
+func errorKey(c *Class) string {
+	if c.Module != "" && exceptionClasses[c.Module+"."+c.PyName] == c {
+		return c.Module + "." + c.PyName
+	}
+	return c.PyName
 }
 
 // errorTextMax bounds the text of an exception of a built-in class that
@@ -90,8 +99,8 @@ func init() {
 			c.Base = excClasses[t.Base()]
 		}
 		excClasses[t] = c
-		if _, ok := exceptionClasses[t.Name()]; !ok {
-			exceptionClasses[t.Name()] = c
+		if _, ok := exceptionClasses[t.Key()]; !ok {
+			exceptionClasses[t.Key()] = c
 		}
 	}
 	excBase = excClasses[pyexc.BaseException]

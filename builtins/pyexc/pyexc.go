@@ -18,10 +18,23 @@ type Type struct {
 	// qualified is true when the class prints with its module
 	// (<class 'decimal.InvalidOperation'>).
 	qualified bool
+	// keyed is true when the name alone does not tell the type (struct's
+	// error beside re's): errors carry Key, the qualified name, which is
+	// also what a traceback's last line prints.
+	keyed bool
 }
 
 // Name is the type's name as a traceback's last line prints it.
 func (t *Type) Name() string { return t.name }
+
+// Key is the name an error of this type carries (core.Error's Type):
+// Name, or module.name for a type whose name another type has.
+func (t *Type) Key() string {
+	if t.keyed {
+		return t.module + "." + t.name
+	}
+	return t.name
+}
 
 // Module is the module that defines the type, "" for a builtin.
 func (t *Type) Module() string { return t.module }
@@ -161,6 +174,7 @@ var (
 	ReError             = member("re", Exception, "error")
 	QueueEmpty          = member("queue", Exception, "Empty")
 	QueueFull           = member("queue", Exception, "Full")
+	StructError         = add(&Type{name: "error", module: "struct", base: Exception, qualified: true, keyed: true})
 
 	// decimal's signals. One base each here: DivisionByZero is caught as
 	// ZeroDivisionError, FloatOperation as TypeError.
