@@ -5,6 +5,7 @@ import (
 	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/vm/starlark"
 	"github.com/star-agent/star-agent/vm/syntax"
+	"math"
 )
 
 // itertools. Its iterators are lazy, as in Python, so that endless ones
@@ -101,10 +102,17 @@ func cycle(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs
 }
 
 func repeat(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var x starlark.Value
-	times := -1
-	if err := starlark.UnpackArgs("repeat", args, kwargs, "object", &x, "times?", &times); err != nil {
+	var x, n starlark.Value
+	if err := starlark.UnpackArgs("repeat", args, kwargs, "object", &x, "times?", &n); err != nil {
 		return nil, err
+	}
+	times := -1 // endless
+	if n != nil {
+		t, err := core.IndexInt(n)
+		if err != nil {
+			return nil, err
+		}
+		times = max(t, 0) // a negative count repeats nothing, as in CPython
 	}
 	return core.NewIterator("itertools.repeat", func() (starlark.Value, bool, error) {
 		if times == 0 {
@@ -284,6 +292,12 @@ func permutations(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple,
 		if r, err = core.IndexInt(rv); err != nil {
 			return nil, err
 		}
+		if r < 0 {
+			return nil, core.Errorf(pyexc.ValueError, "r must be non-negative")
+		}
+	}
+	if err := allocIndices(th, r); err != nil {
+		return nil, err
 	}
 	// CPython's algorithm, so the order matches.
 	indices := make([]int, n)
@@ -328,6 +342,16 @@ func permutations(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple,
 	}), nil
 }
 
+// allocIndices charges the r indices an iterator of r-tuples keeps, as
+// CPython allocates them even when there is nothing to yield: a huge r is
+// a MemoryError there too.
+func allocIndices(th *starlark.Thread, r int) error {
+	if r > math.MaxInt64/16 {
+		return core.Errorf(pyexc.MemoryError, "")
+	}
+	return core.Alloc(th, int64(r)*16)
+}
+
 // isliceArg is an optional argument of islice: def when None, else an
 // int of at least min, or a ValueError saying msg.
 func isliceArg(v starlark.Value, def, min int, msg string) (int, error) {
@@ -365,6 +389,9 @@ func combine(th *starlark.Thread, name string, replace bool, args starlark.Tuple
 		return nil, err
 	}
 	n := len(pool)
+	if err := allocIndices(th, r); err != nil {
+		return nil, err
+	}
 	idx := make([]int, r)
 	if !replace {
 		for i := range idx {
@@ -633,15 +660,84 @@ func tee(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs [
 	if err := starlark.UnpackPositionalArgs("tee", args, kwargs, 1, &it, &n); err != nil {
 		return nil, err
 	}
-	vals, err := core.Collect(th, it)
+	if n < 0 {
+		return nil, core.Errorf(pyexc.ValueError, "n must be >= 0")
+	}
+	src, err := core.PyIter(th, it)
 	if err != nil {
 		return nil, err
 	}
+	if err := core.Alloc(th, int64(n)*core.ElemSize); err != nil {
+		return nil, err
+	}
+	d := &teeData{src: src, pos: make([]int, n)}
 	out := make(starlark.Tuple, n)
 	for i := range out {
-		out[i] = core.SliceIterator("itertools._tee", vals)
+		out[i] = core.NewStepIterator(th, "itertools._tee", func(th *starlark.Thread) (starlark.Value, bool, error) {
+			return d.next(th, i)
+		})
 	}
 	return out, nil
+}
+
+// teeData is what the iterators of one tee() share: the source, consumed
+// lazily (tee of an endless iterator works), and the items some iterator
+// has read and another has not yet, from position base on.
+type teeData struct {
+	src  *core.Iterator
+	buf  []starlark.Value // a window of arr
+	arr  []starlark.Value
+	base int   // position of buf[0]
+	pos  []int // each iterator's next position
+	done bool
+}
+
+func (d *teeData) next(th *starlark.Thread, i int) (starlark.Value, bool, error) {
+	p := d.pos[i]
+	if p-d.base >= len(d.buf) {
+		if d.done {
+			return nil, false, nil
+		}
+		v, ok, err := d.src.NextOn(th)
+		if err != nil || !ok {
+			// An error goes to the iterator that asked; the source is
+			// finished for all, as a generator that raised is.
+			d.done = true
+			return nil, false, err
+		}
+		if len(d.buf) == cap(d.buf) {
+			if cap(d.arr) > 0 && len(d.buf) <= cap(d.arr)/2 {
+				// Read items left room at the front: move there.
+				n := copy(d.arr, d.buf)
+				clear(d.arr[n:])
+				d.buf = d.arr[:n]
+			} else {
+				// A larger array, charged before it is made.
+				c := 2*len(d.buf) + 8
+				if err := core.Alloc(th, int64(c)*core.ElemSize); err != nil {
+					return nil, false, err
+				}
+				d.arr = make([]starlark.Value, c)
+				d.buf = d.arr[:copy(d.arr, d.buf)]
+			}
+		}
+		d.buf = append(d.buf, v)
+	}
+	v := d.buf[p-d.base]
+	d.pos[i] = p + 1
+	if p == d.base {
+		// The oldest item: drop what every iterator has read.
+		low := d.pos[0]
+		for _, q := range d.pos[1:] {
+			low = min(low, q)
+		}
+		if k := low - d.base; k > 0 {
+			clear(d.buf[:k])
+			d.buf = d.buf[k:]
+			d.base = low
+		}
+	}
+	return v, true, nil
 }
 
 func chainOf(th *starlark.Thread, its *core.Iterator) (starlark.Value, error) {

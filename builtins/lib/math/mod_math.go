@@ -202,6 +202,26 @@ func rounding(name string, f func(float64) float64) *starlark.Builtin {
 			return v, nil
 		case starlark.Bool:
 			return core.BoolInt(v), nil
+		case *core.Instance:
+			// math.floor, ceil and trunc ask __floor__, __ceil__ and
+			// __trunc__ first; floor and ceil then fall back to float().
+			r, ok, err := v.CallDunder(th, "__"+name+"__")
+			if ok {
+				return r, err
+			}
+			if name == "trunc" {
+				return nil, core.Errorf(pyexc.TypeError, "type %s doesn't define __trunc__ method", core.TypeName(x))
+			}
+			if r, ok, err := v.CallDunder(th, "__float__"); ok {
+				if err != nil {
+					return nil, err
+				}
+				fl, isFloat := r.(starlark.Float)
+				if !isFloat {
+					return nil, core.Errorf(pyexc.TypeError, "%s.__float__ returned non-float (type %s)", core.TypeName(x), core.TypeName(r))
+				}
+				return intResult(f(float64(fl)))
+			}
 		case core.PyRounder:
 			switch name {
 			case "floor", "ceil":
@@ -210,6 +230,11 @@ func rounding(name string, f func(float64) float64) *starlark.Builtin {
 				if n, ok := x.(core.PyNumber); ok {
 					return n.PyInt()
 				}
+			}
+		}
+		if _, isFloat := x.(starlark.Float); !isFloat && name == "trunc" {
+			if _, isNumber := x.(core.PyNumber); !isNumber {
+				return nil, core.Errorf(pyexc.TypeError, "type %s doesn't define __trunc__ method", core.TypeName(x))
 			}
 		}
 		a, err := core.FloatArg(x)

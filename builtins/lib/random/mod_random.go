@@ -112,6 +112,9 @@ func (m *mt19937) seedInt(n *big.Int) {
 const wordBits = 32 << (^uint(0) >> 63)
 
 func (m *mt19937) getrandbits(k int) *big.Int {
+	if k == 0 {
+		return new(big.Int) // CPython draws nothing for no bits
+	}
 	if k <= 32 {
 		return big.NewInt(int64(m.genrand() >> (32 - k)))
 	}
@@ -129,6 +132,21 @@ func (m *mt19937) getrandbits(k int) *big.Int {
 		k -= 32
 	}
 	return new(big.Int).SetBytes(buf)
+}
+
+// randbytes is CPython's getrandbits(8*n).to_bytes(n, "little"): the
+// words in the order drawn, each little-endian, the last one cut to the
+// bits that remain.
+func (m *mt19937) randbytes(n int) []byte {
+	buf := make([]byte, n+3)
+	for i := 0; i < n; i += 4 {
+		r := m.genrand()
+		if left := n - i; left < 4 {
+			r >>= 32 - 8*left
+		}
+		binary.LittleEndian.PutUint32(buf[i:], r)
+	}
+	return buf[:n]
 }
 
 func (m *mt19937) randbelow(n *big.Int) *big.Int {
@@ -253,6 +271,23 @@ func randomMembers(m *mt19937) starlark.StringDict {
 				return nil, err
 			}
 			return starlark.MakeBigInt(m.getrandbits(k)), nil
+		}),
+		"randbytes": method("randbytes", func(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var nv starlark.Value
+			if err := starlark.UnpackPositionalArgs("randbytes", args, kwargs, 1, &nv); err != nil {
+				return nil, err
+			}
+			n, err := core.IndexInt(nv)
+			if err != nil {
+				return nil, err
+			}
+			if n < 0 {
+				return nil, core.Errorf(pyexc.ValueError, "number of bits must be non-negative")
+			}
+			if err := core.Alloc(th, int64(n)); err != nil {
+				return nil, err
+			}
+			return starlark.Bytes(m.randbytes(n)), nil
 		}),
 		"randrange": method("randrange", func(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var a, b, c starlark.Value
