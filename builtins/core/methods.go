@@ -217,7 +217,7 @@ func defineMethods() {
 	TypeFloat.methods = floatMethods
 	TypeFloat.Attrs = map[string]starlark.Value{"fromhex": starlark.NewBuiltin("fromhex", floatFromhex)}
 	TypeBytes.methods = bytesMethods
-	TypeBytes.Attrs = map[string]starlark.Value{"fromhex": starlark.NewBuiltin("fromhex", bytesFromhex)}
+	TypeBytes.Attrs = map[string]starlark.Value{"fromhex": starlark.NewBuiltin("fromhex", bytesFromhex), "maketrans": starlark.NewBuiltin("maketrans", bytesMaketrans)}
 }
 
 // defAll binds each function of fns in table under its name.

@@ -9,16 +9,40 @@ import (
 	"github.com/star-agent/star-agent/vm/starlark"
 )
 
-// The methods of bytes: decode and hex natively; the text methods reuse
-// str's on the byte string, which is exact for ASCII content.
+// The methods of bytes: decode, hex and those that classify bytes
+// natively; the other text methods reuse str's on a str with one code
+// point per byte (latin1), which keeps every byte and position.
 
 var bytesMethodFuncs = map[string]BuiltinFn{
 	"decode": bytesDecode,
 	"hex":    bytesHex,
+	// What depends on what a byte is (methods_bytes_ascii.go).
+	"isalnum":    bytesIs(func(c byte) bool { return isASCIILetter(c) || isASCIIDigit(c) }),
+	"isalpha":    bytesIs(isASCIILetter),
+	"isdigit":    bytesIs(isASCIIDigit),
+	"isspace":    bytesIs(isASCIISpace),
+	"isascii":    bytesIsASCII,
+	"islower":    bytesCased(false),
+	"isupper":    bytesCased(true),
+	"istitle":    bytesIstitle,
+	"lower":      bytesMap(func(b []byte) { mapASCII(b, toLowerASCII) }),
+	"upper":      bytesMap(func(b []byte) { mapASCII(b, toUpperASCII) }),
+	"swapcase":   bytesMap(func(b []byte) { mapASCII(b, swapASCII) }),
+	"title":      bytesMap(titleASCII),
+	"capitalize": bytesMap(capitalizeASCII),
+	"splitlines": bytesSplitlines,
+	"expandtabs": bytesExpandtabs,
+	"translate":  bytesTranslate,
+	"maketrans":  bytesMaketrans,
+	"split":      bytesSplitWS(false),
+	"rsplit":     bytesSplitWS(true),
+	"strip":      bytesStripWS("strip"),
+	"lstrip":     bytesStripWS("lstrip"),
+	"rstrip":     bytesStripWS("rstrip"),
 }
 
 // bytesTextMethods are the str methods bytes has too, bound to bytesViaStr.
-var bytesTextMethods = []string{"count", "endswith", "find", "index", "isalnum", "isalpha", "isdigit", "islower", "isspace", "isupper", "join", "lower", "lstrip", "partition", "replace", "rfind", "rindex", "rpartition", "rsplit", "rstrip", "split", "splitlines", "startswith", "strip", "upper", "title", "capitalize", "swapcase", "zfill", "ljust", "rjust", "center", "removeprefix", "removesuffix"}
+var bytesTextMethods = []string{"count", "endswith", "find", "index", "join", "partition", "replace", "rfind", "rindex", "rpartition", "startswith", "zfill", "ljust", "rjust", "center", "removeprefix", "removesuffix"}
 
 func bytesDecode(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	enc, errs := "utf-8", "strict"
@@ -61,7 +85,7 @@ func bytesViaStr(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple,
 		}
 		conv[0] = starlark.NewList(vals)
 	}
-	r, err := starlark.Call(th, strMethods[name].BindReceiver(starlark.String(fn.Receiver().(starlark.Bytes))), conv, kwargs)
+	r, err := starlark.Call(th, strMethods[name].BindReceiver(starlark.String(latin1(string(fn.Receiver().(starlark.Bytes))))), conv, kwargs)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +128,7 @@ func bytesMethodArg(name string, i int, a starlark.Value) (starlark.Value, error
 func bytesToStr(v starlark.Value) starlark.Value {
 	switch x := v.(type) {
 	case starlark.Bytes:
-		return starlark.String(x)
+		return starlark.String(latin1(string(x)))
 	case starlark.Tuple:
 		out := make(starlark.Tuple, len(x))
 		for i, e := range x {
@@ -118,7 +142,7 @@ func bytesToStr(v starlark.Value) starlark.Value {
 func strToBytes(v starlark.Value) starlark.Value {
 	switch x := v.(type) {
 	case starlark.String:
-		return starlark.Bytes(x)
+		return starlark.Bytes(unlatin1(string(x)))
 	case starlark.Tuple:
 		out := make(starlark.Tuple, len(x))
 		for i, e := range x {
