@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/vm/starlark"
 	"github.com/star-agent/star-agent/vm/syntax"
@@ -229,6 +230,43 @@ func (v *dictView) Has(x starlark.Value) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// errStopForEach ends a ForEach early: the answer is known.
+var errStopForEach = errors.New("stop")
+
+// Attr is isdisjoint, the one method of keys and items views.
+func (v *dictView) Attr(name string) (starlark.Value, error) {
+	if name != "isdisjoint" || v.kind == "values" {
+		return nil, nil
+	}
+	return starlark.NewBuiltin("isdisjoint", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+		var other starlark.Value
+		if err := starlark.UnpackPositionalArgs("isdisjoint", args, kwargs, 1, &other); err != nil {
+			return nil, err
+		}
+		disjoint := true
+		err := ForEach(th, other, func(x starlark.Value) error {
+			in, err := v.Has(x)
+			if err == nil && in {
+				disjoint = false
+				return errStopForEach
+			}
+			return err
+		})
+		if err != nil && err != errStopForEach {
+			return nil, err
+		}
+		return starlark.Bool(disjoint), nil
+	}), nil
+}
+
+// AttrNames lists isdisjoint for keys and items views.
+func (v *dictView) AttrNames() []string {
+	if v.kind == "values" {
+		return nil
+	}
+	return []string{"isdisjoint"}
 }
 
 // Binary gives keys and items views the set operators.

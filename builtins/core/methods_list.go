@@ -133,12 +133,19 @@ func listExtend(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, 
 }
 
 func listInsert(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var i int
-	var v starlark.Value
-	if err := starlark.UnpackPositionalArgs("insert", args, kwargs, 2, &i, &v); err != nil {
+	if len(kwargs) > 0 {
+		return nil, Errorf(pyexc.TypeError, "list.insert() takes no keyword arguments")
+	}
+	if len(args) != 2 {
+		return nil, Errorf(pyexc.TypeError, "insert expected 2 arguments, got %d", len(args))
+	}
+	// An index beyond any list is clamped as CPython clamps it, once it
+	// fits a Py_ssize_t.
+	i, err := IndexInt(args[0])
+	if err != nil {
 		return nil, err
 	}
-	return StarlarkMethod(th, fn.Receiver().(*starlark.List), "insert", starlark.MakeInt(i), v)
+	return StarlarkMethod(th, fn.Receiver().(*starlark.List), "insert", starlark.MakeInt(i), args[1])
 }
 
 func listPop(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

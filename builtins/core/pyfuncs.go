@@ -960,10 +960,21 @@ func sumIsCostly(acc starlark.Value) bool {
 
 func newInt(th *starlark.Thread, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var x, base starlark.Value
+	if len(args) > 2 {
+		return nil, Errorf(pyexc.TypeError, "int() takes at most 2 arguments (%d given)", len(args))
+	}
+	for _, kv := range kwargs {
+		if k := string(kv[0].(starlark.String)); k != "base" {
+			return nil, Errorf(pyexc.TypeError, "'%s' is an invalid keyword argument for int()", k)
+		}
+	}
 	if err := starlark.UnpackArgs("int", args, kwargs, "x?", &x, "base?", &base); err != nil {
 		return nil, err
 	}
 	if x == nil {
+		if base != nil {
+			return nil, Errorf(pyexc.TypeError, "int() missing string argument")
+		}
 		return starlark.MakeInt(0), nil
 	}
 	if base != nil {
