@@ -108,7 +108,7 @@ func TestSleepHonoursDeadline(t *testing.T) {
 
 func TestDunderAttributesRefused(t *testing.T) {
 	env := builtinstest.Env()
-	for _, src := range []string{`getattr(1, "__class__")`, `hasattr([], "__len__")`, `setattr(1, "__x", 2)`, `A("{0.__class__}", "format")(1)`} {
+	for _, src := range []string{`getattr(1, "__dict__")`, `getattr(getattr(1, "__class__"), "__bases__")`, `hasattr([], "__len__")`, `setattr(1, "__x", 2)`, `setattr(len, "__doc__", "x")`, `A("{0.__class__.__mro__}", "format")(1)`} {
 		_, err := starlark.EvalOptions(builtinstest.FileOptions, &starlark.Thread{}, "d.py", src, env)
 		if typ, _ := core.Classify(errOrNil(err)); typ != "AttributeError" {
 			t.Errorf("%s: got %v, want AttributeError", src, err)

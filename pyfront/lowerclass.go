@@ -176,10 +176,14 @@ func (l *lowerer) classDef(n *ClassDef, out []syntax.Stmt) []syntax.Stmt {
 		l.checkName(nm, n.pos)
 		body = append(body, l.assign(l.ident(nm, n.pos), l.dot(l.call(contract.HelperGlobals, n.pos), nm, n.pos), n.pos))
 	}
-	for _, s := range n.Body {
+	var doc syntax.Expr
+	for i, s := range n.Body {
 		if e, ok := s.(*ExprStmt); ok {
-			if _, ok := e.X.(*Str); ok {
-				continue // docstring
+			if str, ok := e.X.(*Str); ok {
+				if i == 0 && !str.Bytes {
+					doc = l.expr(str) // the docstring: the class's __doc__
+				}
+				continue
 			}
 		}
 		body = l.stmt(s, body)
@@ -187,6 +191,9 @@ func (l *lowerer) classDef(n *ClassDef, out []syntax.Stmt) []syntax.Stmt {
 	l.scopes = l.scopes[:len(l.scopes)-1]
 	l.loops = loops
 	ns := &syntax.DictExpr{Lbrace: l.pos(n.pos), Rbrace: l.pos(n.pos)}
+	if doc != nil && !slices.Contains(order, "__doc__") {
+		ns.List = append(ns.List, &syntax.DictEntry{Key: l.str("__doc__", n.pos), Colon: l.pos(n.pos), Value: doc})
+	}
 	for _, name := range order {
 		ns.List = append(ns.List, &syntax.DictEntry{Key: l.str(name, n.pos), Colon: l.pos(n.pos), Value: l.ident(name, n.pos)})
 	}

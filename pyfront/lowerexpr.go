@@ -67,7 +67,9 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 		return l.expr(n.X)
 	case *Attr:
 		x := l.expr(n.X)
-		l.checkAttr(n.Name, n.pos)
+		if !contract.ReadableDunder(n.Name) {
+			l.checkAttr(n.Name, n.pos)
+		}
 		return l.attr(x, n.Name, n.Dot, n.pos)
 	case *Subscript:
 		// Through the runtime: a str is indexed and sliced by code point
@@ -156,7 +158,7 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 // attr is x.name, through __sa_attr for the names builtins.CompatAttrs
 // lists, which give builtin values their Python methods.
 func (l *lowerer) attr(x syntax.Expr, name string, dot, at pos) syntax.Expr {
-	if contract.CompatAttr(name) || name == "__name__" || name == "__cause__" {
+	if contract.CompatAttr(name) || name == "__cause__" || contract.ReadableDunder(name) {
 		return l.call(contract.HelperAttr, at, x, l.str(name, at))
 	}
 	return &syntax.DotExpr{X: x, Dot: l.pos(dot), NamePos: l.pos(at), Name: l.ident(name, at)}

@@ -321,6 +321,16 @@ var compatAttrs = map[string]bool{
 	"title": true, "to_bytes": true, "translate": true, "union": true, "update": true, "upper": true, "values": true, "zfill": true,
 }
 
+// readableDunders are the special attributes code may read (x.name or
+// getattr) though not assign: they describe a function, a class or a
+// value and reach nothing (core's specialAttr gives them). Every other
+// double-underscore name outside the special methods stays refused.
+var readableDunders = map[string]bool{"__name__": true, "__doc__": true, "__module__": true, "__class__": true, "__wrapped__": true}
+
+// ReadableDunder reports whether code may read attribute name, a
+// double-underscore name, of any value.
+func ReadableDunder(name string) bool { return readableDunders[name] }
+
 // CompatAttr reports whether the front end lowers attribute name to
 // HelperAttr.
 func CompatAttr(name string) bool { return compatAttrs[name] }

@@ -282,7 +282,7 @@ func (o *Instance) CallDunder(th *starlark.Thread, name string, args ...starlark
 // bind binds a class attribute to an instance as attribute lookup does.
 func bind(v starlark.Value, self starlark.Value) starlark.Value {
 	switch v := v.(type) {
-	case *starlark.Function, *starlark.Builtin:
+	case *starlark.Function, *starlark.Builtin, *Wrapped:
 		return &BoundMethod{fn: v.(starlark.Callable), self: self}
 	case *staticMethod:
 		return v.fn
@@ -969,8 +969,12 @@ func (o *Instance) Unary(op syntax.Token) (starlark.Value, error) {
 // __cause__ of exceptions. ok is false for other names and values.
 func specialAttr(x starlark.Value, name string) (starlark.Value, bool) {
 	switch name {
+	case "__doc__", "__module__", "__class__", "__wrapped__":
+		return describingAttr(x, name)
 	case "__name__":
 		switch x := x.(type) {
+		case *Wrapped:
+			return starlark.String(x.name), true
 		case *starlark.Function:
 			return starlark.String(funcName(x.Name())), true
 		case *starlark.Builtin:

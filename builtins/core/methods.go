@@ -3,6 +3,7 @@ package core
 import (
 	"strings"
 
+	"github.com/star-agent/star-agent/builtins/contract"
 	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/vm/starlark"
 	"github.com/star-agent/star-agent/vm/syntax"
@@ -102,9 +103,10 @@ func noAttr(x starlark.Value, name string) error {
 }
 
 // SafeGetAttr is getattr as user code may call it: names with a leading
-// double underscore are refused, so no reflective path exists.
+// double underscore are refused, so no reflective path exists, but for
+// those that only describe a value (contract.ReadableDunder).
 func SafeGetAttr(th *starlark.Thread, x starlark.Value, name string) (starlark.Value, error) {
-	if strings.HasPrefix(name, "__") || strings.HasPrefix(name, "_sa") {
+	if (strings.HasPrefix(name, "__") && !contract.ReadableDunder(name)) || strings.HasPrefix(name, "_sa") {
 		return nil, Errorf(pyexc.AttributeError, "access to attribute '%s' is not allowed", name)
 	}
 	return GetAttr(th, x, name)

@@ -59,7 +59,8 @@ var escapes = []escape{
 	{"getenv", "getenv('HOME')", []string{"NameError"}},
 	{"class hierarchy walk", "().__class__.__bases__[0].__subclasses__()", []string{"AttributeError", "SyntaxError"}},
 	{"function globals", "def f():\n    pass\nf.__globals__", []string{"AttributeError", "SyntaxError"}},
-	{"getattr dunder", "getattr((), '__class__')", []string{"AttributeError"}},
+	{"getattr dunder", "getattr((), '__dict__')", []string{"AttributeError"}},
+	{"getattr of __class__, then up", "getattr(getattr((), '__class__'), '__bases__')", []string{"AttributeError"}},
 	{"getattr builtins dunder", "getattr(print, '__self__')", []string{"AttributeError"}},
 	{"dunder assignment", "x = [1]\nx.__class__ = dict", []string{"AttributeError", "SyntaxError"}},
 	{"dunder name", "__builtins__", []string{"NameError", "SyntaxError"}},
@@ -96,7 +97,7 @@ var escapes = []escape{
 	{"f-string width", "w = 2000000000\ns = f'{1:>{w}}'", []string{"MemoryError", "ValueError"}},
 	// The data model's special methods, open to classes, used to reach
 	// internals or to slip past a limit.
-	{"__getattr__ defined", "class C:\n    def __getattr__(self, n):\n        return n\nC().__class__", []string{"NameError", "AttributeError", "SyntaxError"}},
+	{"__getattr__ defined", "class C:\n    def __getattr__(self, n):\n        return n\nC().__dict__", []string{"NameError", "AttributeError", "SyntaxError"}},
 	{"__getattribute__ defined", "class C:\n    def __getattribute__(self, n):\n        return 1\nC().x", []string{"NameError", "AttributeError", "SyntaxError"}},
 	{"__getattribute__ bound", "class C:\n    pass\nC.__getattribute__ = lambda s, n: 1", []string{"NameError", "AttributeError", "SyntaxError"}},
 	{"__init_subclass__", "class B:\n    def __init_subclass__(cls):\n        cls.x = cls.__dict__\nclass C(B):\n    pass", []string{"NameError", "AttributeError", "SyntaxError"}},

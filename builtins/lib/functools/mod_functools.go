@@ -313,17 +313,6 @@ func members() starlark.StringDict {
 		}
 		return &cachedFunc{f: f, cache: starlark.NewDict(0), maxsize: maxsize, typed: typed}, nil
 	}
-	identityDecorator := func(name string) *starlark.Builtin {
-		return core.Fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			return core.Fn(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-				var f starlark.Value
-				if err := starlark.UnpackPositionalArgs(name, args, kwargs, 1, &f); err != nil {
-					return nil, err
-				}
-				return f, nil
-			}), nil
-		})
-	}
 	return starlark.StringDict{
 		"reduce": core.Fn("reduce", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var f, it, acc starlark.Value
@@ -408,7 +397,26 @@ func members() starlark.StringDict {
 				return &cmpKey{v: v, cmp: cmp, th: th2}, nil
 			}), nil
 		}),
-		"wraps": identityDecorator("wraps"),
+		"wraps": core.Fn("wraps", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var wrapped, assigned, updated starlark.Value
+			if err := starlark.UnpackArgs("wraps", args, kwargs, "wrapped", &wrapped, "assigned?", &assigned, "updated?", &updated); err != nil {
+				return nil, err
+			}
+			return core.Fn("update_wrapper", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+				var wrapper starlark.Value
+				if err := starlark.UnpackPositionalArgs("update_wrapper", args, kwargs, 1, &wrapper); err != nil {
+					return nil, err
+				}
+				return core.Wrap(wrapper, wrapped)
+			}), nil
+		}),
+		"update_wrapper": core.Fn("update_wrapper", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+			var wrapper, wrapped, assigned, updated starlark.Value
+			if err := starlark.UnpackArgs("update_wrapper", args, kwargs, "wrapper", &wrapper, "wrapped", &wrapped, "assigned?", &assigned, "updated?", &updated); err != nil {
+				return nil, err
+			}
+			return core.Wrap(wrapper, wrapped)
+		}),
 		"total_ordering": core.Fn("total_ordering", func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 			var c starlark.Value
 			if err := starlark.UnpackPositionalArgs("total_ordering", args, kwargs, 1, &c); err != nil {
