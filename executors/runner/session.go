@@ -76,6 +76,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/executors"
@@ -214,6 +215,12 @@ type Session struct {
 	runnerCode []byte
 	// ended is closed when the runner's stream has ended or broken.
 	ended chan struct{}
+
+	// polled, br and line are the stream of a session that reads in
+	// the requesting goroutine (NewPolledSession), under mu.
+	polled DeadlineReader
+	br     *bufio.Reader
+	line   []byte
 }
 
 // message is every field a runner message may have. Decoding is strict:
@@ -278,6 +285,28 @@ func NewSession(r io.Reader, w io.Writer) *Session {
 	return s
 }
 
+// DeadlineReader is a stream whose reads can be interrupted: an *os.File
+// of a pipe or socket the runtime polls (see os.File.SetReadDeadline).
+type DeadlineReader interface {
+	io.Reader
+	SetReadDeadline(t time.Time) error
+}
+
+// NewPolledSession is NewSession for a stream whose reads a deadline can
+// interrupt: the goroutine that waits for a message reads it itself,
+// instead of a reading goroutine handing each message over, which saves
+// a wake-up of a thread per message (what a hand-off costs is mostly
+// that, see package isolation's BenchmarkIsolatedCPU). Reads are limited
+// and messages checked as NewSession's are. The session reads only while
+// a request waits, so StreamEnded reports only an end a request saw.
+func NewPolledSession(r DeadlineReader, w io.Writer) *Session {
+	l := Config{}.Limits()
+	s := &Session{w: w, tools: map[string]tool.Tool{}, maxOutput: executors.DefaultMaxOutput, limits: l, ended: make(chan struct{}),
+		polled: r, br: bufio.NewReaderSize(r, 64<<10)}
+	s.maxMessage.Store(l.MaxMessage)
+	return s
+}
+
 // read decodes messages until the stream ends or breaks the protocol. It
 // runs ahead of the requests by at most one message (msgs has room for
 // one), so a runner that writes without end fills one line buffer and
@@ -287,14 +316,28 @@ func (s *Session) read(br *bufio.Reader) {
 	defer close(s.msgs)
 	var line []byte
 	for {
-		chunk, err := br.ReadSlice('\n')
-		limit := s.maxMessage.Load()
-		if int64(len(line)+len(chunk)) > limit {
-			// Stop reading now: the rest of the line is never buffered.
-			s.readErr = fmt.Errorf("%w: a message longer than %d bytes", ErrProtocol, limit)
+		m, err := s.readMessage(br, &line)
+		if err != nil {
+			s.readErr = err
 			return
 		}
-		line = append(line, chunk...)
+		s.msgs <- m
+	}
+}
+
+// readMessage reads and decodes one message, with *line as its buffer.
+// Its error ends the stream: the message broke the protocol, or the
+// stream ended or broke.
+func (s *Session) readMessage(br *bufio.Reader, line *[]byte) (message, error) {
+	*line = (*line)[:0]
+	for {
+		chunk, err := br.ReadSlice('\n')
+		limit := s.maxMessage.Load()
+		if int64(len(*line)+len(chunk)) > limit {
+			// Stop reading now: the rest of the line is never buffered.
+			return message{}, fmt.Errorf("%w: a message longer than %d bytes", ErrProtocol, limit)
+		}
+		*line = append(*line, chunk...)
 		if err == bufio.ErrBufferFull {
 			continue
 		}
@@ -302,33 +345,29 @@ func (s *Session) read(br *bufio.Reader) {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			s.readErr = fmt.Errorf("runner stream ended: %w", err)
-			return
+			return message{}, fmt.Errorf("runner stream ended: %w", err)
 		}
-		cost := messageCost(line)
-		if cost > limit {
-			s.readErr = fmt.Errorf("%w: a message of %d bytes that would cost %d to decode, more than %d", ErrProtocol, len(line), cost, limit)
-			return
-		}
-		var m message
-		d := json.NewDecoder(bytes.NewReader(line))
-		d.DisallowUnknownFields()
-		if err := d.Decode(&m); err != nil {
-			s.readErr = fmt.Errorf("%w: a bad message %q: %w", ErrProtocol, abbreviate(line), err)
-			return
-		}
-		if d.More() {
-			s.readErr = fmt.Errorf("%w: two values on one line %q", ErrProtocol, abbreviate(line))
-			return
-		}
-		m.cost = cost
-		if len(line) > 1<<20 {
-			line = nil // do not keep a big buffer for small messages
-		} else {
-			line = line[:0]
-		}
-		s.msgs <- m
+		break
 	}
+	data := *line
+	cost := messageCost(data)
+	if limit := s.maxMessage.Load(); cost > limit {
+		return message{}, fmt.Errorf("%w: a message of %d bytes that would cost %d to decode, more than %d", ErrProtocol, len(data), cost, limit)
+	}
+	var m message
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&m); err != nil {
+		return message{}, fmt.Errorf("%w: a bad message %q: %w", ErrProtocol, abbreviate(data), err)
+	}
+	if d.More() {
+		return message{}, fmt.Errorf("%w: two values on one line %q", ErrProtocol, abbreviate(data))
+	}
+	m.cost = cost
+	if len(data) > 1<<20 {
+		*line = nil // do not keep a big buffer for small messages
+	}
+	return m, nil
 }
 
 func abbreviate(b []byte) string {
@@ -386,6 +425,9 @@ func (s *Session) next(ctx context.Context) (message, error) {
 	if s.broken != nil {
 		return message{}, s.broken
 	}
+	if s.polled != nil {
+		return s.nextPolled(ctx)
+	}
 	select {
 	case m, ok := <-s.msgs:
 		if !ok {
@@ -395,6 +437,36 @@ func (s *Session) next(ctx context.Context) (message, error) {
 	case <-ctx.Done():
 		return message{}, s.fail(fmt.Errorf("runner: abandoned: %w", context.Cause(ctx)))
 	}
+}
+
+// nextPolled is next for a session that reads in the requesting
+// goroutine: ctx ending interrupts the read with a deadline in the past.
+func (s *Session) nextPolled(ctx context.Context) (message, error) {
+	if ctx.Err() != nil {
+		return message{}, s.fail(fmt.Errorf("runner: abandoned: %w", context.Cause(ctx)))
+	}
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(fired)
+		s.polled.SetReadDeadline(time.Unix(1, 0))
+	})
+	m, err := s.readMessage(s.br, &s.line)
+	if !stop() {
+		// ctx ended while reading. A message read before the deadline
+		// took hold is still the answer (NewSession's next may pick
+		// either too); otherwise the request is abandoned.
+		<-fired
+		s.polled.SetReadDeadline(time.Time{})
+		if err != nil {
+			close(s.ended)
+			return message{}, s.fail(fmt.Errorf("runner: abandoned: %w", context.Cause(ctx)))
+		}
+	}
+	if err != nil {
+		close(s.ended)
+		return message{}, s.fail(err)
+	}
+	return m, nil
 }
 
 func (s *Session) fail(err error) error {
