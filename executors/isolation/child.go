@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/star-agent/star-agent/builtins/core"
@@ -78,6 +79,9 @@ func runChild(data string) int {
 	if spec.MemoryLimit > 0 {
 		debug.SetMemoryLimit(spec.MemoryLimit)
 	}
+	// Non-blocking, so that reads wait in the runtime's poller rather
+	// than hold a thread in read(2).
+	syscall.SetNonblock(3, true)
 	in, out, side := os.NewFile(3, "requests"), os.NewFile(4, "messages"), os.NewFile(5, "side")
 	if in == nil || out == nil || side == nil {
 		fmt.Fprintln(os.Stderr, "star-agent engine: protocol descriptors 3, 4 and 5 are missing")

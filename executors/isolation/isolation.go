@@ -224,7 +224,7 @@ func (x *Executor) setUp(ctx context.Context, c *child) error {
 		return err
 	}
 	if len(x.tools) > 0 {
-		if err := c.sess.SetTools(ctx, x.tools); err != nil {
+		if err := c.sess.SetTools(ctx, guard(x.tools)); err != nil {
 			return err
 		}
 	}
@@ -326,30 +326,49 @@ func (x *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 // execution's deadline.
 var errToolStuck = fmt.Errorf("%w: a tool call did not return by the deadline", runner.ErrBroken)
 
-// exec runs code in the child. The session gives up on the child when ctx
-// ends, but a tool call it serves in this process runs on its goroutine
-// and may ignore ctx: then exec gives up on the session too, as the
-// in-process engine abandons such a call, and the child is replaced.
+// exec runs code in the child, on the calling goroutine (the session
+// reads the child's answers there: no hand-off between goroutines on the
+// way). The session gives up on the child when ctx ends; a tool call it
+// serves may ignore ctx, which guarded (below) does not wait for.
 func (c *child) exec(ctx context.Context, code string) (executors.Result, error) {
+	return c.sess.Exec(ctx, code)
+}
+
+// guarded is a host tool as the child's session calls it: a call that
+// ignores its context is given up 100 ms after the context ends, as the
+// in-process engine abandons such a call; the execution then ends
+// without its result and the child is replaced (its session is broken by
+// then, as ctx has ended).
+type guarded struct{ tool.Tool }
+
+func guard(tools []tool.Tool) []tool.Tool {
+	out := make([]tool.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = guarded{t}
+	}
+	return out
+}
+
+func (g guarded) Call(ctx context.Context, args map[string]any) (any, error) {
 	type outcome struct {
-		res executors.Result
+		v   any
 		err error
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := c.sess.Exec(ctx, code)
-		done <- outcome{res, err}
+		v, err := g.Tool.Call(ctx, args)
+		done <- outcome{v, err}
 	}()
 	select {
 	case o := <-done:
-		return o.res, o.err
+		return o.v, o.err
 	case <-ctx.Done():
 	}
 	select {
 	case o := <-done:
-		return o.res, o.err
+		return o.v, o.err
 	case <-time.After(100 * time.Millisecond):
-		return executors.Result{}, errToolStuck
+		return nil, errToolStuck
 	}
 }
 
@@ -395,7 +414,7 @@ func (x *Executor) SetTools(ctx context.Context, tools []tool.Tool) error {
 	if x.child == nil {
 		return nil
 	}
-	if err := x.child.sess.SetTools(ctx, x.tools); err != nil {
+	if err := x.child.sess.SetTools(ctx, guard(x.tools)); err != nil {
 		x.replace()
 		if ctx.Err() != nil {
 			x.lost = "setting up the Starlark engine was cancelled, so " + stateLost
@@ -552,7 +571,12 @@ func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int
 	defer hs.Started() // closes the child's end here, started or not
 	cmd := exec.Command(exe, spawn.ChildArg)
 	// Nothing of the host's environment (API keys) reaches the child.
-	cmd.Env = []string{childEnv + "=" + string(data), "GOTRACEBACK=none"}
+	// One P: the child runs one execution at a time, and with a single
+	// P a goroutine it wakes (the engine's, the one that reads requests)
+	// runs on the thread that woke it instead of waking another thread,
+	// which is most of what a step's hand-off costs (BenchmarkIsolatedCPU:
+	// context switches per step).
+	cmd.Env = []string{childEnv + "=" + string(data), "GOTRACEBACK=none", "GOMAXPROCS=1"}
 	cmd.Dir = "/"
 	c := &child{cmd: cmd, trailers: make(chan trailer, 1), done: make(chan struct{}), stderr: &head{}, printed: &printed{max: 4 * maxOutput}, handshake: hs}
 	cmd.Stderr = c.stderr
@@ -598,7 +622,7 @@ func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int
 		close(c.done)
 	}()
 	go c.readSide(sideR, live)
-	c.sess = runner.NewSession(msgR, reqW)
+	c.sess = runner.NewPolledSession(msgR, reqW)
 	// The child's engine keeps the time limit: it must hear of waits.
 	c.sess.ForwardPauses()
 	return c, nil
