@@ -101,6 +101,36 @@ func allThreadsStopped(pid int) bool {
 	return true
 }
 
+// TestIsolatedLiveOutputBeforeResult: all the output a step printed,
+// more than a pipe holds and in many writes, has reached the live writer
+// when Execute returns (the trailer says how much the child sent).
+func TestIsolatedLiveOutputBeforeResult(t *testing.T) {
+	var live syncBuffer
+	e := newIsolatedTest(t, Options{Stdout: &live}, nil)
+	var want strings.Builder
+	for i := range 5 {
+		res := mustRun(t, e, fmt.Sprintf("for i in range(300):\n    print(%d, i, 'x' * 30)", i))
+		if res.Truncated {
+			t.Fatal("truncated")
+		}
+		want.WriteString(res.Stdout)
+		if got := live.String(); got != want.String() {
+			t.Fatalf("step %d: live output has %d bytes, the results %d", i, len(got), want.Len())
+		}
+	}
+}
+
+// TestIsolatedProtocolMismatch: a child of another version of the
+// engine child protocol (another build of the program) refuses to serve,
+// and the error says why.
+func TestIsolatedProtocolMismatch(t *testing.T) {
+	e := newIsolatedTest(t, Options{}, func(x *Executor) { x.spec.Protocol = childProtocol - 1 })
+	_, err := e.Execute(context.Background(), "1")
+	if err == nil || !strings.Contains(err.Error(), "different builds") {
+		t.Fatalf("got %v, want an error saying host and child are different builds", err)
+	}
+}
+
 func TestIsolatedStatePersists(t *testing.T) {
 	var live syncBuffer
 	e := newIsolatedTest(t, Options{Stdout: &live}, nil)

@@ -23,6 +23,10 @@
 // return may carry "stdout", what the tools printed (help() does), which
 // the runner adds to the code's output.
 //
+// A result may carry a "trailer" member for its host, which Exec ignores
+// and ExecTrailer returns unread (the Go runner of package isolation reports
+// its step count there); the Python runner sends none.
+//
 // Other requests are config (output cap, import policy, sys.path), tools,
 // vars and dump (the variables JSON can carry). Values are JSON with tags
 // for what JSON cannot say ({"$tuple": [...]}, see pyvalue.Encode and Decode); the
@@ -246,6 +250,9 @@ type message struct {
 	Imports   []string          `json:"imports"`
 	Skipped   map[string]string `json:"skipped"`
 	Notes     []string          `json:"notes"`
+	// Trailer is what a runner adds to a result for its own host (see
+	// ExecTrailer).
+	Trailer json.RawMessage `json:"trailer,omitempty"`
 
 	cost int64 // messageCost of the line
 }
@@ -709,6 +716,18 @@ func decodeRaw(raw json.RawMessage) (any, error) {
 // with code nobody waits for, and its owner must restart it). Engine and
 // Duration are left for the caller to fill.
 func (s *Session) Exec(ctx context.Context, code string) (executors.Result, error) {
+	res, _, err := s.ExecTrailer(ctx, code)
+	return res, err
+}
+
+// ExecTrailer is Exec that also returns the "trailer" member of the runner's
+// result, unread, or nil when it has none. A runner written for one host
+// reports there what the protocol has no field for (package isolation's
+// child: the step count, and how much output it sent on its side
+// channel), in the same message as the result, rather than in another
+// message the host would have to wait for. It is limited as the whole
+// message is; the Python runner sends none.
+func (s *Session) ExecTrailer(ctx context.Context, code string) (executors.Result, json.RawMessage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.nextID++
@@ -720,7 +739,7 @@ func (s *Session) Exec(ctx context.Context, code string) (executors.Result, erro
 		req["tape"] = append([]int64{}, t.Pending()...)
 	}
 	if err := s.send(req); err != nil {
-		return executors.Result{}, err
+		return executors.Result{}, nil, err
 	}
 	var spent int64
 	var calls int64
@@ -728,21 +747,21 @@ func (s *Session) Exec(ctx context.Context, code string) (executors.Result, erro
 	for {
 		m, err := s.next(ctx)
 		if err != nil {
-			return executors.Result{}, err
+			return executors.Result{}, nil, err
 		}
 		if m.ID != id {
-			return executors.Result{}, s.fail(fmt.Errorf("%w: a %s message for request %d while request %d runs", ErrProtocol, m.Op, m.ID, id))
+			return executors.Result{}, nil, s.fail(fmt.Errorf("%w: a %s message for request %d while request %d runs", ErrProtocol, m.Op, m.ID, id))
 		}
 		if spent += m.cost; spent > s.limits.ExecBudget {
-			return executors.Result{}, s.fail(fmt.Errorf("%w: the messages of one execution cost more than %d", ErrProtocol, s.limits.ExecBudget))
+			return executors.Result{}, nil, s.fail(fmt.Errorf("%w: the messages of one execution cost more than %d", ErrProtocol, s.limits.ExecBudget))
 		}
 		switch m.Op {
 		case "call":
 			if calls++; m.Call != calls || (m.Tool == "") == (len(m.Calls) == 0) {
-				return executors.Result{}, s.fail(fmt.Errorf("%w: tool call %d (%q) where call %d was due", ErrProtocol, m.Call, abbreviate([]byte(m.Tool)), calls))
+				return executors.Result{}, nil, s.fail(fmt.Errorf("%w: tool call %d (%q) where call %d was due", ErrProtocol, m.Call, abbreviate([]byte(m.Tool)), calls))
 			}
 			if err := checkBatch(m); err != nil {
-				return executors.Result{}, s.fail(err)
+				return executors.Result{}, nil, s.fail(err)
 			}
 			var reply map[string]any
 			if len(m.Calls) > 0 {
@@ -751,12 +770,16 @@ func (s *Session) Exec(ctx context.Context, code string) (executors.Result, erro
 				reply = s.callTool(ctx, m, step)
 			}
 			if err := s.send(reply); err != nil {
-				return executors.Result{}, err
+				return executors.Result{}, nil, err
 			}
 		case "result":
-			return s.result(m)
+			res, err := s.result(m)
+			if len(m.Trailer) == 0 || err != nil {
+				return res, nil, err
+			}
+			return res, m.Trailer, nil
 		default:
-			return executors.Result{}, s.fail(fmt.Errorf("%w: unexpected %q message during exec", ErrProtocol, abbreviate([]byte(m.Op))))
+			return executors.Result{}, nil, s.fail(fmt.Errorf("%w: unexpected %q message during exec", ErrProtocol, abbreviate([]byte(m.Op))))
 		}
 	}
 }
