@@ -85,13 +85,15 @@ func runChild(data string) int {
 	}
 	// Non-blocking, so that reads wait in the runtime's poller rather
 	// than hold a thread in read(2).
-	syscall.SetNonblock(3, true)
+	for fd := 3; fd <= 5; fd++ {
+		syscall.SetNonblock(fd, true)
+	}
 	in, out, side := os.NewFile(3, "requests"), os.NewFile(4, "messages"), os.NewFile(5, "side")
 	if in == nil || out == nil || side == nil {
 		fmt.Fprintln(os.Stderr, "star-agent engine: protocol descriptors 3, 4 and 5 are missing")
 		return 2
 	}
-	s := &childServer{out: out, side: side, msgs: make(chan request, 1), cpu: spec.CPUPerExec}
+	s := &childServer{out: newRawPipe(out), side: newRawPipe(side), msgs: make(chan request, 1), cpu: spec.CPUPerExec}
 	eng, ok := engines[spec.Engine]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "star-agent engine: engine %q is not known\n", spec.Engine)
@@ -115,7 +117,18 @@ func runChild(data string) int {
 		e.SetTools(context.Background(), []tool.Tool{blockTool{}, overflowTool{}})
 	}
 	s.e = e
-	go s.read(in)
+	// The child has one P (GOMAXPROCS=1, see startChild), so a timer,
+	// the engine's deadline among them, fires while code runs only when
+	// the runtime's monitor preempts the code. The monitor sleeps while
+	// the child waits for a request, until the earliest timer then
+	// pending; and the child's pipe I/O (raw, see rawPipe) does not wake
+	// it. This ticker bounds its sleep, so that it preempts code that
+	// runs past its deadline within about 20 ms.
+	go func() {
+		for range time.Tick(20 * time.Millisecond) {
+		}
+	}()
+	go s.read(newRawPipe(in))
 	if err := s.send(map[string]any{"op": "ready", "protocol": 1, "python": readyName}); err != nil {
 		return 2
 	}

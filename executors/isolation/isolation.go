@@ -646,8 +646,8 @@ func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int
 		c.cgroup.remove()
 		close(c.done)
 	}()
-	go c.readSide(sideR, live)
-	c.sess = runner.NewPolledSession(msgR, reqW)
+	go c.readSide(newRawPipe(sideR), live)
+	c.sess = runner.NewPolledSession(newRawPipe(msgR), newRawPipe(reqW))
 	// The child's engine keeps the time limit: it must hear of waits.
 	c.sess.ForwardPauses()
 	return c, nil
@@ -675,7 +675,7 @@ const (
 
 // readSide copies printed output to live, until the child's end closes or
 // sends what no child of this version sends.
-func (c *child) readSide(r io.ReadCloser, live io.Writer) {
+func (c *child) readSide(r io.Reader, live io.Writer) {
 	defer close(c.printed.ended)
 	br := bufio.NewReaderSize(r, 64<<10)
 	var hdr [5]byte

@@ -698,3 +698,29 @@ func TestIsolatedCancel(t *testing.T) {
 		t.Errorf("after the cancellation: %+v, notes %q", res.Err, res.Notes)
 	}
 }
+
+// TestIsolatedDeadlineAfterIdle: code that loops past its deadline in a
+// child that sat idle first is stopped by the child's engine, which keeps
+// the child and its state, not killed by the host. (The child has one P:
+// the engine's deadline timer fires only when the runtime's monitor
+// preempts the loop, and the monitor sleeps while the child is idle.)
+// On a loaded machine the engine may miss its window once; three
+// chances.
+func TestIsolatedDeadlineAfterIdle(t *testing.T) {
+	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: 500 * time.Millisecond}}, nil)
+	mustRun(t, e, "x = 1")
+	for try := range 3 {
+		pid := e.ChildPID()
+		time.Sleep(300 * time.Millisecond)
+		res, err := e.Execute(context.Background(), "while True:\n    pass")
+		if err != nil || res.Err == nil || res.Err.Type != "TimeoutError" {
+			t.Fatalf("want a TimeoutError, got %v %+v", err, res.Err)
+		}
+		if e.ChildPID() == pid && len(res.Notes) == 0 {
+			return
+		}
+		t.Logf("try %d: the host killed the child: %s", try, res.Err.Message)
+		mustRun(t, e, "x = 1")
+	}
+	t.Error("the engine never stopped the loop at its deadline itself")
+}
