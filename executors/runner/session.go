@@ -501,7 +501,16 @@ func (s *Session) Err() error {
 	return s.broken
 }
 
-func (s *Session) send(m map[string]any) error {
+// execRequest is an exec request: a struct, which encodes in a fraction
+// of the time a map takes, on the path every step takes.
+type execRequest struct {
+	Op   string   `json:"op"`
+	ID   int64    `json:"id"`
+	Code string   `json:"code"`
+	Tape *[]int64 `json:"tape,omitempty"`
+}
+
+func (s *Session) send(m any) error {
 	if s.broken != nil {
 		return s.broken
 	}
@@ -732,11 +741,12 @@ func (s *Session) ExecTrailer(ctx context.Context, code string) (executors.Resul
 	defer s.mu.Unlock()
 	s.nextID++
 	id := s.nextID
-	req := map[string]any{"op": "exec", "id": id, "code": code}
+	req := execRequest{Op: "exec", ID: id, Code: code}
 	if t := executors.TapeFrom(ctx); t != nil {
 		// An engine in a child process (package isolation) records its
 		// readings and answers these first; Python sandboxes ignore it.
-		req["tape"] = append([]int64{}, t.Pending()...)
+		tape := append([]int64{}, t.Pending()...)
+		req.Tape = &tape
 	}
 	if err := s.send(req); err != nil {
 		return executors.Result{}, nil, err
