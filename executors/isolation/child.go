@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/star-agent/star-agent/builtins/core"
@@ -67,6 +68,10 @@ func runChild(data string) int {
 		fmt.Fprintln(os.Stderr, "star-agent engine:", err)
 		return 2
 	}
+	if spec.Protocol != childProtocol {
+		fmt.Fprintf(os.Stderr, "star-agent engine: the host speaks engine child protocol %d, this program %d: host and child are different builds (was the program replaced while it ran?)\n", spec.Protocol, childProtocol)
+		return 2
+	}
 	// The parent may have died before the parent-death signal was armed.
 	if os.Getppid() != spec.ParentPID {
 		return 0
@@ -78,12 +83,17 @@ func runChild(data string) int {
 	if spec.MemoryLimit > 0 {
 		debug.SetMemoryLimit(spec.MemoryLimit)
 	}
+	// Non-blocking, so that reads wait in the runtime's poller rather
+	// than hold a thread in read(2).
+	for fd := 3; fd <= 5; fd++ {
+		syscall.SetNonblock(fd, true)
+	}
 	in, out, side := os.NewFile(3, "requests"), os.NewFile(4, "messages"), os.NewFile(5, "side")
 	if in == nil || out == nil || side == nil {
 		fmt.Fprintln(os.Stderr, "star-agent engine: protocol descriptors 3, 4 and 5 are missing")
 		return 2
 	}
-	s := &childServer{out: out, side: side, msgs: make(chan request, 1), cpu: spec.CPUPerExec}
+	s := &childServer{out: newRawPipe(out), side: newRawPipe(side), msgs: make(chan request, 1), cpu: spec.CPUPerExec}
 	eng, ok := engines[spec.Engine]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "star-agent engine: engine %q is not known\n", spec.Engine)
@@ -107,8 +117,19 @@ func runChild(data string) int {
 		e.SetTools(context.Background(), []tool.Tool{blockTool{}, overflowTool{}})
 	}
 	s.e = e
-	go s.read(in)
-	if err := s.send(map[string]any{"op": "ready", "protocol": 1, "python": "starlark"}); err != nil {
+	// The child has one P (GOMAXPROCS=1, see startChild), so a timer,
+	// the engine's deadline among them, fires while code runs only when
+	// the runtime's monitor preempts the code. The monitor sleeps while
+	// the child waits for a request, until the earliest timer then
+	// pending; and the child's pipe I/O (raw, see rawPipe) does not wake
+	// it. This ticker bounds its sleep, so that it preempts code that
+	// runs past its deadline within about 20 ms.
+	go func() {
+		for range time.Tick(20 * time.Millisecond) {
+		}
+	}()
+	go s.read(newRawPipe(in))
+	if err := s.send(map[string]any{"op": "ready", "protocol": 1, "python": readyName}); err != nil {
 		return 2
 	}
 	for m := range s.msgs {
@@ -170,6 +191,10 @@ type childServer struct {
 	wmu  sync.Mutex // one writer at a time on out and side
 	out  io.Writer
 	side io.Writer
+	// sent counts the bytes of output sent on side; framed is the
+	// buffer a frame is written from (under wmu).
+	sent   int64
+	framed []byte
 
 	execID  int64
 	callSeq int64
@@ -210,16 +235,20 @@ func (s *childServer) send(m map[string]any) error {
 	return err
 }
 
+// frame sends p on the side channel as one frame of kind, in one write.
 func (s *childServer) frame(kind byte, p []byte) error {
-	var hdr [5]byte
-	hdr[0] = kind
-	binary.BigEndian.PutUint32(hdr[1:], uint32(len(p)))
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	if _, err := s.side.Write(hdr[:]); err != nil {
-		return err
+	s.framed = append(s.framed[:0], kind, 0, 0, 0, 0)
+	binary.BigEndian.PutUint32(s.framed[1:], uint32(len(p)))
+	s.framed = append(s.framed, p...)
+	_, err := s.side.Write(s.framed)
+	if cap(s.framed) > 64<<10 {
+		s.framed = nil // do not keep a big buffer for small frames
 	}
-	_, err := s.side.Write(p)
+	if err == nil && kind == frameOutput {
+		s.sent += int64(len(p))
+	}
 	return err
 }
 
@@ -340,15 +369,11 @@ func (s *childServer) exec(m request) error {
 	if res.Err != nil {
 		tr.NeedsPython, tr.Hint = res.Err.NeedsPython, res.Err.Hint
 	}
-	data, err := json.Marshal(tr)
-	if err != nil {
-		return err
-	}
-	// The trailer goes first: when the host reads the result, the output
-	// printed before it and the trailer are already in the side pipe.
-	if err := s.frame(frameTrailer, data); err != nil {
-		return err
-	}
+	// The output printed before the result is already in the side pipe;
+	// the trailer says how much there is, for the host to wait for it.
+	s.wmu.Lock()
+	tr.Output = s.sent
+	s.wmu.Unlock()
 	notes := res.Notes
 	out := map[string]any{"stdout": res.Stdout, "truncated": res.Truncated, "value": nil, "repr": res.Repr,
 		"final": res.IsFinal, "error": nil, "imports": res.Imports}
@@ -364,6 +389,7 @@ func (s *childServer) exec(m request) error {
 		out["value"] = v
 	}
 	out["notes"] = notes[:min(len(notes), 10)]
+	out["trailer"] = tr
 	return s.reply(m.ID, out)
 }
 

@@ -11,10 +11,13 @@
 // drives an ordinary in-process engine (an Engine, built by name); its
 // tools are stubs that send a call message and wait for the return, so
 // tools and managed agents run in the host. A third pipe (fd 5) carries
-// what the runner protocol has no field for: printed output as it is
-// produced, and after each execution a trailer with the step count,
-// NeedsPython and whether work the engine abandoned still runs (see
-// child.go).
+// printed output as it is produced. What the runner protocol has no
+// field for (the step count, NeedsPython, whether work the engine
+// abandoned still runs, how much output went to fd 5) is a trailer in
+// the "trailer" member of each execution's result (see child.go and
+// runner.Session.ExecTrailer). The host reads the child's answers in the
+// goroutine that executes (runner.NewPolledSession): a step's hand-off
+// costs mostly threads woken, and that saves some (BenchmarkIsolatedCPU).
 //
 // The child is a copy of the program itself: a program that uses this
 // package calls RunChildIfRequested first thing in main.
@@ -33,6 +36,7 @@ import (
 	"os/exec"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -90,6 +94,7 @@ type childSpec struct {
 	Unaccounted  bool             `json:"unaccounted,omitempty"` // tests: the engine's own memory budget is lifted
 	TestTools    bool             `json:"test_tools,omitempty"`  // tests: tools block and overflow inside the child
 	Rerun        bool             `json:"rerun,omitempty"`       // Options.Rerun
+	Protocol     int              `json:"protocol"`              // childProtocol
 }
 
 // Options configures an Executor. The zero value is usable.
@@ -153,7 +158,7 @@ func newWith(opts Options, tweak func(*Executor)) (*Executor, error) {
 	}
 	limits := opts.Limits.WithDefaults()
 	x := &Executor{
-		spec:   childSpec{Engine: opts.Engine, Limits: limits, Imports: opts.AuthorizedImports, ParentPID: os.Getpid(), Rerun: opts.Rerun},
+		spec:   childSpec{Engine: opts.Engine, Limits: limits, Imports: opts.AuthorizedImports, ParentPID: os.Getpid(), Rerun: opts.Rerun, Protocol: childProtocol},
 		engine: eng,
 		live:   opts.Stdout,
 		limit:  chooseMemoryLimit(limits.MaxMemory),
@@ -215,8 +220,12 @@ func (x *Executor) ensure(ctx context.Context) error {
 }
 
 func (x *Executor) setUp(ctx context.Context, c *child) error {
-	if _, err := c.sess.Ready(ctx); err != nil {
+	name, err := c.sess.Ready(ctx)
+	if err != nil {
 		return err
+	}
+	if name != readyName {
+		return fmt.Errorf("the engine's process is another build of this program: it speaks %q, this one %q (was the program replaced while it ran?)", name, readyName)
 	}
 	// The session caps printed output at the configured size, as the
 	// child's engine does.
@@ -224,7 +233,7 @@ func (x *Executor) setUp(ctx context.Context, c *child) error {
 		return err
 	}
 	if len(x.tools) > 0 {
-		if err := c.sess.SetTools(ctx, x.tools); err != nil {
+		if err := c.sess.SetTools(ctx, guard(x.tools)); err != nil {
 			return err
 		}
 	}
@@ -265,9 +274,9 @@ func (x *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 	tctx, _, cancel := executors.StartClock(ctx, x.spec.Limits.Timeout+deadlineGrace)
 	defer cancel()
 	c.printed.take()
-	out, err := c.exec(tctx, code)
+	out, raw, err := c.exec(tctx, code)
 	if err == nil {
-		tr, terr := c.trailer(2 * time.Second)
+		tr, terr := c.trailer(raw, 2*time.Second)
 		if terr == nil {
 			out.Engine = x.spec.Engine
 			out.Steps = tr.Steps
@@ -326,30 +335,49 @@ func (x *Executor) Execute(ctx context.Context, code string) (executors.Result, 
 // execution's deadline.
 var errToolStuck = fmt.Errorf("%w: a tool call did not return by the deadline", runner.ErrBroken)
 
-// exec runs code in the child. The session gives up on the child when ctx
-// ends, but a tool call it serves in this process runs on its goroutine
-// and may ignore ctx: then exec gives up on the session too, as the
-// in-process engine abandons such a call, and the child is replaced.
-func (c *child) exec(ctx context.Context, code string) (executors.Result, error) {
+// exec runs code in the child, on the calling goroutine (the session
+// reads the child's answers there: no hand-off between goroutines on the
+// way). The session gives up on the child when ctx ends; a tool call it
+// serves may ignore ctx, which guarded (below) does not wait for.
+func (c *child) exec(ctx context.Context, code string) (executors.Result, json.RawMessage, error) {
+	return c.sess.ExecTrailer(ctx, code)
+}
+
+// guarded is a host tool as the child's session calls it: a call that
+// ignores its context is given up 100 ms after the context ends, as the
+// in-process engine abandons such a call; the execution then ends
+// without its result and the child is replaced (its session is broken by
+// then, as ctx has ended).
+type guarded struct{ tool.Tool }
+
+func guard(tools []tool.Tool) []tool.Tool {
+	out := make([]tool.Tool, len(tools))
+	for i, t := range tools {
+		out[i] = guarded{t}
+	}
+	return out
+}
+
+func (g guarded) Call(ctx context.Context, args map[string]any) (any, error) {
 	type outcome struct {
-		res executors.Result
+		v   any
 		err error
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		res, err := c.sess.Exec(ctx, code)
-		done <- outcome{res, err}
+		v, err := g.Tool.Call(ctx, args)
+		done <- outcome{v, err}
 	}()
 	select {
 	case o := <-done:
-		return o.res, o.err
+		return o.v, o.err
 	case <-ctx.Done():
 	}
 	select {
 	case o := <-done:
-		return o.res, o.err
+		return o.v, o.err
 	case <-time.After(100 * time.Millisecond):
-		return executors.Result{}, errToolStuck
+		return nil, errToolStuck
 	}
 }
 
@@ -395,7 +423,7 @@ func (x *Executor) SetTools(ctx context.Context, tools []tool.Tool) error {
 	if x.child == nil {
 		return nil
 	}
-	if err := x.child.sess.SetTools(ctx, x.tools); err != nil {
+	if err := x.child.sess.SetTools(ctx, guard(x.tools)); err != nil {
 		x.replace()
 		if ctx.Err() != nil {
 			x.lost = "setting up the Starlark engine was cancelled, so " + stateLost
@@ -501,24 +529,40 @@ func (x *Executor) Close() error {
 
 // child is one running engine process.
 type child struct {
-	cmd      *exec.Cmd
-	sess     *runner.Session
-	cgroup   *cgroup // nil unless the OS limit is a cgroup
-	trailers chan trailer
-	done     chan struct{} // closed when the process has been waited for
-	waitErr  error
-	oom      bool // the cgroup's OOM killer ended it (set before done closes)
-	stderr   *head
-	printed  *printed // what the execution in progress printed, for when the child dies
-	once     sync.Once
-	closers  []io.Closer
+	cmd     *exec.Cmd
+	sess    *runner.Session
+	cgroup  *cgroup       // nil unless the OS limit is a cgroup
+	done    chan struct{} // closed when the process has been waited for
+	waitErr error
+	oom     bool // the cgroup's OOM killer ended it (set before done closes)
+	stderr  *head
+	printed *printed // what the execution in progress printed, for when the child dies
+	once    sync.Once
+	closers []io.Closer
 	// handshake says whether the child took over (RunChildIfRequested).
 	handshake *spawn.Handshake
 }
 
+// childProtocol is the version of what host and child say to each other
+// beyond the runner protocol (the side channel's frames, the trailer):
+// the child refuses a spec of another version and says so in its ready
+// message (readyName), so that a host and a child of different builds
+// (the program replaced on disk while a host runs) fail clearly at the
+// start instead of misreading each other. Version 2: the trailer travels
+// in the result (its "trailer" member), no longer on the side channel.
+const childProtocol = 2
+
+// readyName is the interpreter a child of this version names in its
+// ready message.
+var readyName = "starlark (engine child protocol " + strconv.Itoa(childProtocol) + ")"
+
 // trailer is what the child reports after each execution besides the
-// runner protocol's result.
+// runner protocol's result, in the result's "trailer" member.
 type trailer struct {
+	// Output is how many bytes of printed output the child has sent on
+	// the side channel since it started, this execution's included: the
+	// host has them all before it returns the result.
+	Output      int64  `json:"output"`
 	Steps       uint64 `json:"steps"`
 	NeedsPython bool   `json:"needs_python,omitempty"`
 	// Hint is the error's hint for the operator (ExecError.Hint).
@@ -552,9 +596,14 @@ func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int
 	defer hs.Started() // closes the child's end here, started or not
 	cmd := exec.Command(exe, spawn.ChildArg)
 	// Nothing of the host's environment (API keys) reaches the child.
-	cmd.Env = []string{childEnv + "=" + string(data), "GOTRACEBACK=none"}
+	// One P: the child runs one execution at a time, and with a single
+	// P a goroutine it wakes (the engine's, the one that reads requests)
+	// runs on the thread that woke it instead of waking another thread,
+	// which is most of what a step's hand-off costs (BenchmarkIsolatedCPU:
+	// context switches per step).
+	cmd.Env = []string{childEnv + "=" + string(data), "GOTRACEBACK=none", "GOMAXPROCS=1"}
 	cmd.Dir = "/"
-	c := &child{cmd: cmd, trailers: make(chan trailer, 1), done: make(chan struct{}), stderr: &head{}, printed: &printed{max: 4 * maxOutput}, handshake: hs}
+	c := &child{cmd: cmd, done: make(chan struct{}), stderr: &head{}, printed: &printed{max: 4 * maxOutput, more: make(chan struct{}, 1), ended: make(chan struct{})}, handshake: hs}
 	cmd.Stderr = c.stderr
 	// Pipes of our own rather than cmd's: the protocol must stay readable
 	// after the child exits, until its last message is read.
@@ -597,8 +646,8 @@ func startChild(spec childSpec, limit memoryLimit, live io.Writer, maxOutput int
 		c.cgroup.remove()
 		close(c.done)
 	}()
-	go c.readSide(sideR, live)
-	c.sess = runner.NewSession(msgR, reqW)
+	go c.readSide(newRawPipe(sideR), live)
+	c.sess = runner.NewPolledSession(newRawPipe(msgR), newRawPipe(reqW))
 	// The child's engine keeps the time limit: it must hear of waits.
 	c.sess.ForwardPauses()
 	return c, nil
@@ -618,17 +667,16 @@ func isNilFile(c any) bool {
 }
 
 // Side-channel frames: a kind byte, a 4-byte big-endian length, the
-// payload.
+// payload. Printed output is the only kind (protocol 2).
 const (
-	frameOutput  = 'o'
-	frameTrailer = 't'
-	maxFrame     = 1 << 20
+	frameOutput = 'o'
+	maxFrame    = 1 << 20
 )
 
-// readSide copies printed output to live and passes trailers on, until
-// the child's end closes.
-func (c *child) readSide(r io.ReadCloser, live io.Writer) {
-	defer close(c.trailers)
+// readSide copies printed output to live, until the child's end closes or
+// sends what no child of this version sends.
+func (c *child) readSide(r io.Reader, live io.Writer) {
+	defer close(c.printed.ended)
 	br := bufio.NewReaderSize(r, 64<<10)
 	var hdr [5]byte
 	buf := make([]byte, 0, 4096)
@@ -637,7 +685,7 @@ func (c *child) readSide(r io.ReadCloser, live io.Writer) {
 			return
 		}
 		n := binary.BigEndian.Uint32(hdr[1:])
-		if n > maxFrame {
+		if n > maxFrame || hdr[0] != frameOutput {
 			return // not from our child: stop listening
 		}
 		buf = buf[:0]
@@ -648,33 +696,29 @@ func (c *child) readSide(r io.ReadCloser, live io.Writer) {
 		if _, err := io.ReadFull(br, buf); err != nil {
 			return
 		}
-		switch hdr[0] {
-		case frameOutput:
-			c.printed.write(buf)
-			if live != nil {
-				live.Write(buf)
-			}
-		case frameTrailer:
-			var t trailer
-			if json.Unmarshal(buf, &t) != nil {
-				return
-			}
-			c.trailers <- t
+		if live != nil {
+			live.Write(buf)
 		}
+		c.printed.write(buf)
 	}
 }
 
-// trailer returns the trailer of the execution that just ended. The child
-// writes it before its result, so it is there unless the child broke.
-func (c *child) trailer(d time.Duration) (trailer, error) {
-	select {
-	case t, ok := <-c.trailers:
-		if ok {
-			return t, nil
-		}
-	case <-time.After(d):
+// trailer decodes the trailer of the execution that just ended, from its
+// result's trailer member, and waits up to d for the output the child says
+// it sent before it (already in the side pipe, unless the child lies or
+// broke).
+func (c *child) trailer(raw json.RawMessage, d time.Duration) (trailer, error) {
+	var t trailer
+	if len(raw) == 0 {
+		return t, fmt.Errorf("%w: the engine's process sent no trailer", runner.ErrProtocol)
 	}
-	return trailer{}, fmt.Errorf("%w: the engine's process sent no trailer", runner.ErrBroken)
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return t, fmt.Errorf("%w: the engine's process sent a bad trailer: %w", runner.ErrProtocol, err)
+	}
+	if !c.printed.await(t.Output, d) {
+		return t, fmt.Errorf("%w: the engine's process did not send the %d bytes of output it reported", runner.ErrBroken, t.Output)
+	}
+	return t, nil
 }
 
 // kill stops the child and its process group at once; safe to call twice.
@@ -731,18 +775,57 @@ func (c *child) oomKilled() bool {
 // printed keeps the first bytes printed by the execution in progress
 // (the child sends what it prints as it prints it, up to its output cap),
 // so that the result of a child killed at the deadline or cancelled still
-// shows what the code printed, as in process.
+// shows what the code printed, as in process. It also counts all the
+// bytes the child sent, so that a result waits for the output sent
+// before it.
 type printed struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+	mu    sync.Mutex
+	max   int
+	buf   []byte
+	total int64         // bytes received since the child started
+	more  chan struct{} // signalled when total grows
+	ended chan struct{} // closed when the side channel has ended
 }
 
 func (p *printed) write(b []byte) {
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	if room := p.max - len(p.buf); room > 0 {
 		p.buf = append(p.buf, b[:min(room, len(b))]...)
+	}
+	p.total += int64(len(b))
+	p.mu.Unlock()
+	select {
+	case p.more <- struct{}{}:
+	default:
+	}
+}
+
+// await waits up to d until total bytes have been received, and reports
+// whether they were.
+func (p *printed) await(total int64, d time.Duration) bool {
+	var timeout <-chan time.Time
+	for {
+		p.mu.Lock()
+		got := p.total
+		p.mu.Unlock()
+		if got >= total {
+			return true
+		}
+		if timeout == nil {
+			timer := time.NewTimer(d)
+			defer timer.Stop()
+			timeout = timer.C
+		}
+		select {
+		case <-p.more:
+		case <-p.ended:
+			p.mu.Lock()
+			got := p.total
+			p.mu.Unlock()
+			return got >= total
+		case <-timeout:
+			return false
+		}
 	}
 }
 
@@ -758,17 +841,9 @@ func (p *printed) take() string {
 // drained waits up to d for the side channel to end, so that printed
 // holds everything the dead child wrote.
 func (c *child) drained(d time.Duration) {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	for {
-		select {
-		case _, ok := <-c.trailers:
-			if !ok {
-				return
-			}
-		case <-timer.C:
-			return
-		}
+	select {
+	case <-c.printed.ended:
+	case <-time.After(d):
 	}
 }
 

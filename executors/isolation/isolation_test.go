@@ -101,6 +101,36 @@ func allThreadsStopped(pid int) bool {
 	return true
 }
 
+// TestIsolatedLiveOutputBeforeResult: all the output a step printed,
+// more than a pipe holds and in many writes, has reached the live writer
+// when Execute returns (the trailer says how much the child sent).
+func TestIsolatedLiveOutputBeforeResult(t *testing.T) {
+	var live syncBuffer
+	e := newIsolatedTest(t, Options{Stdout: &live}, nil)
+	var want strings.Builder
+	for i := range 5 {
+		res := mustRun(t, e, fmt.Sprintf("for i in range(300):\n    print(%d, i, 'x' * 30)", i))
+		if res.Truncated {
+			t.Fatal("truncated")
+		}
+		want.WriteString(res.Stdout)
+		if got := live.String(); got != want.String() {
+			t.Fatalf("step %d: live output has %d bytes, the results %d", i, len(got), want.Len())
+		}
+	}
+}
+
+// TestIsolatedProtocolMismatch: a child of another version of the
+// engine child protocol (another build of the program) refuses to serve,
+// and the error says why.
+func TestIsolatedProtocolMismatch(t *testing.T) {
+	e := newIsolatedTest(t, Options{}, func(x *Executor) { x.spec.Protocol = childProtocol - 1 })
+	_, err := e.Execute(context.Background(), "1")
+	if err == nil || !strings.Contains(err.Error(), "different builds") {
+		t.Fatalf("got %v, want an error saying host and child are different builds", err)
+	}
+}
+
 func TestIsolatedStatePersists(t *testing.T) {
 	var live syncBuffer
 	e := newIsolatedTest(t, Options{Stdout: &live}, nil)
@@ -667,4 +697,30 @@ func TestIsolatedCancel(t *testing.T) {
 	if res.Err == nil || res.Err.Type != "NameError" || len(res.Notes) == 0 || !strings.Contains(res.Notes[0], "cancelled") {
 		t.Errorf("after the cancellation: %+v, notes %q", res.Err, res.Notes)
 	}
+}
+
+// TestIsolatedDeadlineAfterIdle: code that loops past its deadline in a
+// child that sat idle first is stopped by the child's engine, which keeps
+// the child and its state, not killed by the host. (The child has one P:
+// the engine's deadline timer fires only when the runtime's monitor
+// preempts the loop, and the monitor sleeps while the child is idle.)
+// On a loaded machine the engine may miss its window once; three
+// chances.
+func TestIsolatedDeadlineAfterIdle(t *testing.T) {
+	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: 500 * time.Millisecond}}, nil)
+	mustRun(t, e, "x = 1")
+	for try := range 3 {
+		pid := e.ChildPID()
+		time.Sleep(300 * time.Millisecond)
+		res, err := e.Execute(context.Background(), "while True:\n    pass")
+		if err != nil || res.Err == nil || res.Err.Type != "TimeoutError" {
+			t.Fatalf("want a TimeoutError, got %v %+v", err, res.Err)
+		}
+		if e.ChildPID() == pid && len(res.Notes) == 0 {
+			return
+		}
+		t.Logf("try %d: the host killed the child: %s", try, res.Err.Message)
+		mustRun(t, e, "x = 1")
+	}
+	t.Error("the engine never stopped the loop at its deadline itself")
 }

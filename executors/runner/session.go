@@ -23,6 +23,10 @@
 // return may carry "stdout", what the tools printed (help() does), which
 // the runner adds to the code's output.
 //
+// A result may carry a "trailer" member for its host, which Exec ignores
+// and ExecTrailer returns unread (the Go runner of package isolation reports
+// its step count there); the Python runner sends none.
+//
 // Other requests are config (output cap, import policy, sys.path), tools,
 // vars and dump (the variables JSON can carry). Values are JSON with tags
 // for what JSON cannot say ({"$tuple": [...]}, see pyvalue.Encode and Decode); the
@@ -76,6 +80,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/star-agent/star-agent/executors"
@@ -214,6 +219,12 @@ type Session struct {
 	runnerCode []byte
 	// ended is closed when the runner's stream has ended or broken.
 	ended chan struct{}
+
+	// polled, br and line are the stream of a session that reads in
+	// the requesting goroutine (NewPolledSession), under mu.
+	polled DeadlineReader
+	br     *bufio.Reader
+	line   []byte
 }
 
 // message is every field a runner message may have. Decoding is strict:
@@ -239,6 +250,9 @@ type message struct {
 	Imports   []string          `json:"imports"`
 	Skipped   map[string]string `json:"skipped"`
 	Notes     []string          `json:"notes"`
+	// Trailer is what a runner adds to a result for its own host (see
+	// ExecTrailer).
+	Trailer json.RawMessage `json:"trailer,omitempty"`
 
 	cost int64 // messageCost of the line
 }
@@ -278,6 +292,28 @@ func NewSession(r io.Reader, w io.Writer) *Session {
 	return s
 }
 
+// DeadlineReader is a stream whose reads can be interrupted: an *os.File
+// of a pipe or socket the runtime polls (see os.File.SetReadDeadline).
+type DeadlineReader interface {
+	io.Reader
+	SetReadDeadline(t time.Time) error
+}
+
+// NewPolledSession is NewSession for a stream whose reads a deadline can
+// interrupt: the goroutine that waits for a message reads it itself,
+// instead of a reading goroutine handing each message over, which saves
+// a wake-up of a thread per message (what a hand-off costs is mostly
+// that, see package isolation's BenchmarkIsolatedCPU). Reads are limited
+// and messages checked as NewSession's are. The session reads only while
+// a request waits, so StreamEnded reports only an end a request saw.
+func NewPolledSession(r DeadlineReader, w io.Writer) *Session {
+	l := Config{}.Limits()
+	s := &Session{w: w, tools: map[string]tool.Tool{}, maxOutput: executors.DefaultMaxOutput, limits: l, ended: make(chan struct{}),
+		polled: r, br: bufio.NewReaderSize(r, 64<<10)}
+	s.maxMessage.Store(l.MaxMessage)
+	return s
+}
+
 // read decodes messages until the stream ends or breaks the protocol. It
 // runs ahead of the requests by at most one message (msgs has room for
 // one), so a runner that writes without end fills one line buffer and
@@ -287,14 +323,28 @@ func (s *Session) read(br *bufio.Reader) {
 	defer close(s.msgs)
 	var line []byte
 	for {
-		chunk, err := br.ReadSlice('\n')
-		limit := s.maxMessage.Load()
-		if int64(len(line)+len(chunk)) > limit {
-			// Stop reading now: the rest of the line is never buffered.
-			s.readErr = fmt.Errorf("%w: a message longer than %d bytes", ErrProtocol, limit)
+		m, err := s.readMessage(br, &line)
+		if err != nil {
+			s.readErr = err
 			return
 		}
-		line = append(line, chunk...)
+		s.msgs <- m
+	}
+}
+
+// readMessage reads and decodes one message, with *line as its buffer.
+// Its error ends the stream: the message broke the protocol, or the
+// stream ended or broke.
+func (s *Session) readMessage(br *bufio.Reader, line *[]byte) (message, error) {
+	*line = (*line)[:0]
+	for {
+		chunk, err := br.ReadSlice('\n')
+		limit := s.maxMessage.Load()
+		if int64(len(*line)+len(chunk)) > limit {
+			// Stop reading now: the rest of the line is never buffered.
+			return message{}, fmt.Errorf("%w: a message longer than %d bytes", ErrProtocol, limit)
+		}
+		*line = append(*line, chunk...)
 		if err == bufio.ErrBufferFull {
 			continue
 		}
@@ -302,33 +352,29 @@ func (s *Session) read(br *bufio.Reader) {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			s.readErr = fmt.Errorf("runner stream ended: %w", err)
-			return
+			return message{}, fmt.Errorf("runner stream ended: %w", err)
 		}
-		cost := messageCost(line)
-		if cost > limit {
-			s.readErr = fmt.Errorf("%w: a message of %d bytes that would cost %d to decode, more than %d", ErrProtocol, len(line), cost, limit)
-			return
-		}
-		var m message
-		d := json.NewDecoder(bytes.NewReader(line))
-		d.DisallowUnknownFields()
-		if err := d.Decode(&m); err != nil {
-			s.readErr = fmt.Errorf("%w: a bad message %q: %w", ErrProtocol, abbreviate(line), err)
-			return
-		}
-		if d.More() {
-			s.readErr = fmt.Errorf("%w: two values on one line %q", ErrProtocol, abbreviate(line))
-			return
-		}
-		m.cost = cost
-		if len(line) > 1<<20 {
-			line = nil // do not keep a big buffer for small messages
-		} else {
-			line = line[:0]
-		}
-		s.msgs <- m
+		break
 	}
+	data := *line
+	cost := messageCost(data)
+	if limit := s.maxMessage.Load(); cost > limit {
+		return message{}, fmt.Errorf("%w: a message of %d bytes that would cost %d to decode, more than %d", ErrProtocol, len(data), cost, limit)
+	}
+	var m message
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&m); err != nil {
+		return message{}, fmt.Errorf("%w: a bad message %q: %w", ErrProtocol, abbreviate(data), err)
+	}
+	if d.More() {
+		return message{}, fmt.Errorf("%w: two values on one line %q", ErrProtocol, abbreviate(data))
+	}
+	m.cost = cost
+	if len(data) > 1<<20 {
+		*line = nil // do not keep a big buffer for small messages
+	}
+	return m, nil
 }
 
 func abbreviate(b []byte) string {
@@ -386,6 +432,9 @@ func (s *Session) next(ctx context.Context) (message, error) {
 	if s.broken != nil {
 		return message{}, s.broken
 	}
+	if s.polled != nil {
+		return s.nextPolled(ctx)
+	}
 	select {
 	case m, ok := <-s.msgs:
 		if !ok {
@@ -395,6 +444,36 @@ func (s *Session) next(ctx context.Context) (message, error) {
 	case <-ctx.Done():
 		return message{}, s.fail(fmt.Errorf("runner: abandoned: %w", context.Cause(ctx)))
 	}
+}
+
+// nextPolled is next for a session that reads in the requesting
+// goroutine: ctx ending interrupts the read with a deadline in the past.
+func (s *Session) nextPolled(ctx context.Context) (message, error) {
+	if ctx.Err() != nil {
+		return message{}, s.fail(fmt.Errorf("runner: abandoned: %w", context.Cause(ctx)))
+	}
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(fired)
+		s.polled.SetReadDeadline(time.Unix(1, 0))
+	})
+	m, err := s.readMessage(s.br, &s.line)
+	if !stop() {
+		// ctx ended while reading. A message read before the deadline
+		// took hold is still the answer (NewSession's next may pick
+		// either too); otherwise the request is abandoned.
+		<-fired
+		s.polled.SetReadDeadline(time.Time{})
+		if err != nil {
+			close(s.ended)
+			return message{}, s.fail(fmt.Errorf("runner: abandoned: %w", context.Cause(ctx)))
+		}
+	}
+	if err != nil {
+		close(s.ended)
+		return message{}, s.fail(err)
+	}
+	return m, nil
 }
 
 func (s *Session) fail(err error) error {
@@ -422,7 +501,16 @@ func (s *Session) Err() error {
 	return s.broken
 }
 
-func (s *Session) send(m map[string]any) error {
+// execRequest is an exec request: a struct, which encodes in a fraction
+// of the time a map takes, on the path every step takes.
+type execRequest struct {
+	Op   string   `json:"op"`
+	ID   int64    `json:"id"`
+	Code string   `json:"code"`
+	Tape *[]int64 `json:"tape,omitempty"`
+}
+
+func (s *Session) send(m any) error {
 	if s.broken != nil {
 		return s.broken
 	}
@@ -637,18 +725,31 @@ func decodeRaw(raw json.RawMessage) (any, error) {
 // with code nobody waits for, and its owner must restart it). Engine and
 // Duration are left for the caller to fill.
 func (s *Session) Exec(ctx context.Context, code string) (executors.Result, error) {
+	res, _, err := s.ExecTrailer(ctx, code)
+	return res, err
+}
+
+// ExecTrailer is Exec that also returns the "trailer" member of the runner's
+// result, unread, or nil when it has none. A runner written for one host
+// reports there what the protocol has no field for (package isolation's
+// child: the step count, and how much output it sent on its side
+// channel), in the same message as the result, rather than in another
+// message the host would have to wait for. It is limited as the whole
+// message is; the Python runner sends none.
+func (s *Session) ExecTrailer(ctx context.Context, code string) (executors.Result, json.RawMessage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.nextID++
 	id := s.nextID
-	req := map[string]any{"op": "exec", "id": id, "code": code}
+	req := execRequest{Op: "exec", ID: id, Code: code}
 	if t := executors.TapeFrom(ctx); t != nil {
 		// An engine in a child process (package isolation) records its
 		// readings and answers these first; Python sandboxes ignore it.
-		req["tape"] = append([]int64{}, t.Pending()...)
+		tape := append([]int64{}, t.Pending()...)
+		req.Tape = &tape
 	}
 	if err := s.send(req); err != nil {
-		return executors.Result{}, err
+		return executors.Result{}, nil, err
 	}
 	var spent int64
 	var calls int64
@@ -656,21 +757,21 @@ func (s *Session) Exec(ctx context.Context, code string) (executors.Result, erro
 	for {
 		m, err := s.next(ctx)
 		if err != nil {
-			return executors.Result{}, err
+			return executors.Result{}, nil, err
 		}
 		if m.ID != id {
-			return executors.Result{}, s.fail(fmt.Errorf("%w: a %s message for request %d while request %d runs", ErrProtocol, m.Op, m.ID, id))
+			return executors.Result{}, nil, s.fail(fmt.Errorf("%w: a %s message for request %d while request %d runs", ErrProtocol, m.Op, m.ID, id))
 		}
 		if spent += m.cost; spent > s.limits.ExecBudget {
-			return executors.Result{}, s.fail(fmt.Errorf("%w: the messages of one execution cost more than %d", ErrProtocol, s.limits.ExecBudget))
+			return executors.Result{}, nil, s.fail(fmt.Errorf("%w: the messages of one execution cost more than %d", ErrProtocol, s.limits.ExecBudget))
 		}
 		switch m.Op {
 		case "call":
 			if calls++; m.Call != calls || (m.Tool == "") == (len(m.Calls) == 0) {
-				return executors.Result{}, s.fail(fmt.Errorf("%w: tool call %d (%q) where call %d was due", ErrProtocol, m.Call, abbreviate([]byte(m.Tool)), calls))
+				return executors.Result{}, nil, s.fail(fmt.Errorf("%w: tool call %d (%q) where call %d was due", ErrProtocol, m.Call, abbreviate([]byte(m.Tool)), calls))
 			}
 			if err := checkBatch(m); err != nil {
-				return executors.Result{}, s.fail(err)
+				return executors.Result{}, nil, s.fail(err)
 			}
 			var reply map[string]any
 			if len(m.Calls) > 0 {
@@ -679,12 +780,16 @@ func (s *Session) Exec(ctx context.Context, code string) (executors.Result, erro
 				reply = s.callTool(ctx, m, step)
 			}
 			if err := s.send(reply); err != nil {
-				return executors.Result{}, err
+				return executors.Result{}, nil, err
 			}
 		case "result":
-			return s.result(m)
+			res, err := s.result(m)
+			if len(m.Trailer) == 0 || err != nil {
+				return res, nil, err
+			}
+			return res, m.Trailer, nil
 		default:
-			return executors.Result{}, s.fail(fmt.Errorf("%w: unexpected %q message during exec", ErrProtocol, abbreviate([]byte(m.Op))))
+			return executors.Result{}, nil, s.fail(fmt.Errorf("%w: unexpected %q message during exec", ErrProtocol, abbreviate([]byte(m.Op))))
 		}
 	}
 }

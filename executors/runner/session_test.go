@@ -28,7 +28,11 @@ type native struct {
 	sess *runner.Session
 }
 
-func startNative(t *testing.T, cfg runner.Config) *native {
+func startNative(t *testing.T, cfg runner.Config) *native { return startNativeWith(t, cfg, false) }
+
+// startNativeWith is startNative with, when polled, a NewPolledSession
+// over pipes of the runtime's poller.
+func startNativeWith(t *testing.T, cfg runner.Config, polled bool) *native {
 	t.Helper()
 	py, err := exec.LookPath("python3")
 	if err != nil {
@@ -42,14 +46,26 @@ func startNative(t *testing.T, cfg runner.Config) *native {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
+	var sess func() *runner.Session
+	if polled {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stdout = w
+		t.Cleanup(func() { r.Close() })
+		sess = func() *runner.Session { w.Close(); return runner.NewPolledSession(r, stdin) }
+	} else {
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sess = func() *runner.Session { return runner.NewSession(stdout, stdin) }
 	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	n := &native{cmd: cmd, sess: runner.NewSession(stdout, stdin)}
+	n := &native{cmd: cmd, sess: sess()}
 	t.Cleanup(func() { n.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -161,6 +177,67 @@ func TestAbandon(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestPolledSession runs a native runner's conformance suite, abandoning
+// and the message checks over a NewPolledSession, which reads in the
+// requesting goroutine.
+func TestPolledSession(t *testing.T) {
+	t.Run("conformance", func(t *testing.T) {
+		runnertest.Conformance(t, func(t *testing.T) executors.Executor {
+			return startNativeWith(t, runner.Config{Imports: executors.ImportPolicy{Authorized: []string{"*"}}}, true)
+		})
+	})
+	t.Run("abandon", func(t *testing.T) {
+		n := startNativeWith(t, runner.Config{Imports: executors.ImportPolicy{Authorized: []string{"*"}}}, true)
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := n.Execute(ctx, "while True:\n    pass")
+		if !errors.Is(err, runner.ErrBroken) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("got %v", err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("returned after %s", d)
+		}
+		if _, err := n.Execute(context.Background(), "1"); !errors.Is(err, runner.ErrBroken) {
+			t.Errorf("after abandoning: %v", err)
+		}
+	})
+	t.Run("strict", func(t *testing.T) {
+		for _, line := range []string{"not json\n", `{"op":"ready","protocol":2}` + "\n", `{"op":"ready","protocol":1,"extra":1}` + "\n"} {
+			r, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() { io.WriteString(w, line); w.Close() }()
+			s := runner.NewPolledSession(r, discard{})
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			if _, err := s.Ready(ctx); !errors.Is(err, runner.ErrBroken) || ctx.Err() != nil {
+				t.Errorf("%q: got %v", line, err)
+			}
+			cancel()
+			r.Close()
+		}
+	})
+	t.Run("limit while reading", func(t *testing.T) {
+		r := &endless{}
+		s := runner.NewPolledSession(noDeadline{r}, discard{})
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, err := s.Ready(ctx)
+		if !errors.Is(err, runner.ErrProtocol) || !strings.Contains(err.Error(), "longer than") {
+			t.Fatalf("got %v", err)
+		}
+		if n, limit := r.n.Load(), (runner.Config{}).Limits().MaxMessage; n > limit+128<<10 {
+			t.Errorf("read %d bytes for a limit of %d", n, limit)
+		}
+	})
+}
+
+// noDeadline is a reader whose reads no deadline interrupts.
+type noDeadline struct{ io.Reader }
+
+func (noDeadline) SetReadDeadline(time.Time) error { return nil }
 
 // TestProtocolChannelIsPrivate checks that code writing to the real stdout
 // file descriptor or reading stdin cannot disturb the protocol.
