@@ -200,7 +200,13 @@ loop:
 					continue
 				}
 			}
-			z, err2 := Binary(binop, x, y)
+			var z Value
+			var err2 error
+			if op == compile.IN {
+				z, err2 = inOn(thread, x, y) // star-agent: see compare.go
+			} else {
+				z, err2 = Binary(binop, x, y)
+			}
 			if err2 != nil {
 				err = err2
 				break loop
