@@ -11,15 +11,16 @@ package starlark
 //   - items that are the same container are equal without being
 //     compared, as Python's containers take them to be
 //     (PyObject_RichCompareBool): [x] == [x] whatever x holds;
-//   - once a comparison has looked at many items, the pairs of containers
-//     it has found equal are remembered, so that values that share their
-//     parts (a = (a, a) sixty times over) compare in time linear in their
-//     distinct parts rather than in their expanded size, which is
-//     exponential (CPython takes as long as that);
+//   - the pairs of nested containers found equal at a cost of many items
+//     are remembered, so that values that share their parts (a = (a, a)
+//     sixty times over) compare in time linear in their distinct parts
+//     rather than in their expanded size, which is exponential (CPython
+//     takes as long as that); comparisons of values that share nothing
+//     pay one map check per container;
 //   - a comparison made for a thread looks at its cancellation every few
 //     thousand items, and fails as the interpreter does once it is
 //     cancelled (deadline), so that what the memo does not shorten ends
-//     at the deadline.
+//     at the deadline; one made without a thread fails after 2**24 items.
 
 import (
 	"fmt"
@@ -31,12 +32,20 @@ const (
 	// cmpCheckEvery is how many items a comparison looks at between two
 	// looks at its thread's cancellation.
 	cmpCheckEvery = 1 << 12
-	// cmpMemoAfter is how many items a comparison looks at before it
-	// remembers the pairs of containers it found equal: small
-	// comparisons allocate nothing.
-	cmpMemoAfter = 1 << 10
+	// cmpMemoCost is how many items the comparison of two nested
+	// containers must have looked at for the pair to be remembered if
+	// equal: small containers, and comparisons of few items, allocate
+	// nothing.
+	cmpMemoCost = 64
 	// cmpMemoMax bounds the pairs remembered.
 	cmpMemoMax = 1 << 16
+	// cmpThreadlessMax bounds the items a comparison made without a
+	// thread (a dict literal's keys, a builtin's lookup) may look at: it
+	// cannot see the deadline, and what the memo does not shorten (values
+	// that share their parts in different patterns) would otherwise spin
+	// on after its execution was abandoned. Values that share nothing
+	// would need gigabytes to hold this many items.
+	cmpThreadlessMax = 1 << 24
 )
 
 // A comparer is the state of one comparison in progress. Its zero value
@@ -75,7 +84,13 @@ func CompareOn(thread *Thread, op syntax.Token, x, y Value) (bool, error) {
 // is cancelled.
 func (c *comparer) tick() error {
 	c.work++
-	if c.work%cmpCheckEvery != 0 || c.thread == nil {
+	if c.work%cmpCheckEvery != 0 {
+		return nil
+	}
+	if c.thread == nil {
+		if c.work >= cmpThreadlessMax {
+			return fmt.Errorf("comparison too long: more than %d items compared where the deadline cannot be checked", cmpThreadlessMax)
+		}
 		return nil
 	}
 	if reason := c.thread.cancelReason.Load(); reason != nil {
@@ -112,9 +127,12 @@ func (c *comparer) containers(op syntax.Token, x, y Value, depth int) (r, ok boo
 		r, err = c.sliceCompare(op, seqElems(x), seqElems(y), depth)
 		return r, true, err
 	}
-	if _, known := c.equal[key]; known {
-		return op == syntax.EQL, true, nil
+	if len(c.equal) > 0 {
+		if _, known := c.equal[key]; known {
+			return op == syntax.EQL, true, nil
+		}
 	}
+	before := c.work
 	var eq bool
 	if xd, isDict := x.(*Dict); isDict {
 		eq, err = c.dictsEqual(xd, y.(*Dict), depth)
@@ -124,7 +142,7 @@ func (c *comparer) containers(op syntax.Token, x, y Value, depth int) (r, ok boo
 	if err != nil {
 		return false, true, err
 	}
-	if eq && c.work > cmpMemoAfter && len(c.equal) < cmpMemoMax {
+	if eq && depth < CompareLimit && c.work-before >= cmpMemoCost && len(c.equal) < cmpMemoMax {
 		if c.equal == nil {
 			c.equal = make(map[cmpPair]struct{})
 		}
@@ -257,4 +275,29 @@ func (d *Dict) SetKeyOn(thread *Thread, k, v Value) error { return d.ht.insertOn
 // GetOn is Get for a builtin running on thread (see InsertOn).
 func (d *Dict) GetOn(thread *Thread, k Value) (v Value, found bool, err error) {
 	return d.ht.lookupOn(thread, k)
+}
+
+// getIndexOn is getIndex for the interpreter's thread: a dict's lookup
+// fails once thread is cancelled (see findOn).
+func getIndexOn(thread *Thread, x, y Value) (Value, error) {
+	d, ok := x.(*Dict)
+	if !ok {
+		return getIndex(x, y)
+	}
+	z, found, err := d.GetOn(thread, y)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("key %v not in %s", y, d.Type())
+	}
+	return z, nil
+}
+
+// setIndexOn is setIndex for the interpreter's thread (see getIndexOn).
+func setIndexOn(thread *Thread, x, y, z Value) error {
+	if d, ok := x.(*Dict); ok {
+		return d.SetKeyOn(thread, y, z)
+	}
+	return setIndex(x, y, z)
 }

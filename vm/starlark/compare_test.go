@@ -115,3 +115,13 @@ func TestComparisonOnCancelledThread(t *testing.T) {
 	check("HasOn", err)
 	check("InsertOn", s.InsertOn(th, y))
 }
+
+// TestThreadlessComparisonEnds: a comparison made without a thread, which
+// cannot see a deadline, gives up after 2**24 items instead of spinning on.
+func TestThreadlessComparisonEnds(t *testing.T) {
+	x, y := pairExplosion(256, 30)
+	_, err := starlark.Equal(x, y)
+	if err == nil || !strings.Contains(err.Error(), "comparison too long") {
+		t.Errorf("Equal: err = %v, want the comparison to give up", err)
+	}
+}
