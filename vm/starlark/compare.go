@@ -182,6 +182,14 @@ func identical(x, y Value) bool {
 	return false
 }
 
+// A ContainerOn is a Container whose membership test can be long (an
+// iterator, which x in y consumes): the interpreter gives it its thread,
+// whose cancellation ends the test.
+type ContainerOn interface {
+	Container
+	HasOn(thread *Thread, x Value) (bool, error)
+}
+
 // inOn is x in y for the interpreter's thread: in a list, a tuple, a
 // dict or a set, the comparisons of x with their items fail once thread
 // is cancelled. Other values are Binary's.
@@ -201,6 +209,9 @@ func inOn(thread *Thread, x, y Value) (Value, error) {
 		return Bool(found), nil
 	case *Set:
 		_, found, err := y.ht.lookupOn(thread, x)
+		return Bool(found), err
+	case ContainerOn:
+		found, err := y.HasOn(thread, x)
 		return Bool(found), err
 	default:
 		return Binary(syntax.IN, x, y)
