@@ -33,7 +33,7 @@ func setAdd(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwar
 	if err := starlark.UnpackPositionalArgs("add", args, kwargs, 1, &x); err != nil {
 		return nil, err
 	}
-	return starlark.None, fn.Receiver().(*starlark.Set).Insert(x)
+	return starlark.None, fn.Receiver().(*starlark.Set).InsertOn(th, x)
 }
 
 func setClear(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -242,7 +242,7 @@ func newSet(th *starlark.Thread, it starlark.Value) (*starlark.Set, error) {
 	}
 	s := starlark.NewSet(len(vals))
 	for _, v := range vals {
-		if err := s.Insert(v); err != nil {
+		if err := s.InsertOn(th, v); err != nil {
 			return nil, Unhashable(v, err)
 		}
 	}
