@@ -16,7 +16,9 @@ package starlark
 //     sixty times over) compare in time linear in their distinct parts
 //     rather than in their expanded size, which is exponential (CPython
 //     takes as long as that); comparisons of values that share nothing
-//     pay one map check per container;
+//     pay one map check per container (a pair stays remembered for the
+//     rest of the comparison: a user __eq__ that changes a list while it
+//     is compared may find it taken as before, where CPython looks again);
 //   - a comparison made for a thread looks at its cancellation every few
 //     thousand items, and fails as the interpreter does once it is
 //     cancelled (deadline), so that what the memo does not shorten ends
@@ -105,17 +107,23 @@ func (c *comparer) containers(op syntax.Token, x, y Value, depth int) (r, ok boo
 	var key cmpPair
 	switch x := x.(type) {
 	case *List:
+		if _, ok := y.(*List); !ok {
+			return false, false, nil
+		}
 		key = cmpPair{x: x, y: y}
 	case Tuple:
-		yt := y.(Tuple)
+		yt, ok := y.(Tuple)
+		if !ok {
+			return false, false, nil
+		}
 		if len(x) == 0 || len(yt) == 0 {
 			r, err = c.sliceCompare(op, x, yt, depth)
 			return r, true, err
 		}
 		key = cmpPair{&x[0], &yt[0], len(x), len(yt)}
 	case *Dict:
-		if op != syntax.EQL && op != syntax.NEQ {
-			return false, false, nil // CompareSameType's error
+		if _, ok := y.(*Dict); !ok || op != syntax.EQL && op != syntax.NEQ {
+			return false, false, nil // CompareSameType's
 		}
 		key = cmpPair{x: x, y: y}
 	default:
@@ -216,16 +224,25 @@ func inOn(thread *Thread, x, y Value) (Value, error) {
 	default:
 		return Binary(syntax.IN, x, y)
 	}
+	xi, xInt := x.(Int)
 	c := comparer{thread: thread}
 	for _, e := range elems {
 		if err := c.tick(); err != nil {
 			return nil, err
 		}
-		if s, ok := e.(String); ok {
-			if s == x {
+		switch e := e.(type) {
+		case String:
+			if e == x {
 				return True, nil // Equal's fast path
 			}
 			continue
+		case Int:
+			if xInt {
+				if c, _ := e.Cmp(xi, 1); c == 0 {
+					return True, nil
+				}
+				continue
+			}
 		}
 		if identical(e, x) {
 			return True, nil
