@@ -33,6 +33,24 @@ func PyCompareOn(th *starlark.Thread, op syntax.Token, x, y starlark.Value) (boo
 				}
 			}
 			a, b := xs.Index(i), ys.Index(i)
+			// Ints and strs, the common items of sorted tuples, are
+			// ordered at once (Identical of two ints allocates).
+			switch a := a.(type) {
+			case starlark.Int:
+				if b, ok := b.(starlark.Int); ok {
+					if c, _ := a.Cmp(b, 1); c != 0 {
+						return ThreeWay(op, c), nil
+					}
+					continue
+				}
+			case starlark.String:
+				if b, ok := b.(starlark.String); ok {
+					if c := strings.Compare(string(a), string(b)); c != 0 {
+						return ThreeWay(op, c), nil
+					}
+					continue
+				}
+			}
 			if Identical(a, b) {
 				continue
 			}
