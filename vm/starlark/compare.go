@@ -297,6 +297,17 @@ func (s *Set) HasOn(thread *Thread, k Value) (found bool, err error) {
 	return
 }
 
+// DeleteOn is Delete for a builtin running on thread (see InsertOn).
+func (s *Set) DeleteOn(thread *Thread, k Value) (found bool, err error) {
+	_, found, err = s.ht.deleteOn(thread, k)
+	return
+}
+
+// DeleteOn is Delete for a builtin running on thread (see InsertOn).
+func (d *Dict) DeleteOn(thread *Thread, k Value) (v Value, found bool, err error) {
+	return d.ht.deleteOn(thread, k)
+}
+
 // SetKeyOn is SetKey for a builtin running on thread (see InsertOn).
 func (d *Dict) SetKeyOn(thread *Thread, k, v Value) error { return d.ht.insertOn(thread, k, v) }
 

@@ -301,6 +301,11 @@ func (ht *hashtable) keys() []Value {
 }
 
 func (ht *hashtable) delete(k Value) (v Value, found bool, err error) {
+	return ht.deleteOn(nil, k)
+}
+
+// deleteOn is delete on behalf of thread (see findOn).
+func (ht *hashtable) deleteOn(thread *Thread, k Value) (v Value, found bool, err error) {
 	if err := ht.checkMutable("delete from"); err != nil {
 		return nil, false, err
 	}
@@ -311,7 +316,7 @@ func (ht *hashtable) delete(k Value) (v Value, found bool, err error) {
 	if err != nil {
 		return nil, false, err // unhashable
 	}
-	pos, slot, err := ht.find(k, h)
+	pos, slot, err := ht.findOn(thread, k, h)
 	if err != nil {
 		return nil, false, err
 	}
