@@ -49,7 +49,7 @@ func setDiscard(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, 
 	if err := starlark.UnpackPositionalArgs("discard", args, kwargs, 1, &x); err != nil {
 		return nil, err
 	}
-	_, err := fn.Receiver().(*starlark.Set).Delete(x)
+	_, err := fn.Receiver().(*starlark.Set).DeleteOn(th, x)
 	return starlark.None, err
 }
 
@@ -58,7 +58,7 @@ func setRemove(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, k
 	if err := starlark.UnpackPositionalArgs("remove", args, kwargs, 1, &x); err != nil {
 		return nil, err
 	}
-	found, err := fn.Receiver().(*starlark.Set).Delete(x)
+	found, err := fn.Receiver().(*starlark.Set).DeleteOn(th, x)
 	if err == nil && !found {
 		r, _ := ReprValue(th, x)
 		return nil, KeyError(x, r)

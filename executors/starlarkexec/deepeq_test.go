@@ -59,6 +59,10 @@ func TestDeepComparisonsStopAtDeadline(t *testing.T) {
 		"r = set([x, y])",
 		"s.add(y)",
 		"r = frozenset([x, y])",
+		"s.remove(y)",
+		"s.discard(y)",
+		"r = d.pop(y)",
+		"del d[y]",
 	} {
 		t.Run(code, func(t *testing.T) {
 			e := newTestExecutor(t, Options{Limits: limits})
