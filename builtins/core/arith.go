@@ -49,7 +49,7 @@ func SaEq(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs 
 	if v, ok, err := instanceEq(th, args[0], args[1]); ok {
 		return v, err
 	}
-	eq, err := pyEqual(args[0], args[1], 0)
+	eq, err := pyEqual(th, args[0], args[1])
 	return starlark.Bool(eq), err
 }
 
@@ -149,8 +149,40 @@ const maxEqDepth = 1000
 
 // pyEqual is Python's x == y for the values whose go.starlark.net
 // equality differs: bools against numbers, NaN, and lists and tuples
-// holding those.
-func pyEqual(x, y starlark.Value, depth int) (bool, error) {
+// holding those. th, which may be nil, is the thread it runs for: the
+// comparison fails with its Interrupt once it is stopped.
+func pyEqual(th *starlark.Thread, x, y starlark.Value) (bool, error) {
+	e := pyEq{th: th}
+	return e.equal(x, y, 0)
+}
+
+// pyEq is one == in progress. Like the VM's comparisons
+// (vm/starlark/compare.go), which it makes of the values it does not
+// compare itself, it takes items that are the same list or tuple to be
+// equal, as CPython does; it remembers the pairs of nested lists and
+// tuples it found equal at a cost of many items, so that values sharing
+// their parts compare in time linear in their distinct parts rather than
+// exponential; and it looks at its thread's deadline every CheckEvery
+// items.
+type pyEq struct {
+	th    *starlark.Thread
+	work  uint64
+	known map[eqPair]struct{}
+}
+
+// eqPair is a pair of lists (their pointers) or tuples (their first
+// items' addresses and their lengths).
+type eqPair struct {
+	x, y   any
+	xn, yn int
+}
+
+const (
+	eqMemoCost = 64      // items a nested pair's comparison looked at, for it to be remembered
+	eqMemoMax  = 1 << 16 // pairs remembered at most
+)
+
+func (e *pyEq) equal(x, y starlark.Value, depth int) (bool, error) {
 	if depth > maxEqDepth {
 		return false, Errorf(pyexc.RecursionError, "maximum recursion depth exceeded in comparison")
 	}
@@ -168,26 +200,37 @@ func pyEqual(x, y starlark.Value, depth int) (bool, error) {
 			return numEqual(x, y), nil
 		}
 	case starlark.Tuple:
-		if b, ok := y.(starlark.Tuple); ok {
-			return seqEqual(a, b, depth)
+		b, ok := y.(starlark.Tuple)
+		if !ok {
+			return false, nil
 		}
-		return false, nil
+		if len(a) != len(b) {
+			return false, nil
+		}
+		if len(a) == 0 || &a[0] == &b[0] {
+			return true, nil
+		}
+		return e.seq(eqPair{&a[0], &b[0], len(a), len(b)}, a, b, depth)
 	case *starlark.List:
-		if b, ok := y.(*starlark.List); ok {
-			if a == b {
-				return true, nil
-			}
-			return seqEqual(listItems(a), listItems(b), depth)
+		b, ok := y.(*starlark.List)
+		if !ok {
+			return false, nil
 		}
-		return false, nil
+		if a == b {
+			return true, nil
+		}
+		if a.Len() != b.Len() {
+			return false, nil
+		}
+		return e.seq(eqPair{x: a, y: b}, listItems(a), listItems(b), depth)
 	}
 	if eq, ok, err := frozenSetEqual(x, y); ok {
 		return eq, err
 	}
-	if eq, ok, err := ContainerEqual(x, y, depth); ok {
+	if eq, ok, err := e.containers(x, y, depth); ok {
 		return eq, err
 	}
-	return starlark.Equal(x, y)
+	return starlark.EqualOn(e.th, x, y)
 }
 
 func listItems(l *starlark.List) []starlark.Value {
@@ -198,18 +241,64 @@ func listItems(l *starlark.List) []starlark.Value {
 	return out
 }
 
-// seqEqual compares items pairwise.
-func seqEqual(a, b []starlark.Value, depth int) (bool, error) {
-	if len(a) != len(b) {
-		return false, nil
+// seq compares the items of two lists or tuples, key, of equal lengths
+// pairwise.
+func (e *pyEq) seq(key eqPair, a, b []starlark.Value, depth int) (bool, error) {
+	if len(e.known) > 0 {
+		if _, ok := e.known[key]; ok {
+			return true, nil
+		}
 	}
+	before := e.work
 	for i := range a {
-		eq, err := pyEqual(a[i], b[i], depth+1)
+		if err := e.tick(); err != nil {
+			return false, err
+		}
+		if sameContainer(a[i], b[i]) {
+			continue
+		}
+		eq, err := e.equal(a[i], b[i], depth+1)
 		if err != nil || !eq {
 			return false, err
 		}
 	}
+	if depth > 0 && e.work-before >= eqMemoCost && len(e.known) < eqMemoMax {
+		if e.known == nil {
+			e.known = make(map[eqPair]struct{})
+		}
+		e.known[key] = struct{}{}
+	}
 	return true, nil
+}
+
+// tick counts an item looked at, and fails once the comparison's
+// execution is stopped.
+func (e *pyEq) tick() error {
+	if e.work++; e.work%CheckEvery != 0 {
+		return nil
+	}
+	return Interrupted(e.th)
+}
+
+// sameContainer reports whether x and y are the same list, tuple, dict
+// or set, which Python's containers take to be equal to itself without
+// comparing (PyObject_RichCompareBool).
+func sameContainer(x, y starlark.Value) bool {
+	switch a := x.(type) {
+	case *starlark.List:
+		b, ok := y.(*starlark.List)
+		return ok && a == b
+	case starlark.Tuple:
+		b, ok := y.(starlark.Tuple)
+		return ok && len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+	case *starlark.Dict:
+		b, ok := y.(*starlark.Dict)
+		return ok && a == b
+	case *starlark.Set:
+		b, ok := y.(*starlark.Set)
+		return ok && a == b
+	}
+	return false
 }
 
 func isNaN(v starlark.Value) bool {

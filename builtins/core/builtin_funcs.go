@@ -109,9 +109,9 @@ func minmax(name string, wantMax bool) BuiltinFn {
 			var better bool
 			var err error
 			if wantMax {
-				better, err = Less(bestKey, k)
+				better, err = LessOn(th, bestKey, k)
 			} else {
-				better, err = Less(k, bestKey)
+				better, err = LessOn(th, k, bestKey)
 			}
 			if better {
 				best, bestKey = v, k

@@ -483,7 +483,7 @@ func (o *Instance) enumCompare(op syntax.Token, y starlark.Value, depth int) (bo
 func pyCompareAll(op syntax.Token, x, y starlark.Value) (bool, error) {
 	switch op {
 	case syntax.EQL, syntax.NEQ:
-		eq, err := pyEqual(x, y, 0)
+		eq, err := pyEqual(nil, x, y)
 		return eq == (op == syntax.EQL), err
 	}
 	return PyCompare(op, x, y)

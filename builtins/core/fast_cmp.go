@@ -15,7 +15,8 @@ import (
 // operator rather than a call: an int on the left is wrapped without
 // allocating, and two ints of 64 bits compare without allocating either.
 type CmpGuard struct {
-	Op syntax.Token // syntax.LT, LE, GT or GE
+	Op  syntax.Token // syntax.LT, LE, GT or GE
+	Box *ThreadBox   // the executor's, if any: the thread whose deadline a long comparison honours
 }
 
 func (g *CmpGuard) String() string        { return "<comparison guard>" }
@@ -38,7 +39,7 @@ func (g *CmpGuard) Get(x starlark.Value) (starlark.Value, bool, error) {
 			return cmpInt[geTag](i), true, nil
 		}
 	}
-	return &cmpOperand{x: x, op: g.Op}, true, nil
+	return &cmpOperand{x: x, op: g.Op, box: g.Box}, true, nil
 }
 
 // The comparisons, as types, so that an int operand carries its
@@ -84,8 +85,9 @@ func (p cmpInt[T]) Get(y starlark.Value) (starlark.Value, bool, error) {
 
 // cmpOperand is any other value on the left of a guarded comparison.
 type cmpOperand struct {
-	x  starlark.Value
-	op syntax.Token
+	x   starlark.Value
+	op  syntax.Token
+	box *ThreadBox
 }
 
 func (p *cmpOperand) String() string       { return p.x.String() }
@@ -98,6 +100,10 @@ func (p *cmpOperand) Hash() (uint32, error) {
 
 // Get is x op y.
 func (p *cmpOperand) Get(y starlark.Value) (starlark.Value, bool, error) {
-	r, err := PyCompare(p.op, p.x, y)
+	var th *starlark.Thread
+	if _, isSeq := p.x.(starlark.Indexable); isSeq && p.box != nil {
+		th = p.box.current() // a comparison of sequences may be long
+	}
+	r, err := PyCompareOn(th, p.op, p.x, y)
 	return starlark.Bool(r), true, err
 }

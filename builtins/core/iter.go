@@ -262,6 +262,26 @@ func (it *Iterator) Hash() (uint32, error) { return uint32(len(it.name)) * 26544
 // PyType returns the iterator's type object.
 func (it *Iterator) PyType() starlark.Value { return IterType(it.name) }
 
+// HasOn is x in it for the interpreter's thread th
+// (starlark.ContainerOn): an iterator kept from an earlier step is paced
+// again for th, as PyIter does for a builtin, so that an endless one
+// stops at th's deadline; its items are compared on th.
+func (it *Iterator) HasOn(th *starlark.Thread, x starlark.Value) (bool, error) {
+	it, err := PyIter(th, it)
+	if err != nil {
+		return false, err
+	}
+	for {
+		v, ok, err := it.NextOn(th)
+		if err != nil || !ok {
+			return false, err
+		}
+		if eq, err := starlark.EqualOn(th, v, x); err != nil || eq {
+			return eq, err
+		}
+	}
+}
+
 // Has is Python's x in it: it consumes the iterator up to the first item
 // equal to x.
 func (it *Iterator) Has(x starlark.Value) (bool, error) {

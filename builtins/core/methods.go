@@ -145,6 +145,14 @@ func Equal(x, y starlark.Value) (bool, error) {
 	return starlark.Equal(x, y)
 }
 
+// EqualOn is Equal made on behalf of th, which may be nil: a deep
+// comparison fails once th's execution is cancelled (see
+// starlark.EqualOn).
+func EqualOn(th *starlark.Thread, x, y starlark.Value) (bool, error) {
+	x, y = Unbool(x, y)
+	return starlark.EqualOn(th, x, y)
+}
+
 // Unbool turns a bool compared with a number into that number, as Python
 // treats bool as a subclass of int.
 func Unbool(x, y starlark.Value) (starlark.Value, starlark.Value) {
@@ -178,7 +186,11 @@ func BoolInt(b starlark.Bool) starlark.Int {
 }
 
 // Less is Python's x < y with Python's error message.
-func Less(x, y starlark.Value) (bool, error) {
+func Less(x, y starlark.Value) (bool, error) { return LessOn(nil, x, y) }
+
+// LessOn is Less made on behalf of th, which may be nil: a deep
+// comparison fails once th's execution is cancelled.
+func LessOn(th *starlark.Thread, x, y starlark.Value) (bool, error) {
 	x, y = baseOperands(x, y)
 	x, y = Unbool(x, y)
 	if xb, ok := x.(starlark.Bool); ok {
@@ -186,12 +198,9 @@ func Less(x, y starlark.Value) (bool, error) {
 			return !bool(xb) && bool(yb), nil
 		}
 	}
-	ok, err := starlark.Compare(syntax.LT, x, y)
+	ok, err := starlark.CompareOn(th, syntax.LT, x, y)
 	if err != nil {
-		if _, isErr := err.(*Error); isErr {
-			return false, err
-		}
-		return false, Errorf(pyexc.TypeError, "'<' not supported between instances of '%s' and '%s'", TypeName(x), TypeName(y))
+		return false, orderError(err, syntax.LT, x, y)
 	}
 	return ok, nil
 }

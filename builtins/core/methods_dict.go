@@ -64,7 +64,7 @@ func dictPop(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwa
 	if err := starlark.UnpackPositionalArgs("pop", args, kwargs, 1, &k, &dflt); err != nil {
 		return nil, err
 	}
-	v, found, err := fn.Receiver().(*starlark.Dict).Delete(k)
+	v, found, err := fn.Receiver().(*starlark.Dict).DeleteOn(th, k)
 	if err != nil {
 		return nil, err
 	}

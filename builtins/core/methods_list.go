@@ -67,7 +67,7 @@ func sequenceCount(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tupl
 	}
 	n := 0
 	err := ForEach(th, fn.Receiver(), func(e starlark.Value) error {
-		eq, err := Equal(e, x)
+		eq, err := EqualOn(th, e, x)
 		if eq {
 			n++
 		}
@@ -103,7 +103,7 @@ func sequenceIndex(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tupl
 				return nil, err
 			}
 		}
-		if eq, err := Equal(seq.Index(i), x); err != nil || eq {
+		if eq, err := EqualOn(th, seq.Index(i), x); err != nil || eq {
 			return starlark.MakeInt(i), err
 		}
 	}
@@ -175,7 +175,7 @@ func listRemove(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, 
 				return nil, err
 			}
 		}
-		if eq, err := Equal(l.Index(i), x); err != nil {
+		if eq, err := EqualOn(th, l.Index(i), x); err != nil {
 			return nil, err
 		} else if eq {
 			_, err := StarlarkMethod(th, l, "pop", starlark.MakeInt(i))

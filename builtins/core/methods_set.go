@@ -33,7 +33,7 @@ func setAdd(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwar
 	if err := starlark.UnpackPositionalArgs("add", args, kwargs, 1, &x); err != nil {
 		return nil, err
 	}
-	return starlark.None, fn.Receiver().(*starlark.Set).Insert(x)
+	return starlark.None, fn.Receiver().(*starlark.Set).InsertOn(th, x)
 }
 
 func setClear(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -49,7 +49,7 @@ func setDiscard(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, 
 	if err := starlark.UnpackPositionalArgs("discard", args, kwargs, 1, &x); err != nil {
 		return nil, err
 	}
-	_, err := fn.Receiver().(*starlark.Set).Delete(x)
+	_, err := fn.Receiver().(*starlark.Set).DeleteOn(th, x)
 	return starlark.None, err
 }
 
@@ -58,7 +58,7 @@ func setRemove(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, k
 	if err := starlark.UnpackPositionalArgs("remove", args, kwargs, 1, &x); err != nil {
 		return nil, err
 	}
-	found, err := fn.Receiver().(*starlark.Set).Delete(x)
+	found, err := fn.Receiver().(*starlark.Set).DeleteOn(th, x)
 	if err == nil && !found {
 		r, _ := ReprValue(th, x)
 		return nil, KeyError(x, r)
@@ -242,7 +242,7 @@ func newSet(th *starlark.Thread, it starlark.Value) (*starlark.Set, error) {
 	}
 	s := starlark.NewSet(len(vals))
 	for _, v := range vals {
-		if err := s.Insert(v); err != nil {
+		if err := s.InsertOn(th, v); err != nil {
 			return nil, Unhashable(v, err)
 		}
 	}

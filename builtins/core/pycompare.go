@@ -1,6 +1,8 @@
 package core
 
 import (
+	"strings"
+
 	"github.com/star-agent/star-agent/builtins/pyexc"
 	"github.com/star-agent/star-agent/vm/starlark"
 	"github.com/star-agent/star-agent/vm/syntax"
@@ -12,22 +14,52 @@ import (
 // error names the items' types, as CPython's does ("'<' not supported
 // between instances of 'NoneType' and 'int'"), not the sequences'.
 func PyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
+	return PyCompareOn(nil, op, x, y)
+}
+
+// PyCompareOn is PyCompare made on behalf of th, which may be nil: a
+// comparison of sequences fails with th's Interrupt once its execution is
+// stopped.
+func PyCompareOn(th *starlark.Thread, op syntax.Token, x, y starlark.Value) (bool, error) {
 	x, y = baseOperands(x, y)
 	xs, xok := x.(starlark.Indexable)
 	ys, yok := y.(starlark.Indexable)
 	if xok && yok && sameSeqKind(x, y) {
 		n, m := xs.Len(), ys.Len()
 		for i := 0; i < n && i < m; i++ {
+			if i%CheckEvery == CheckEvery-1 {
+				if err := Interrupted(th); err != nil {
+					return false, err
+				}
+			}
 			a, b := xs.Index(i), ys.Index(i)
+			// Ints and strs, the common items of sorted tuples, are
+			// ordered at once (Identical of two ints allocates).
+			switch a := a.(type) {
+			case starlark.Int:
+				if b, ok := b.(starlark.Int); ok {
+					if c, _ := a.Cmp(b, 1); c != 0 {
+						return ThreeWay(op, c), nil
+					}
+					continue
+				}
+			case starlark.String:
+				if b, ok := b.(starlark.String); ok {
+					if c := strings.Compare(string(a), string(b)); c != 0 {
+						return ThreeWay(op, c), nil
+					}
+					continue
+				}
+			}
 			if Identical(a, b) {
 				continue
 			}
-			eq, err := Equal(a, b)
+			eq, err := EqualOn(th, a, b)
 			if err != nil {
 				return false, err
 			}
 			if !eq {
-				return PyCompare(op, a, b)
+				return PyCompareOn(th, op, a, b)
 			}
 		}
 		return ThreeWay(op, n-m), nil
@@ -38,7 +70,7 @@ func PyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 		return false, nil
 	}
 	if op == syntax.LT {
-		return Less(x, y)
+		return LessOn(th, x, y)
 	}
 	x, y = Unbool(x, y)
 	xb, xok := x.(starlark.Bool)
@@ -46,18 +78,34 @@ func PyCompare(op syntax.Token, x, y starlark.Value) (bool, error) {
 	if xok && yok {
 		return ThreeWay(op, int(BoolInt(xb).Sub(BoolInt(yb)).Sign())), nil
 	}
-	r, err := starlark.Compare(op, x, y)
+	r, err := starlark.CompareOn(th, op, x, y)
 	if err != nil {
-		if _, isErr := err.(*Error); isErr {
-			return false, err
-		}
-		return false, Errorf(pyexc.TypeError, "'%s' not supported between instances of '%s' and '%s'", op, TypeName(x), TypeName(y))
+		return false, orderError(err, op, x, y)
 	}
 	return r, nil
 }
 
+// orderError is the error of x op y for an error of go.starlark.net's
+// Compare: an exception of user code, a comparison too deep or a
+// cancelled execution as it is, and otherwise CPython's TypeError for
+// values it does not order.
+func orderError(err error, op syntax.Token, x, y starlark.Value) error {
+	if _, isErr := err.(*Error); isErr {
+		return err
+	}
+	if msg := err.Error(); strings.HasPrefix(msg, "Starlark computation cancelled") || strings.Contains(msg, "maximum recursion depth") {
+		return err
+	}
+	return Errorf(pyexc.TypeError, "'%s' not supported between instances of '%s' and '%s'", op, TypeName(x), TypeName(y))
+}
+
 // PyLess is x < y (see pyCompare).
 func PyLess(x, y starlark.Value) (bool, error) { return PyCompare(syntax.LT, x, y) }
+
+// PyLessOn is x < y made on behalf of th (see PyCompareOn).
+func PyLessOn(th *starlark.Thread, x, y starlark.Value) (bool, error) {
+	return PyCompareOn(th, syntax.LT, x, y)
+}
 
 func ThreeWay(op syntax.Token, c int) bool {
 	switch op {
@@ -88,13 +136,13 @@ func sameSeqKind(x, y starlark.Value) bool {
 	return false
 }
 
-// ContainerEqual is x == y for the pairs of values of different types
+// containers is x == y for the pairs of values of different types
 // that CPython compares by content, where go.starlark.net finds values of
 // different types unequal: a dict against a dict of a collections type
 // (Counter(a=1) == {'a': 1}), and a keys or items view against a set, a
 // frozenset or another such view (d.keys() == {'a'}). ok is false for
 // other pairs, which the caller compares as before.
-func ContainerEqual(x, y starlark.Value, depth int) (eq, ok bool, err error) {
+func (e *pyEq) containers(x, y starlark.Value, depth int) (eq, ok bool, err error) {
 	if v, isView := x.(*dictView); isView {
 		return viewEqual(v, y)
 	}
@@ -133,7 +181,10 @@ func ContainerEqual(x, y starlark.Value, depth int) (eq, ok bool, err error) {
 		if err != nil || !found {
 			return false, true, err
 		}
-		if eq, err := pyEqual(kv[1], w, depth+1); err != nil || !eq {
+		if err := e.tick(); err != nil {
+			return false, true, err
+		}
+		if eq, err := e.equal(kv[1], w, depth+1); err != nil || !eq {
 			return false, true, err
 		}
 	}

@@ -68,7 +68,8 @@ func TestContainerEqual(t *testing.T) {
 		{"d.values() == {1}", values, set(one), false},
 		{"d.keys() == ['a']", keys, starlark.NewList([]starlark.Value{a}), false},
 	} {
-		eq, ok, err := ContainerEqual(c.x, c.y, 0)
+		var e pyEq
+		eq, ok, err := e.containers(c.x, c.y, 0)
 		if err != nil {
 			t.Errorf("%s: %v", c.expr, err)
 			continue

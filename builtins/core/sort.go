@@ -183,7 +183,7 @@ func sortKeyed(th *starlark.Thread, vals, keys []starlark.Value) error {
 		if err != nil {
 			return false
 		}
-		r, e := PyLess(a, b)
+		r, e := PyLessOn(th, a, b)
 		if e != nil {
 			err = e
 		}
@@ -850,7 +850,7 @@ func (s *Sorter) MergeSort(idx, buf []int) {
 		if err != nil {
 			return false
 		}
-		r, e := PyLess(a, b)
+		r, e := PyLessOn(s.Th, a, b)
 		if e != nil {
 			err = e
 		}

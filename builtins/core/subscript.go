@@ -63,7 +63,16 @@ func Subscript(th *starlark.Thread, x, k starlark.Value) (starlark.Value, error)
 			return nil, err
 		}
 		return starlark.MakeInt(int(x[i])), nil
-	case starlark.Mapping: // dicts, instances, Counter, ...
+	case *starlark.Dict:
+		v, found, err := x.GetOn(th, k) // a long comparison of keys honours the deadline
+		if err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, keyError(k)
+		}
+		return v, nil
+	case starlark.Mapping: // instances, Counter, ...
 		v, found, err := x.Get(k)
 		if err != nil {
 			return nil, err

@@ -724,3 +724,42 @@ func TestIsolatedDeadlineAfterIdle(t *testing.T) {
 	}
 	t.Error("the engine never stopped the loop at its deadline itself")
 }
+
+// TestIsolatedDeepComparisonStopsAtDeadline: the child runs the same
+// engine, whose comparisons of values that share their parts stop at the
+// deadline: the step ends in a TimeoutError with the child and its state
+// kept (before, the child's engine abandoned the work and the host
+// replaced the child, losing the state).
+func TestIsolatedDeepComparisonStopsAtDeadline(t *testing.T) {
+	const timeout = time.Second
+	const setup = "W = 256\nxs = [0] * W\nys = [0] * W\nfor _ in range(30):\n" +
+		"    xs = [(xs[2*i % W], xs[(2*i+1) % W]) for i in range(W)]\n" +
+		"    ys = [(ys[3*i % W], ys[(3*i+1) % W]) for i in range(W)]\n" +
+		"x, y = xs[0], ys[0]\nkept = 41"
+	e := newIsolatedTest(t, Options{Limits: executors.Limits{Timeout: timeout}}, nil)
+	for _, code := range []string{"x == y", "x in {y: 1}", "sorted([x, y])"} {
+		// A loaded machine may keep the stopped work from a CPU past the
+		// grace: the child is then replaced, and the attempt tried again.
+		for attempt := 1; ; attempt++ {
+			mustRun(t, e, setup)
+			pid := e.ChildPID()
+			res, err := e.Execute(context.Background(), code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Err == nil || res.Err.Type != "TimeoutError" {
+				t.Fatalf("%s: %+v, want a TimeoutError", code, res.Err)
+			}
+			if len(res.Notes) == 0 && e.ChildPID() == pid {
+				if res := mustRun(t, e, "kept + 1"); res.Repr != "42" {
+					t.Errorf("%s: the state after the step: %+v", code, res)
+				}
+				break
+			}
+			if attempt == 5 {
+				t.Fatalf("%s: abandoned 5 times out of 5: %s, notes %q", code, res.Err.Message, res.Notes)
+			}
+			t.Logf("%s: attempt %d abandoned (a loaded machine?)", code, attempt)
+		}
+	}
+}

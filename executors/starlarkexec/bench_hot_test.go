@@ -35,6 +35,11 @@ var hotPrograms = []struct{ name, setup, stmt string }{
 	{"sort100k-floats", "import random\nrandom.seed(1)\nxs = [random.random() for _ in range(100000)]\n", "r = sorted(xs)"},
 	{"sort100k-strs", "import random\nrandom.seed(1)\nxs = [str(random.randrange(10**9)) for _ in range(100000)]\n", "r = sorted(xs)"},
 	{"sort100k-key", "import random\nrandom.seed(1)\nxs = [random.randrange(10**9) for _ in range(100000)]\n", "r = sorted(xs, key=lambda v: -v)"},
+	{"sort100k-tuples", "import random\nrandom.seed(1)\nxs = [(random.randrange(100), random.randrange(10**9)) for _ in range(100000)]\n", "r = sorted(xs)"},
+	{"eq100k-tuples", "a = [(i, str(i)) for i in range(100000)]\nb = [(i, str(i)) for i in range(100000)]\n", "r = a == b"},
+	{"eq-small100k", "def loop():\n    a, b, n = [1, 2, (3, 4)], [1, 2, (3, 4)], 0\n    for i in range(100000):\n        if a == b:\n            n += 1\n    return n\n", "r = loop()"},
+	{"in-list100k", "def loop():\n    xs, n = list(range(50)), 0\n    for i in range(100000):\n        if i % 100 in xs:\n            n += 1\n    return n\n", "r = loop()"},
+	{"dict-tuple-keys100k", "d = {(i, i): i for i in range(100000)}\ndef loop():\n    t = 0\n    for i in range(100000):\n        t += d[(i, i)]\n    return t\n", "r = loop()"},
 }
 
 // hotCPython times stmt in CPython: seven timeit repeats, each a

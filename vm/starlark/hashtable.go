@@ -122,11 +122,17 @@ func (ht *hashtable) freeze() {
 // index slot that holds it, or -1 and, if the table has an index, the
 // empty slot where k would go.
 func (ht *hashtable) find(k Value, h uint32) (pos, slot int, err error) {
+	return ht.findOn(nil, k, h)
+}
+
+// findOn is find for a lookup made on behalf of thread, whose
+// cancellation ends a long comparison of keys (star-agent).
+func (ht *hashtable) findOn(thread *Thread, k Value, h uint32) (pos, slot int, err error) {
 	if ht.index == nil {
 		for j := int(ht.head); j < len(ht.entries); j++ {
 			e := &ht.entries[j]
 			if e.hash == h && e.key != nil {
-				if eq, err := Equal(k, e.key); err != nil {
+				if eq, err := EqualOn(thread, k, e.key); err != nil {
 					return -1, -1, err // e.g. excessively recursive tuple
 				} else if eq {
 					return j, -1, nil
@@ -145,7 +151,7 @@ func (ht *hashtable) find(k Value, h uint32) (pos, slot int, err error) {
 		if s > 0 {
 			e := &ht.entries[s-1]
 			if e.hash == h {
-				if eq, err := Equal(k, e.key); err != nil {
+				if eq, err := EqualOn(thread, k, e.key); err != nil {
 					return -1, -1, err
 				} else if eq {
 					return int(s - 1), int(i), nil
@@ -170,7 +176,12 @@ func (ht *hashtable) insert(k, v Value) error {
 
 // insertHash is insert for a key whose hash is h, on a mutable table.
 func (ht *hashtable) insertHash(k, v Value, h uint32) error {
-	pos, slot, err := ht.find(k, h)
+	return ht.insertHashOn(nil, k, v, h)
+}
+
+// insertHashOn is insertHash on behalf of thread (see findOn).
+func (ht *hashtable) insertHashOn(thread *Thread, k, v Value, h uint32) error {
+	pos, slot, err := ht.findOn(thread, k, h)
 	if err != nil {
 		return err
 	}
@@ -290,6 +301,11 @@ func (ht *hashtable) keys() []Value {
 }
 
 func (ht *hashtable) delete(k Value) (v Value, found bool, err error) {
+	return ht.deleteOn(nil, k)
+}
+
+// deleteOn is delete on behalf of thread (see findOn).
+func (ht *hashtable) deleteOn(thread *Thread, k Value) (v Value, found bool, err error) {
 	if err := ht.checkMutable("delete from"); err != nil {
 		return nil, false, err
 	}
@@ -300,7 +316,7 @@ func (ht *hashtable) delete(k Value) (v Value, found bool, err error) {
 	if err != nil {
 		return nil, false, err // unhashable
 	}
-	pos, slot, err := ht.find(k, h)
+	pos, slot, err := ht.findOn(thread, k, h)
 	if err != nil {
 		return nil, false, err
 	}

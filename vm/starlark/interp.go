@@ -200,7 +200,13 @@ loop:
 					continue
 				}
 			}
-			z, err2 := Binary(binop, x, y)
+			var z Value
+			var err2 error
+			if op == compile.IN {
+				z, err2 = inOn(thread, x, y) // star-agent: see compare.go
+			} else {
+				z, err2 = Binary(binop, x, y)
+			}
 			if err2 != nil {
 				err = err2
 				break loop
@@ -460,7 +466,7 @@ loop:
 			y := stack[sp-2]
 			x := stack[sp-3]
 			sp -= 3
-			err = setIndex(x, y, z)
+			err = setIndexOn(thread, x, y, z) // star-agent: see compare.go
 			if err != nil {
 				break loop
 			}
@@ -469,7 +475,7 @@ loop:
 			y := stack[sp-1]
 			x := stack[sp-2]
 			sp -= 2
-			z, err2 := getIndex(x, y)
+			z, err2 := getIndexOn(thread, x, y) // star-agent: see compare.go
 			if err2 != nil {
 				err = err2
 				break loop
@@ -525,7 +531,7 @@ loop:
 			v := stack[sp-1]
 			sp -= 3
 			oldlen := dict.Len()
-			if err2 := dict.SetKey(k, v); err2 != nil {
+			if err2 := dict.SetKeyOn(thread, k, v); err2 != nil {
 				err = err2
 				break loop
 			}

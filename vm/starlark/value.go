@@ -938,6 +938,11 @@ func (x *Dict) CompareSameType(op syntax.Token, y_ Value, depth int) (bool, erro
 }
 
 func dictsEqual(x, y *Dict, depth int) (bool, error) {
+	var c comparer
+	return c.dictsEqual(x, y, depth)
+}
+
+func (c *comparer) dictsEqual(x, y *Dict, depth int) (bool, error) {
 	if x.Len() != y.Len() {
 		return false, nil
 	}
@@ -945,11 +950,16 @@ func dictsEqual(x, y *Dict, depth int) (bool, error) {
 		if e.key == nil {
 			continue
 		}
+		if err := c.tick(); err != nil {
+			return false, err
+		}
 		key, xval := e.key, e.value
 
 		if yval, found, _ := y.Get(key); !found {
 			return false, nil
-		} else if eq, err := EqualDepth(xval, yval, depth-1); err != nil {
+		} else if identical(xval, yval) {
+			continue // as in Python (star-agent; see compare.go)
+		} else if eq, err := c.equalDepth(xval, yval, depth-1); err != nil {
 			return false, err
 		} else if !eq {
 			return false, nil
@@ -1059,6 +1069,11 @@ func (x *List) CompareSameType(op syntax.Token, y_ Value, depth int) (bool, erro
 }
 
 func sliceCompare(op syntax.Token, x, y []Value, depth int) (bool, error) {
+	var c comparer
+	return c.sliceCompare(op, x, y, depth)
+}
+
+func (c *comparer) sliceCompare(op syntax.Token, x, y []Value, depth int) (bool, error) {
 	// Fast path: check length.
 	if len(x) != len(y) && (op == syntax.EQL || op == syntax.NEQ) {
 		return op == syntax.NEQ, nil
@@ -1066,7 +1081,13 @@ func sliceCompare(op syntax.Token, x, y []Value, depth int) (bool, error) {
 
 	// Find first element that is not equal in both lists.
 	for i := 0; i < len(x) && i < len(y); i++ {
-		if eq, err := EqualDepth(x[i], y[i], depth-1); err != nil {
+		if err := c.tick(); err != nil {
+			return false, err
+		}
+		if identical(x[i], y[i]) {
+			continue // as in Python (star-agent; see compare.go)
+		}
+		if eq, err := c.equalDepth(x[i], y[i], depth-1); err != nil {
 			return false, err
 		} else if !eq {
 			switch op {
@@ -1075,7 +1096,7 @@ func sliceCompare(op syntax.Token, x, y []Value, depth int) (bool, error) {
 			case syntax.NEQ:
 				return true, nil
 			default:
-				return CompareDepth(op, x[i], y[i], depth-1)
+				return c.compareDepth(op, x[i], y[i], depth-1)
 			}
 		}
 	}
@@ -1515,7 +1536,11 @@ func pathContains(path []Value, x Value) bool {
 
 // CompareLimit is the depth limit on recursive comparison operations such as == and <.
 // Comparison of data structures deeper than this limit may fail.
-var CompareLimit = 10
+//
+// star-agent: 1000, Python's recursion limit, rather than 10, which
+// failed comparisons (x in [y], dict lookups) of values Python compares:
+// a comparison is bounded by its memo and its thread (see compare.go).
+var CompareLimit = 1000
 
 // Equal reports whether two Starlark values are equal.
 func Equal(x, y Value) (bool, error) {
@@ -1534,10 +1559,16 @@ func EqualDepth(x, y Value, depth int) (bool, error) {
 	// object with a user-defined __eq__ equals itself without asking
 	// it (star-agent; see CrossComparable). The == operator, which
 	// calls Compare, still asks.
+	var c comparer
+	return c.equalDepth(x, y, depth)
+}
+
+// equalDepth is EqualDepth for a comparison in progress.
+func (c *comparer) equalDepth(x, y Value, depth int) (bool, error) {
 	if _, ok := x.(CrossComparable); ok && x == y {
 		return true, nil
 	}
-	return CompareDepth(syntax.EQL, x, y, depth)
+	return c.compareDepth(syntax.EQL, x, y, depth)
 }
 
 // Compare compares two Starlark values.
@@ -1559,10 +1590,21 @@ func Compare(op syntax.Token, x, y Value) (bool, error) {
 // The depth parameter limits the maximum depth of recursion
 // in cyclic data structures.
 func CompareDepth(op syntax.Token, x, y Value, depth int) (bool, error) {
+	var c comparer
+	return c.compareDepth(op, x, y, depth)
+}
+
+// compareDepth is CompareDepth for a comparison in progress.
+func (c *comparer) compareDepth(op syntax.Token, x, y Value, depth int) (bool, error) {
 	if depth < 1 {
 		return false, fmt.Errorf("comparison exceeded maximum recursion depth")
 	}
 	if sameType(x, y) {
+		// Lists, tuples and dicts compare their items within this
+		// comparison (star-agent; see compare.go).
+		if r, ok, err := c.containers(op, x, y, depth); ok {
+			return r, err
+		}
 		if xcomp, ok := x.(Comparable); ok {
 			return xcomp.CompareSameType(op, y, depth)
 		}
@@ -1592,13 +1634,13 @@ func CompareDepth(op syntax.Token, x, y Value, depth int) (bool, error) {
 	if xb, ok := x.(Bool); ok {
 		switch y.(type) {
 		case Int, Float:
-			return CompareDepth(op, MakeInt(b2i(bool(xb))), y, depth)
+			return c.compareDepth(op, MakeInt(b2i(bool(xb))), y, depth)
 		}
 	}
 	if yb, ok := y.(Bool); ok {
 		switch x.(type) {
 		case Int, Float:
-			return CompareDepth(op, x, MakeInt(b2i(bool(yb))), depth)
+			return c.compareDepth(op, x, MakeInt(b2i(bool(yb))), depth)
 		}
 	}
 
