@@ -50,6 +50,10 @@ var errorPatterns = []struct {
 	typ     *pyexc.Type
 	rewrite func(m []string) string // nil keeps the message
 }{
+	{regexp.MustCompile(`^byte must be in range\(0, 256\)$`), pyexc.ValueError, nil},
+	{regexp.MustCompile(`^a bytes-like object is required, not '(\w+)'$`), pyexc.TypeError, func(m []string) string {
+		return "a bytes-like object is required, not '" + pyTypeName(m[1]) + "'"
+	}},
 	{regexp.MustCompile(`^too few values to unpack \(got (\d+), want (\d+)\)`), pyexc.ValueError, func(m []string) string {
 		return "not enough values to unpack (expected " + m[2] + ", got " + m[1] + ")"
 	}},

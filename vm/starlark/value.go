@@ -1874,12 +1874,15 @@ func (b Bytes) Has(y Value) (bool, error) {
 	case Bytes:
 		return strings.Contains(string(b), string(needle)), nil
 	case Int:
+		// star-agent: CPython's errors (ValueError, TypeError).
 		var by byte
 		if err := AsInt(needle, &by); err != nil {
-			return false, fmt.Errorf("int in bytes: %s", err)
+			return false, fmt.Errorf("byte must be in range(0, 256)")
 		}
 		return strings.IndexByte(string(b), by) >= 0, nil
+	case Bool:
+		return strings.IndexByte(string(b), map[Bool]byte{false: 0, true: 1}[needle]) >= 0, nil
 	default:
-		return false, fmt.Errorf("'in bytes' requires bytes or int as left operand, not %s", y.Type())
+		return false, fmt.Errorf("a bytes-like object is required, not '%s'", y.Type())
 	}
 }
