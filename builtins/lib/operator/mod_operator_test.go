@@ -99,8 +99,8 @@ for f in tests:
 // no way around getattr's refusal of dunder names (no reflection).
 func TestOperatorRefusesDunders(t *testing.T) {
 	for _, src := range []string{
-		"import operator\noperator.attrgetter('__class__')(1)",
-		"import operator\noperator.attrgetter('real.__class__')(1)",
+		"import operator\noperator.attrgetter('__class__.__bases__')(1)",
+		"import operator\noperator.attrgetter('real.__mro__')(1)",
 		"import operator\noperator.attrgetter('real', '__dict__')(1)",
 		"import operator\noperator.methodcaller('__init_subclass__')(1)",
 		"import operator\noperator.methodcaller('__reduce_ex__', 2)([])",
