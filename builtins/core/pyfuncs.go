@@ -573,11 +573,48 @@ func PyIssubclass(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple
 }
 
 func PyIterFn(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	x, err := oneArg("iter", args, kwargs)
-	if err != nil {
-		return nil, err
+	if len(args) == 2 && len(kwargs) == 0 {
+		return callableIterator(th, args[0], args[1])
 	}
-	return PyIter(th, x)
+	if len(kwargs) > 0 {
+		return nil, Errorf(pyexc.TypeError, "iter() takes no keyword arguments")
+	}
+	switch {
+	case len(args) == 0:
+		return nil, Errorf(pyexc.TypeError, "iter expected at least 1 argument, got 0")
+	case len(args) > 2:
+		return nil, Errorf(pyexc.TypeError, "iter expected at most 2 arguments, got %d", len(args))
+	}
+	return PyIter(th, args[0])
+}
+
+// callableIterator is iter(f, sentinel): f() on each next, until it
+// returns a value equal to sentinel or raises StopIteration. f runs on
+// the consumer's thread, under the consuming execution's limits.
+func callableIterator(th *starlark.Thread, f, sentinel starlark.Value) (starlark.Value, error) {
+	if _, ok := f.(starlark.Callable); !ok {
+		return nil, Errorf(pyexc.TypeError, "iter(v, w): v must be callable")
+	}
+	done := false
+	return NewStepIterator(th, "callable_iterator", func(th *starlark.Thread) (starlark.Value, bool, error) {
+		if done {
+			return nil, false, nil
+		}
+		v, err := starlark.Call(th, f, nil, nil)
+		if err != nil {
+			done = true
+			if isStopIteration(err) {
+				return nil, false, nil
+			}
+			return nil, false, err
+		}
+		eq, err := EqualOn(th, v, sentinel)
+		if err != nil || eq {
+			done = true
+			return nil, false, err
+		}
+		return v, true, nil
+	}), nil
 }
 
 func PyNext(th *starlark.Thread, fn *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
