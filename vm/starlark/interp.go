@@ -471,6 +471,69 @@ loop:
 				pc = arg
 			}
 
+		// star-agent: the fused instructions (compile.ITERJMP_SETLOCAL
+		// and the next): each does the two instructions and skips the
+		// second (pc++), counting it as a step; an error in the second
+		// is reported at its position.
+		case compile.ITERJMP_SETLOCAL:
+			iter := iterstack[len(iterstack)-1]
+			var x Value
+			if it, ok := iter.(*rangeIterator); ok {
+				if it.i >= it.r.len {
+					pc = arg
+					continue
+				}
+				x = MakeInt(it.r.start + it.i*it.r.step)
+				it.i++
+			} else if !iter.Next(&x) {
+				pc = arg
+				continue
+			}
+			locals[in.Arg2] = x
+			thread.Steps++
+			pc++
+
+		case compile.LOCAL_LOCAL:
+			x := locals[arg]
+			if x == nil {
+				err = fmt.Errorf("local variable %s referenced before assignment", f.Locals[arg].Name)
+				break loop
+			}
+			y := locals[in.Arg2]
+			if y == nil {
+				fr.pc = insns[pc].PC
+				err = fmt.Errorf("local variable %s referenced before assignment", f.Locals[in.Arg2].Name)
+				break loop
+			}
+			stack[sp] = x
+			stack[sp+1] = y
+			sp += 2
+			thread.Steps++
+			pc++
+
+		case compile.LOCAL_CONSTANT:
+			x := locals[arg]
+			if x == nil {
+				err = fmt.Errorf("local variable %s referenced before assignment", f.Locals[arg].Name)
+				break loop
+			}
+			stack[sp] = x
+			stack[sp+1] = fn.module.constants[in.Arg2]
+			sp += 2
+			thread.Steps++
+			pc++
+
+		case compile.SETLOCAL_JMP:
+			locals[arg] = stack[sp-1]
+			sp--
+			thread.Steps++
+			pc = in.Arg2
+
+		case compile.POP_JMP:
+			sp--
+			thread.Steps++
+			pc = in.Arg2
+
 		case compile.ITERPOP:
 			n := len(iterstack) - 1
 			iterstack[n].Done()

@@ -159,6 +159,28 @@ const (
 	OpcodeMax    = CALL_METHOD
 )
 
+// The fused instructions of the decoded form (star-agent): never in Code,
+// each is an instruction of Insns that also does the next one, whose
+// operand is its Arg2, and then skips it. The next instruction stays in
+// place, intact, for the jumps to it. The interpreter counts a fused
+// instruction as the two steps it does.
+const (
+	ITERJMP_SETLOCAL Opcode = OpcodeMax + 1 + iota // ITERJMP<addr> SETLOCAL<local>
+	LOCAL_LOCAL                                    // LOCAL<local> LOCAL<local>
+	LOCAL_CONSTANT                                 // LOCAL<local> CONSTANT<constant>
+	SETLOCAL_JMP                                   // SETLOCAL<local> JMP<addr>
+	POP_JMP                                        // POP JMP<addr>
+)
+
+// fusions are the pairs of instructions the decoded form fuses.
+var fusions = map[[2]Opcode]Opcode{
+	{ITERJMP, SETLOCAL}: ITERJMP_SETLOCAL,
+	{LOCAL, LOCAL}:      LOCAL_LOCAL,
+	{LOCAL, CONSTANT}:   LOCAL_CONSTANT,
+	{SETLOCAL, JMP}:     SETLOCAL_JMP,
+	{POP, JMP}:          POP_JMP,
+}
+
 // TODO(adonovan): add dynamic checks for missing opcodes in the tables below.
 
 var opcodeNames = [...]string{
@@ -369,9 +391,10 @@ type Funcode struct {
 // the Insns, not its byte address. PC is the instruction's byte address in
 // Code, for Position.
 type Insn struct {
-	Op  Opcode
-	Arg uint32
-	PC  uint32
+	Op   Opcode
+	Arg  uint32
+	PC   uint32
+	Arg2 uint32 // the operand of the next instruction, for a fused Op
 }
 
 // Insns returns fn's Code decoded, so that the interpreter does not decode
@@ -410,6 +433,13 @@ func (fn *Funcode) decodeInsns() {
 				target = uint32(len(insns))
 			}
 			insns[i].Arg = target
+		}
+	}
+	// Fuse each instruction with the next where a fusion exists. The
+	// instruction at i+1 is looked at before it is itself fused.
+	for i := 0; i+1 < len(insns); i++ {
+		if op, ok := fusions[[2]Opcode{insns[i].Op, insns[i+1].Op}]; ok {
+			insns[i].Op, insns[i].Arg2 = op, insns[i+1].Arg
 		}
 	}
 	fn.insns = insns
