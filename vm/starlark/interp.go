@@ -95,7 +95,11 @@ func (fn *Function) run(thread *Thread, args Tuple, kwargs []Tuple, pushed bool)
 	// star-agent: the common case, positional arguments only, one for
 	// each parameter, in line.
 	if len(kwargs) == 0 && len(args) == f.NumParams && !f.HasVarargs && !f.HasKwargs && f.NumKwonlyParams == 0 {
-		copy(locals, args)
+		// A loop, not copy: one or two values are stored faster in line
+		// than by typedslicecopy (release clears them so, too).
+		for i, a := range args {
+			locals[i] = a
+		}
 	} else if err = setArgs(locals, fn, args, kwargs); err != nil {
 		return nil, thread.evalError(err)
 	}
@@ -454,12 +458,15 @@ loop:
 
 		case compile.ITERJMP:
 			iter := iterstack[len(iterstack)-1]
-			// star-agent: a range's next int in line.
+			// star-agent: a range's next int in line; the NOPs after
+			// the instruction skipped (compile.Insn.Pad).
 			if it, ok := iter.(*rangeIterator); ok {
 				if it.i < it.r.len {
 					stack[sp] = MakeInt(it.r.start + it.i*it.r.step)
 					it.i++
 					sp++
+					pc += uint32(in.Pad)
+					thread.Steps += uint64(in.Pad)
 				} else {
 					pc = arg
 				}
@@ -467,31 +474,34 @@ loop:
 			}
 			if iter.Next(&stack[sp]) {
 				sp++
+				pc += uint32(in.Pad)
+				thread.Steps += uint64(in.Pad)
 			} else {
 				pc = arg
 			}
 
 		// star-agent: the fused instructions (compile.ITERJMP_SETLOCAL
 		// and the next): each does the two instructions and skips the
-		// second (pc++), counting it as a step; an error in the second
-		// is reported at its position.
+		// second and the NOPs between (1+Pad), counting them as steps;
+		// an error in the second is reported at its position.
 		case compile.ITERJMP_SETLOCAL:
 			iter := iterstack[len(iterstack)-1]
-			var x Value
+			// The element goes through the operand stack, as unfused:
+			// Next's pointer to a variable would move it to the heap.
 			if it, ok := iter.(*rangeIterator); ok {
 				if it.i >= it.r.len {
 					pc = arg
 					continue
 				}
-				x = MakeInt(it.r.start + it.i*it.r.step)
+				stack[sp] = MakeInt(it.r.start + it.i*it.r.step)
 				it.i++
-			} else if !iter.Next(&x) {
+			} else if !iter.Next(&stack[sp]) {
 				pc = arg
 				continue
 			}
-			locals[in.Arg2] = x
-			thread.Steps++
-			pc++
+			locals[in.Arg2] = stack[sp]
+			thread.Steps += 1 + uint64(in.Pad)
+			pc += 1 + uint32(in.Pad)
 
 		case compile.LOCAL_LOCAL:
 			x := locals[arg]
@@ -501,15 +511,15 @@ loop:
 			}
 			y := locals[in.Arg2]
 			if y == nil {
-				fr.pc = insns[pc].PC
+				fr.pc = insns[pc+uint32(in.Pad)].PC
 				err = fmt.Errorf("local variable %s referenced before assignment", f.Locals[in.Arg2].Name)
 				break loop
 			}
 			stack[sp] = x
 			stack[sp+1] = y
 			sp += 2
-			thread.Steps++
-			pc++
+			thread.Steps += 1 + uint64(in.Pad)
+			pc += 1 + uint32(in.Pad)
 
 		case compile.LOCAL_CONSTANT:
 			x := locals[arg]
@@ -520,18 +530,18 @@ loop:
 			stack[sp] = x
 			stack[sp+1] = fn.module.constants[in.Arg2]
 			sp += 2
-			thread.Steps++
-			pc++
+			thread.Steps += 1 + uint64(in.Pad)
+			pc += 1 + uint32(in.Pad)
 
 		case compile.SETLOCAL_JMP:
 			locals[arg] = stack[sp-1]
 			sp--
-			thread.Steps++
+			thread.Steps += 1 + uint64(in.Pad)
 			pc = in.Arg2
 
 		case compile.POP_JMP:
 			sp--
-			thread.Steps++
+			thread.Steps += 1 + uint64(in.Pad)
 			pc = in.Arg2
 
 		case compile.ITERPOP:
@@ -688,6 +698,10 @@ loop:
 			}
 			if t {
 				pc = arg
+			} else {
+				// star-agent: skip the NOPs after (compile.Insn.Pad).
+				pc += uint32(in.Pad)
+				thread.Steps += uint64(in.Pad)
 			}
 			sp--
 
