@@ -97,6 +97,7 @@ func (fn *Function) run(thread *Thread, args Tuple, kwargs []Tuple, pushed bool)
 	if len(kwargs) == 0 && len(args) == f.NumParams && !f.HasVarargs && !f.HasKwargs && f.NumKwonlyParams == 0 {
 		// A loop, not copy: one or two values are stored faster in line
 		// than by typedslicecopy (release clears them so, too).
+		//lint:ignore S1001 see above
 		for i, a := range args {
 			locals[i] = a
 		}
