@@ -52,9 +52,9 @@ func chooseMemoryLimit(budget int64) memoryLimit {
 	l := memoryLimit{
 		cgroupMax: 2*budget + childBase,
 		// RLIMIT_AS counts address space, not memory: at rest a child has
-		// 5.3 GiB mapped and touches 10 MiB of it (go.starlark.net
-		// reserves 4 GiB for its small ints, the Go runtime about 1.2
-		// GiB for arena hints). The child adds what it had mapped when
+		// 16 TiB mapped and touches 10 MiB of it (the VM reserves up to
+		// 16 TiB of addresses for its small ints, vm/starlark/
+		// int_posix64.go, the Go runtime about 1.2 GiB for arena hints). The child adds what it had mapped when
 		// it set the limit; here is only what it may map on top: a Go
 		// heap can reach twice its live data between collections, and
 		// the soft limit below makes the collector work harder first.

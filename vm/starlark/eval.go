@@ -1238,21 +1238,16 @@ func callFunction(thread *Thread, fn *Function, args Tuple, kwargs []Tuple) (Val
 	thread.stack = append(thread.stack, fr) // push
 	fr.callable = fn
 	thread.beginProfSpan()
-	defer func() {
-		thread.endProfSpan()
-		fr.callable, fr.locals, fr.pc, fr.spanStart = nil, nil, 0, 0
-		fr.method.recv = nil
-		thread.stack = thread.stack[:len(thread.stack)-1] // pop
-	}()
+	return fn.run(thread, args, kwargs, true) // pops fr
+}
 
-	result, err := fn.CallInternal(thread, args, kwargs)
-	if result == nil && err == nil {
-		err = fmt.Errorf("internal error: nil (not None) returned from %s", fn)
-	}
-	if err != nil && !is[*EvalError](err) {
-		err = thread.evalError(err)
-	}
-	return result, err
+// popFrame ends the call of fr, the thread's top frame, as Call's
+// deferred cleanup does.
+func popFrame(thread *Thread, fr *frame) {
+	thread.endProfSpan()
+	fr.callable, fr.locals, fr.pc, fr.spanStart = nil, nil, 0, 0
+	fr.method.recv = nil
+	thread.stack = thread.stack[:len(thread.stack)-1] // pop
 }
 
 // Call calls the function fn with the specified positional and keyword arguments.

@@ -17,6 +17,10 @@ type intImpl struct {
 // int_posix64.go).
 const minInt64IsBig = false
 
+// smallRange is the size of the address range of small ints (see
+// int_posix64.go): none here.
+const smallRange = 0
+
 // --- low-level accessors ---
 
 // get returns the small and big components of the Int.

@@ -151,6 +151,11 @@ func intfallback() {
 	if got, _ := MakeBigInt(big.NewInt(want)).Int64(); got != want {
 		log.Fatalf("intfallback: got %d, want %d", got, want)
 	}
+	// star-agent: without the reserved range, every int is boxed.
+	if smallRange != 0 {
+		log.Fatalf("intfallback: small range of %#x bytes under ulimit -v", smallRange)
+	}
+	checkIntEdges(log.Fatalf)
 }
 
 // The --entry flag invokes an alternate entry point, for use in subprocess tests.

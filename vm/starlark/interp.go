@@ -19,6 +19,14 @@ const vmdebug = false // TODO(adonovan): use a bitfield of specific kinds of err
 // - opt: record MaxIterStack during compilation and preallocate the stack.
 
 func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Value, error) {
+	return fn.run(thread, args, kwargs, false)
+}
+
+// run is CallInternal. star-agent: when pushed, the caller
+// (callFunction) has pushed fn's frame, and run finishes the call as Call
+// would: it checks the result, makes an error an EvalError and pops the
+// frame, all in run's one deferred cleanup instead of a second.
+func (fn *Function) run(thread *Thread, args Tuple, kwargs []Tuple, pushed bool) (result Value, err error) {
 	// Postcondition: args is not mutated. This is stricter than required by Callable,
 	// but allows CALL to avoid a copy.
 
@@ -31,7 +39,7 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 		// maximum of about 700K recursive calls is possible.
 		// Limit it to much less here.
 		if len(thread.stack) > 100_000 {
-			return nil, fmt.Errorf("Starlark stack overflow")
+			return nil, fn.pushedErr(thread, pushed, fmt.Errorf("Starlark stack overflow"))
 		}
 	} else {
 		// detect recursion
@@ -40,7 +48,7 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 			// not function value, otherwise the user could
 			// defeat the check by writing the Y combinator.
 			if frfn, ok := fr.Callable().(*Function); ok && frfn.funcode == f {
-				return nil, fmt.Errorf("function %s called recursively", fn.Name())
+				return nil, fn.pushedErr(thread, pushed, fmt.Errorf("function %s called recursively", fn.Name()))
 			}
 		}
 	}
@@ -66,14 +74,34 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	locals := space[:nlocals:nlocals]     // local variables, starting with parameters
 	stack := space[nlocals:nspace:nspace] // operand stack
 
+	var iterstack []Iterator // stack of active iterators
+
+	// Use defer so that application panics can pass through
+	// interpreter without leaving thread in a bad state.
+	defer func() {
+		// ITERPOP the rest of the iterator stack.
+		for _, iter := range iterstack {
+			iter.Done()
+		}
+
+		fr.locals = nil
+		thread.values.release(space, start)
+		if pushed {
+			popFrame(thread, fr)
+		}
+	}()
+
 	// Digest arguments and set parameters.
 	// star-agent: the common case, positional arguments only, one for
 	// each parameter, in line.
-	var err error
 	if len(kwargs) == 0 && len(args) == f.NumParams && !f.HasVarargs && !f.HasKwargs && f.NumKwonlyParams == 0 {
-		copy(locals, args)
+		// A loop, not copy: one or two values are stored faster in line
+		// than by typedslicecopy (release clears them so, too).
+		//lint:ignore S1001 see above
+		for i, a := range args {
+			locals[i] = a
+		}
 	} else if err = setArgs(locals, fn, args, kwargs); err != nil {
-		thread.values.release(space, start)
 		return nil, thread.evalError(err)
 	}
 
@@ -95,23 +123,8 @@ func (fn *Function) CallInternal(thread *Thread, args Tuple, kwargs []Tuple) (Va
 	// - there is exactly one return statement
 	// - there is no redefinition of 'err'.
 
-	var iterstack []Iterator // stack of active iterators
-
-	// Use defer so that application panics can pass through
-	// interpreter without leaving thread in a bad state.
-	defer func() {
-		// ITERPOP the rest of the iterator stack.
-		for _, iter := range iterstack {
-			iter.Done()
-		}
-
-		fr.locals = nil
-		thread.values.release(space, start)
-	}()
-
 	sp := 0
 	var pc uint32 // star-agent: an index in insns
-	var result Value
 	insns := f.Insns()
 loop:
 	for {
@@ -198,6 +211,22 @@ loop:
 					stack[sp] = z
 					sp++
 					continue
+				}
+			} else if op == compile.IN {
+				// star-agent: an int in a container (the front end's
+				// x < 2 is x in K, a comparison constant) without
+				// Binary's dispatch, which does the same.
+				if _, ok := x.(Int); ok {
+					if c, ok := y.(Container); ok {
+						found, err2 := c.Has(x)
+						if err2 != nil {
+							err = err2
+							break loop
+						}
+						stack[sp] = Bool(found)
+						sp++
+						continue
+					}
 				}
 			}
 			var z Value
@@ -436,11 +465,91 @@ loop:
 
 		case compile.ITERJMP:
 			iter := iterstack[len(iterstack)-1]
+			// star-agent: a range's next int in line; the NOPs after
+			// the instruction skipped (compile.Insn.Pad).
+			if it, ok := iter.(*rangeIterator); ok {
+				if it.i < it.r.len {
+					stack[sp] = MakeInt(it.r.start + it.i*it.r.step)
+					it.i++
+					sp++
+					pc += uint32(in.Pad)
+					thread.Steps += uint64(in.Pad)
+				} else {
+					pc = arg
+				}
+				continue
+			}
 			if iter.Next(&stack[sp]) {
 				sp++
+				pc += uint32(in.Pad)
+				thread.Steps += uint64(in.Pad)
 			} else {
 				pc = arg
 			}
+
+		// star-agent: the fused instructions (compile.ITERJMP_SETLOCAL
+		// and the next): each does the two instructions and skips the
+		// second and the NOPs between (1+Pad), counting them as steps;
+		// an error in the second is reported at its position.
+		case compile.ITERJMP_SETLOCAL:
+			iter := iterstack[len(iterstack)-1]
+			// The element goes through the operand stack, as unfused:
+			// Next's pointer to a variable would move it to the heap.
+			if it, ok := iter.(*rangeIterator); ok {
+				if it.i >= it.r.len {
+					pc = arg
+					continue
+				}
+				stack[sp] = MakeInt(it.r.start + it.i*it.r.step)
+				it.i++
+			} else if !iter.Next(&stack[sp]) {
+				pc = arg
+				continue
+			}
+			locals[in.Arg2] = stack[sp]
+			thread.Steps += 1 + uint64(in.Pad)
+			pc += 1 + uint32(in.Pad)
+
+		case compile.LOCAL_LOCAL:
+			x := locals[arg]
+			if x == nil {
+				err = fmt.Errorf("local variable %s referenced before assignment", f.Locals[arg].Name)
+				break loop
+			}
+			y := locals[in.Arg2]
+			if y == nil {
+				fr.pc = insns[pc+uint32(in.Pad)].PC
+				err = fmt.Errorf("local variable %s referenced before assignment", f.Locals[in.Arg2].Name)
+				break loop
+			}
+			stack[sp] = x
+			stack[sp+1] = y
+			sp += 2
+			thread.Steps += 1 + uint64(in.Pad)
+			pc += 1 + uint32(in.Pad)
+
+		case compile.LOCAL_CONSTANT:
+			x := locals[arg]
+			if x == nil {
+				err = fmt.Errorf("local variable %s referenced before assignment", f.Locals[arg].Name)
+				break loop
+			}
+			stack[sp] = x
+			stack[sp+1] = fn.module.constants[in.Arg2]
+			sp += 2
+			thread.Steps += 1 + uint64(in.Pad)
+			pc += 1 + uint32(in.Pad)
+
+		case compile.SETLOCAL_JMP:
+			locals[arg] = stack[sp-1]
+			sp--
+			thread.Steps += 1 + uint64(in.Pad)
+			pc = in.Arg2
+
+		case compile.POP_JMP:
+			sp--
+			thread.Steps += 1 + uint64(in.Pad)
+			pc = in.Arg2
 
 		case compile.ITERPOP:
 			n := len(iterstack) - 1
@@ -596,6 +705,10 @@ loop:
 			}
 			if t {
 				pc = arg
+			} else {
+				// star-agent: skip the NOPs after (compile.Insn.Pad).
+				pc += uint32(in.Pad)
+				thread.Steps += uint64(in.Pad)
 			}
 			sp--
 
@@ -737,8 +850,26 @@ loop:
 			break loop
 		}
 	}
+	if pushed {
+		if result == nil && err == nil {
+			err = fmt.Errorf("internal error: nil (not None) returned from %s", fn)
+		}
+		if err != nil && !is[*EvalError](err) {
+			err = thread.evalError(err)
+		}
+	}
 	// (deferred cleanup runs here)
 	return result, err
+}
+
+// pushedErr is err as run returns it before its deferred cleanup is set:
+// when pushed, an EvalError, and fn's frame popped.
+func (fn *Function) pushedErr(thread *Thread, pushed bool, err error) error {
+	if pushed {
+		err = thread.evalError(err)
+		popFrame(thread, thread.frameAt(0))
+	}
+	return err
 }
 
 type wrappedError struct {

@@ -133,13 +133,28 @@ func TestInsns(t *testing.T) {
 	}
 	f := Expr(syntax.LegacyFileOptions(), expr, "<expr>", locals).Toplevel
 	insns := f.Insns()
-	i, jumps := 0, 0
+	i, jumps, fused := 0, 0, 0
 	code := f.Code
 	for pc := uint32(0); pc < uint32(len(code)); i++ {
 		in := insns[i]
 		op := Opcode(code[pc])
-		if in.PC != pc || in.Op != op {
-			t.Fatalf("insn %d: %s at %d, want %s at %d", i, in.Op, in.PC, op, pc)
+		if in.PC != pc || in.Unfused() != op {
+			t.Fatalf("insn %d: %s at %d, want %s at %d", i, in.Unfused(), in.PC, op, pc)
+		}
+		// star-agent: the NOPs after it, and a fused one's second
+		// operand.
+		pad := 0
+		for i+1+pad < len(insns) && insns[i+1+pad].Op == NOP {
+			pad++
+		}
+		if int(in.Pad) != pad {
+			t.Errorf("insn %d: %s with %d NOPs after, want %d", i, op, in.Pad, pad)
+		}
+		if in.Op != op {
+			fused++
+			if next := insns[i+1+pad]; in.Arg2 != next.Arg {
+				t.Errorf("insn %d: %s fused with %s %d, want %d", i, in.Op, next.Op, in.Arg2, next.Arg)
+			}
 		}
 		pc++
 		var arg uint32
@@ -165,7 +180,7 @@ func TestInsns(t *testing.T) {
 			}
 		}
 	}
-	if i != len(insns) || jumps < 4 {
-		t.Errorf("%d insns, %d jumps; want %d insns and some jumps", len(insns), jumps, i)
+	if i != len(insns) || jumps < 4 || fused == 0 {
+		t.Errorf("%d insns, %d jumps, %d fused; want %d insns, some jumps, some fused", len(insns), jumps, fused, i)
 	}
 }

@@ -159,6 +159,42 @@ const (
 	OpcodeMax    = CALL_METHOD
 )
 
+// The fused instructions of the decoded form (star-agent): never in Code,
+// each is an instruction of Insns that also does the next one, whose
+// operand is its Arg2, and then skips it, and the NOPs between (Pad). The
+// next instruction stays in place, intact, for the jumps to it. The
+// interpreter counts a fused instruction as the steps it does, NOPs
+// included.
+const (
+	ITERJMP_SETLOCAL Opcode = OpcodeMax + 1 + iota // ITERJMP<addr> SETLOCAL<local>
+	LOCAL_LOCAL                                    // LOCAL<local> LOCAL<local>
+	LOCAL_CONSTANT                                 // LOCAL<local> CONSTANT<constant>
+	SETLOCAL_JMP                                   // SETLOCAL<local> JMP<addr>
+	POP_JMP                                        // POP JMP<addr>
+
+	FusedMax = POP_JMP
+)
+
+// Unfused returns the opcode of in's first instruction: in.Op, unless in
+// is fused.
+func (in Insn) Unfused() Opcode {
+	for pair, op := range fusions {
+		if op == in.Op {
+			return pair[0]
+		}
+	}
+	return in.Op
+}
+
+// fusions are the pairs of instructions the decoded form fuses.
+var fusions = map[[2]Opcode]Opcode{
+	{ITERJMP, SETLOCAL}: ITERJMP_SETLOCAL,
+	{LOCAL, LOCAL}:      LOCAL_LOCAL,
+	{LOCAL, CONSTANT}:   LOCAL_CONSTANT,
+	{SETLOCAL, JMP}:     SETLOCAL_JMP,
+	{POP, JMP}:          POP_JMP,
+}
+
 // TODO(adonovan): add dynamic checks for missing opcodes in the tables below.
 
 var opcodeNames = [...]string{
@@ -315,6 +351,11 @@ func (op Opcode) String() string {
 			return name
 		}
 	}
+	for pair, fused := range fusions {
+		if fused == op {
+			return pair[0].String() + "_" + pair[1].String()
+		}
+	}
 	return fmt.Sprintf("illegal op (%d)", op)
 }
 
@@ -368,10 +409,17 @@ type Funcode struct {
 // and, for the jumps (JMP, CJMP, ITERJMP), is the index of the target in
 // the Insns, not its byte address. PC is the instruction's byte address in
 // Code, for Position.
+//
+// Pad is the number of NOPs that directly follow the instruction: the
+// compiler pads the operand of a jump with NOPs to 4 bytes, so that the
+// NOPs run as instructions, each a step, where a CJMP or ITERJMP falls
+// through. The interpreter skips them there and counts their steps.
 type Insn struct {
-	Op  Opcode
-	Arg uint32
-	PC  uint32
+	Op   Opcode
+	Pad  uint8
+	Arg  uint32
+	PC   uint32
+	Arg2 uint32 // the operand of the next instruction, for a fused Op
 }
 
 // Insns returns fn's Code decoded, so that the interpreter does not decode
@@ -410,6 +458,23 @@ func (fn *Funcode) decodeInsns() {
 				target = uint32(len(insns))
 			}
 			insns[i].Arg = target
+		}
+	}
+	// Count the NOPs after each instruction (at most 4, from padding).
+	for i := len(insns) - 2; i >= 0; i-- {
+		if next := insns[i+1]; next.Op == NOP && next.Pad < 0xff {
+			insns[i].Pad = next.Pad + 1
+		}
+	}
+	// Fuse each instruction with the next one not a NOP where a fusion
+	// exists. That one is looked at before it is itself fused.
+	for i := range insns {
+		j := i + 1 + int(insns[i].Pad)
+		if j >= len(insns) {
+			continue
+		}
+		if op, ok := fusions[[2]Opcode{insns[i].Op, insns[j].Op}]; ok {
+			insns[i].Op, insns[i].Arg2 = op, insns[j].Arg
 		}
 	}
 	fn.insns = insns

@@ -12,12 +12,13 @@ import (
 // Opcode.String), and that out-of-range opcodes are reported as
 // illegal rather than out of bounds.
 func TestOpcodeNames(t *testing.T) {
-	for op := compile.Opcode(0); op <= compile.OpcodeMax; op++ {
+	// star-agent: the fused opcodes of the decoded form follow.
+	for op := compile.Opcode(0); op <= compile.FusedMax; op++ {
 		if name := op.String(); strings.HasPrefix(name, "illegal op") {
 			t.Errorf("opcode %d has no name", op)
 		}
 	}
-	if name := (compile.OpcodeMax + 1).String(); !strings.HasPrefix(name, "illegal op") {
-		t.Errorf("Opcode(OpcodeMax+1).String() = %q, want illegal op", name)
+	if name := (compile.FusedMax + 1).String(); !strings.HasPrefix(name, "illegal op") {
+		t.Errorf("Opcode(FusedMax+1).String() = %q, want illegal op", name)
 	}
 }
