@@ -67,7 +67,7 @@ func (l *lowerer) expr(x Expr) syntax.Expr {
 		return l.expr(n.X)
 	case *Attr:
 		x := l.expr(n.X)
-		if !contract.ReadableDunder(n.Name) {
+		if !contract.ReadableDunder(n.Name) && !unmangledPrivate(n.Name) {
 			l.checkAttr(n.Name, n.pos)
 		}
 		return l.attr(x, n.Name, n.Dot, n.pos)

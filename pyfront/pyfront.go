@@ -15,6 +15,7 @@ package pyfront
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/star-agent/star-agent/vm/syntax"
 )
@@ -92,6 +93,9 @@ func lowerIn(filename, src string, bound, protected func(name string) bool) (*Pr
 	stmts, err := parseFile(src, a)
 	if err != nil {
 		return nil, err
+	}
+	if strings.Contains(src, "class") {
+		mangleModule(stmts)
 	}
 	if protected != nil {
 		if err := checkProtected(stmts, protected); err != nil {
