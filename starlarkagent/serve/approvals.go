@@ -35,6 +35,9 @@ type pendingApproval struct {
 	// limit does not count the wait).
 	deadline time.Time
 	decided  chan starlarkagent.Decision // buffered, one send
+	// resumed is set (under the run's mu) when the decision through the
+	// API made the run running again: the waiting call announces it.
+	resumed bool
 }
 
 // approvalView is a pending call in GET /v1/runs/{id} and in the
@@ -161,17 +164,7 @@ func (s *Server) approver(r *run) starlarkagent.Approver {
 			break
 		}
 		r.mu.Lock()
-		delete(r.pending, req.ID)
-		for i, id := range r.order {
-			if id == req.ID {
-				r.order = append(r.order[:i], r.order[i+1:]...)
-				break
-			}
-		}
-		last := len(r.pending) == 0 && r.state == StateAwaitingApproval
-		if last {
-			r.state = StateRunning
-		}
+		last := r.dropPending(req.ID) || p.resumed
 		r.mu.Unlock()
 		waited := time.Since(p.asked)
 		s.metrics.approvals.WithLabelValues(outcome).Inc()
@@ -283,15 +276,37 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rn.mu.Lock()
-	p := rn.pending[aid]
-	rn.mu.Unlock()
-	if p != nil {
+	if p := rn.pending[aid]; p != nil {
 		select {
 		case p.decided <- d:
+			// Decided: no longer pending for anyone who looks after
+			// this answer, though the waiting call takes its decision
+			// a moment later (and announces the state if this made
+			// the run running again).
+			p.resumed = rn.dropPending(aid)
 		default:
 		}
 	}
+	rn.mu.Unlock()
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// dropPending removes approval id from r's pending calls; the run is
+// running again once none is left, and dropPending reports whether this
+// call made it so. r.mu is held.
+func (r *run) dropPending(id string) bool {
+	delete(r.pending, id)
+	for i, o := range r.order {
+		if o == id {
+			r.order = append(r.order[:i], r.order[i+1:]...)
+			break
+		}
+	}
+	if len(r.pending) == 0 && r.state == StateAwaitingApproval {
+		r.state = StateRunning
+		return true
+	}
+	return false
 }
 
 // pendingViews lists the pending approvals of r, oldest first. r.mu is

@@ -198,6 +198,16 @@ type ContainerOn interface {
 	HasOn(thread *Thread, x Value) (bool, error)
 }
 
+// threadedContainer reports whether inOn gives y the thread: the
+// interpreter's shortcut for an int in a container must not bypass it.
+func threadedContainer(y Value) bool {
+	switch y.(type) {
+	case *List, Tuple, *Dict, *Set, ContainerOn:
+		return true
+	}
+	return false
+}
+
 // inOn is x in y for the interpreter's thread: in a list, a tuple, a
 // dict or a set, the comparisons of x with their items fail once thread
 // is cancelled. Other values are Binary's.

@@ -215,8 +215,11 @@ loop:
 			} else if op == compile.IN {
 				// star-agent: an int in a container (the front end's
 				// x < 2 is x in K, a comparison constant) without
-				// Binary's dispatch, which does the same.
-				if _, ok := x.(Int); ok {
+				// Binary's dispatch, which does the same. Lists,
+				// tuples, dicts, sets and containers that take the
+				// thread (a kept iterator) go through inOn, which
+				// honours the deadline.
+				if _, ok := x.(Int); ok && !threadedContainer(y) {
 					if c, ok := y.(Container); ok {
 						found, err2 := c.Has(x)
 						if err2 != nil {
